@@ -1,0 +1,72 @@
+package dev.cellgate.gateway;
+
+import dev.cellgate.core.config.ConfigException;
+import dev.cellgate.core.config.ConfigLoader;
+import dev.cellgate.core.config.NodeConfig;
+import dev.cellgate.core.config.Settings;
+import dev.cellgate.gateway.node.ExitCodes;
+import dev.cellgate.gateway.node.Node;
+import java.nio.file.Path;
+
+/**
+ * {@code java -jar gateway.jar [-conf node.json]}: validates the configuration, then runs a node
+ * until it stops, and exits with the node's exit code.
+ */
+public final class Main {
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        Path conf = null;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "-conf", "--conf", "-c" -> {
+                    if (i + 1 >= args.length) {
+                        fail("-conf needs a file: java -jar gateway.jar -conf node.json");
+                    }
+                    conf = Path.of(args[++i]);
+                }
+                case "--help", "-h", "help" -> {
+                    System.out.print(usage());
+                    System.exit(0);
+                }
+                case "--version" -> {
+                    System.out.println("cellgate " + Version.text());
+                    System.exit(0);
+                }
+                default -> fail("unknown argument '" + args[i] + "' (try --help)");
+            }
+        }
+        NodeConfig config;
+        try {
+            config = ConfigLoader.load(conf, System.getenv());
+        } catch (ConfigException e) {
+            fail(e.getMessage());
+            return;
+        }
+        // Before the first logger exists: the layout reads the format once.
+        System.setProperty("cellgate.log.format", config.logFormat().orElse("json"));
+        int code = Node.run(config, Distribution.locate());
+        System.exit(code);
+    }
+
+    private static void fail(String message) {
+        System.err.println("cellgate: " + message);
+        System.exit(ExitCodes.CONFIG);
+    }
+
+    static String usage() {
+        return """
+                Usage: java -jar gateway.jar [-conf node.json]
+
+                Runs one cellgate node. Without -conf, the embedded defaults apply: a local directory
+                bucket (file://./cellgate-data/bucket) and the public listener on 127.0.0.1:8080.
+                node.json holds the settings below by key; environment variables override it.
+
+                """ + Settings.help() + """
+
+                Exit codes: 0 stopped cleanly, 1 failed at startup, 2 invalid configuration,
+                3 self-fenced (lost its lease).
+                """;
+    }
+}

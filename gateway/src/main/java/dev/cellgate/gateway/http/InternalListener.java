@@ -1,0 +1,37 @@
+package dev.cellgate.gateway.http;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.ext.web.Router;
+
+/**
+ * The internal listener: peer routes and the operator API. Never reaches the Worker: unknown
+ * paths answer 404 JSON.
+ */
+public final class InternalListener {
+    private final Vertx vertx;
+    private final Router router;
+
+    public InternalListener(Vertx vertx) {
+        this.vertx = vertx;
+        this.router = Router.router(vertx);
+    }
+
+    /** Routes are added by the parts of the node that own them (operator API, peer protocol). */
+    public Router router() {
+        return router;
+    }
+
+    public Future<HttpServer> listen(String host, int port) {
+        router.route().last().handler(ctx -> Json.send(ctx.response(), 404,
+                Json.error("not found").put("path", ctx.request().path())));
+        router.errorHandler(405, ctx -> Json.send(ctx.response(), 405,
+                Json.error("method not allowed").put("method", ctx.request().method().name()).put("path", ctx.request().path())));
+        router.errorHandler(500, ctx -> Json.send(ctx.response(), 500,
+                Json.error(String.valueOf(ctx.failure()))));
+        HttpServerOptions opts = new HttpServerOptions().setHost(host).setPort(port).setTcpNoDelay(true);
+        return vertx.createHttpServer(opts).requestHandler(router).listen();
+    }
+}

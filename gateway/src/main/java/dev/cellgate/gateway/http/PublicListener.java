@@ -1,0 +1,51 @@
+package dev.cellgate.gateway.http;
+
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.json.JsonObject;
+import java.util.function.Supplier;
+
+/**
+ * The public listener: {@code /__celld/health} for load balancers, every other path to the
+ * Worker. A plain request handler (no router): this is the hot path.
+ */
+public final class PublicListener {
+    public static final String HEALTH_PATH = "/__celld/health";
+
+    private final Vertx vertx;
+    private final Supplier<JsonObject> unhealthyReason;
+    private final Handler<HttpServerRequest> worker;
+
+    /**
+     * @param unhealthyReason null when healthy, else the JSON details of why not
+     * @param worker          handles every non-health request
+     */
+    public PublicListener(Vertx vertx, Supplier<JsonObject> unhealthyReason, Handler<HttpServerRequest> worker) {
+        this.vertx = vertx;
+        this.unhealthyReason = unhealthyReason;
+        this.worker = worker;
+    }
+
+    public Future<HttpServer> listen(String host, int port) {
+        HttpServerOptions opts = new HttpServerOptions().setHost(host).setPort(port)
+                .setCompressionSupported(false).setTcpNoDelay(true).setIdleTimeout(120);
+        return vertx.createHttpServer(opts).requestHandler(this::handle).listen();
+    }
+
+    private void handle(HttpServerRequest req) {
+        if (HEALTH_PATH.equals(req.path())) {
+            JsonObject why = unhealthyReason.get();
+            if (why == null) {
+                Json.send(req.response(), 200, new JsonObject().put("ok", true));
+            } else {
+                Json.send(req.response(), 503, new JsonObject().put("ok", false).mergeIn(why));
+            }
+            return;
+        }
+        worker.handle(req);
+    }
+}

@@ -1,0 +1,139 @@
+package dev.cellgate.gateway.log;
+
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.classic.spi.IThrowableProxy;
+import ch.qos.logback.classic.spi.ThrowableProxyUtil;
+import ch.qos.logback.core.LayoutBase;
+import java.time.Instant;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.slf4j.event.KeyValuePair;
+
+/**
+ * One log line per event: a JSON object by default, or human-readable text
+ * ({@code CELLD_LOG_FORMAT=text}). Our own events log a dotted name as the message
+ * ({@code cell.released}) with key/values; it becomes {@code "event"}. Other messages (from
+ * libraries) become {@code "event":"log"} with the text in {@code "message"}. Every line carries
+ * the node id once it is known, and the MDC (request id, scope).
+ */
+public final class LineLayout extends LayoutBase<ILoggingEvent> {
+    private static final Pattern EVENT_NAME = Pattern.compile("[a-z][a-z0-9_]*(\\.[a-z0-9_]+)+|[a-z]+_[a-z_]+");
+
+    private static volatile String nodeId;
+    private static volatile boolean text = "text".equals(System.getProperty("cellgate.log.format"));
+
+    /** Set once the node id is known; every later line carries it. */
+    public static void nodeId(String id) {
+        nodeId = id;
+    }
+
+    public static void textMode(boolean on) {
+        text = on;
+    }
+
+    @Override
+    public String doLayout(ILoggingEvent e) {
+        return text ? textLine(e) : jsonLine(e);
+    }
+
+    private String jsonLine(ILoggingEvent e) {
+        StringBuilder b = new StringBuilder(256);
+        b.append("{\"ts\":\"").append(Instant.ofEpochMilli(e.getTimeStamp())).append('"');
+        field(b, "level", e.getLevel().toString());
+        String msg = e.getFormattedMessage();
+        boolean isEvent = msg != null && EVENT_NAME.matcher(msg).matches();
+        field(b, "event", isEvent ? msg : "log");
+        if (!isEvent) {
+            field(b, "message", msg);
+        }
+        if (nodeId != null) {
+            field(b, "node", nodeId);
+        }
+        for (Map.Entry<String, String> m : e.getMDCPropertyMap().entrySet()) {
+            field(b, m.getKey(), m.getValue());
+        }
+        if (e.getKeyValuePairs() != null) {
+            for (KeyValuePair kv : e.getKeyValuePairs()) {
+                b.append(",\"");
+                escape(b, kv.key);
+                b.append("\":");
+                value(b, kv.value);
+            }
+        }
+        field(b, "logger", e.getLoggerName());
+        IThrowableProxy t = e.getThrowableProxy();
+        if (t != null) {
+            field(b, "stack", ThrowableProxyUtil.asString(t));
+        }
+        return b.append("}\n").toString();
+    }
+
+    private String textLine(ILoggingEvent e) {
+        StringBuilder b = new StringBuilder(160);
+        b.append(Instant.ofEpochMilli(e.getTimeStamp())).append(' ')
+                .append(String.format("%-5s", e.getLevel())).append(' ').append(e.getFormattedMessage());
+        for (Map.Entry<String, String> m : e.getMDCPropertyMap().entrySet()) {
+            b.append(' ').append(m.getKey()).append('=').append(m.getValue());
+        }
+        if (e.getKeyValuePairs() != null) {
+            for (KeyValuePair kv : e.getKeyValuePairs()) {
+                b.append(' ').append(kv.key).append('=').append(kv.value);
+            }
+        }
+        IThrowableProxy t = e.getThrowableProxy();
+        if (t != null) {
+            b.append('\n').append(ThrowableProxyUtil.asString(t));
+        }
+        return b.append('\n').toString();
+    }
+
+    private static void field(StringBuilder b, String k, String v) {
+        b.append(",\"");
+        escape(b, k);
+        b.append("\":\"");
+        escape(b, v == null ? "" : v);
+        b.append('"');
+    }
+
+    private static void value(StringBuilder b, Object v) {
+        if (v == null) {
+            b.append("null");
+        } else if (v instanceof Number || v instanceof Boolean) {
+            b.append(v);
+        } else if (v instanceof RawJson raw) {
+            b.append(raw.json());
+        } else {
+            b.append('"');
+            escape(b, v.toString());
+            b.append('"');
+        }
+    }
+
+    static void escape(StringBuilder b, String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> b.append("\\\"");
+                case '\\' -> b.append("\\\\");
+                case '\n' -> b.append("\\n");
+                case '\r' -> b.append("\\r");
+                case '\t' -> b.append("\\t");
+                default -> {
+                    if (c < 0x20) {
+                        b.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        b.append(c);
+                    }
+                }
+            }
+        }
+    }
+
+    /** A key/value that is already JSON (an object or array), written as is. */
+    public record RawJson(String json) {
+        @Override
+        public String toString() {
+            return json;
+        }
+    }
+}

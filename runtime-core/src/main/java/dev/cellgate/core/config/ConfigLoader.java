@@ -1,0 +1,125 @@
+package dev.cellgate.core.config;
+
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Reads node.json (optional) and the environment into a {@link NodeConfig}. The environment wins
+ * over the file. Anything unknown or malformed is a {@link ConfigException} naming the setting and
+ * the value; nothing falls back to a default silently.
+ */
+public final class ConfigLoader {
+    private ConfigLoader() {
+    }
+
+    public static NodeConfig load(Path confFile, Map<String, String> env) {
+        Map<Setting, Object> values = new LinkedHashMap<>();
+        Map<String, String> vars = new TreeMap<>();
+        if (confFile != null) {
+            readFile(confFile, values, vars);
+        }
+        readEnv(env, values, vars);
+        return new NodeConfig(values, vars);
+    }
+
+    private static void readFile(Path file, Map<Setting, Object> values, Map<String, String> vars) {
+        JsonObject json;
+        try {
+            json = new JsonObject(Files.readString(file));
+        } catch (NoSuchFileException e) {
+            throw new ConfigException("config file " + file + " does not exist");
+        } catch (IOException e) {
+            throw new ConfigException("config file " + file + " cannot be read: " + e.getMessage());
+        } catch (DecodeException | ClassCastException e) {
+            throw new ConfigException("config file " + file + " is not a JSON object: " + firstLine(e.getMessage()));
+        }
+        for (Map.Entry<String, Object> e : json) {
+            String key = e.getKey();
+            Object raw = e.getValue();
+            if (key.equals("vars")) {
+                if (!(raw instanceof JsonObject obj)) {
+                    throw new ConfigException(file + ": key \"vars\" must be an object of strings");
+                }
+                for (Map.Entry<String, Object> v : obj) {
+                    if (!(v.getValue() instanceof String s)) {
+                        throw new ConfigException(file + ": vars." + v.getKey() + " = " + v.getValue() + " must be a string");
+                    }
+                    vars.put(v.getKey(), s);
+                }
+                continue;
+            }
+            Setting s = Settings.byKey(key).orElseThrow(() -> new ConfigException(
+                    file + ": unknown key \"" + key + "\" (see --help for the keys)"));
+            String where = file + ": key \"" + key + "\" (" + s.env() + ")";
+            String text = fileValueAsText(s, raw);
+            if (text == null) {
+                throw new ConfigException("invalid " + where + "=" + render(raw) + ": must be " + s.type().expected());
+            }
+            values.put(s, parse(s, text, where, raw));
+        }
+    }
+
+    private static String fileValueAsText(Setting s, Object raw) {
+        if (raw instanceof String str) {
+            return str;
+        }
+        if (raw instanceof Boolean b && s.type() == SettingType.BOOL) {
+            return b ? "1" : "0";
+        }
+        if (raw instanceof Number n && (n instanceof Integer || n instanceof Long)) {
+            return n.toString();
+        }
+        // Any other JSON value (fraction, array, object, null) is invalid for every setting.
+        return null;
+    }
+
+    private static void readEnv(Map<String, String> env, Map<Setting, Object> values, Map<String, String> vars) {
+        for (Map.Entry<String, String> e : new TreeMap<>(env).entrySet()) {
+            String name = e.getKey();
+            if (name.startsWith(Settings.VAR_PREFIX)) {
+                String var = name.substring(Settings.VAR_PREFIX.length());
+                if (var.isEmpty()) {
+                    throw new ConfigException(name + " names no variable (use " + Settings.VAR_PREFIX + "<NAME>)");
+                }
+                vars.put(var, e.getValue());
+                continue;
+            }
+            var setting = Settings.byEnv(name);
+            if (setting.isEmpty()) {
+                if (name.startsWith("CELLD_")) {
+                    throw new ConfigException("unknown setting " + name + "=" + e.getValue() + " (see --help for the settings)");
+                }
+                continue;
+            }
+            Setting s = setting.get();
+            values.put(s, parse(s, e.getValue(), s.env(), e.getValue()));
+        }
+    }
+
+    private static Object parse(Setting s, String text, String where, Object shown) {
+        try {
+            return s.type().parse(text);
+        } catch (IllegalArgumentException ex) {
+            throw new ConfigException("invalid " + where + "=" + render(shown) + ": " + ex.getMessage());
+        }
+    }
+
+    private static String render(Object v) {
+        return v instanceof String s ? "'" + s + "'" : String.valueOf(v);
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) {
+            return "";
+        }
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+}

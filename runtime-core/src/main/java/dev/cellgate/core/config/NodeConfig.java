@@ -1,0 +1,194 @@
+package dev.cellgate.core.config;
+
+import dev.cellgate.core.config.SettingType.HostPort;
+import java.lang.management.ManagementFactory;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/** The validated configuration of a node. Computed defaults are resolved here, in one place. */
+public final class NodeConfig {
+    private final Map<Setting, Object> values;
+    private final Map<String, String> vars;
+
+    NodeConfig(Map<Setting, Object> values, Map<String, String> vars) {
+        this.values = Map.copyOf(values);
+        this.vars = Map.copyOf(vars);
+        checkRelations();
+    }
+
+    /** The defaults alone (no file, empty environment). */
+    public static NodeConfig defaults() {
+        return ConfigLoader.load(null, Map.of());
+    }
+
+    private void checkRelations() {
+        OptionalInt max = maxResidentCells();
+        if (values.containsKey(Settings.RESIDENT_LOW_WATER)) {
+            int low = (Integer) values.get(Settings.RESIDENT_LOW_WATER);
+            if (max.isEmpty()) {
+                throw new ConfigException("invalid CELLD_RESIDENT_LOW_WATER=" + low + ": needs CELLD_MAX_RESIDENT_CELLS");
+            }
+            if (low > max.getAsInt()) {
+                throw new ConfigException("invalid CELLD_RESIDENT_LOW_WATER=" + low
+                        + ": must not exceed CELLD_MAX_RESIDENT_CELLS=" + max.getAsInt());
+            }
+        }
+        Optional<Integer> grace = optionalInt(Settings.STOP_GRACE_MS);
+        if (grace.isPresent() && shutdownDrainMs() >= grace.get()) {
+            throw new ConfigException("invalid CELLD_SHUTDOWN_DRAIN_MS=" + shutdownDrainMs()
+                    + ": must be below CELLD_STOP_GRACE_MS=" + grace.get()
+                    + " (the orchestrator would kill the node before its drain ends)");
+        }
+    }
+
+    /** The value set by file or environment, or the setting's literal default parsed. */
+    public Object raw(Setting s) {
+        Object v = values.get(s);
+        if (v == null && s.defaultValue() != null) {
+            v = s.type().parse(s.defaultValue());
+        }
+        return v;
+    }
+
+    public boolean isSet(Setting s) {
+        return values.containsKey(s);
+    }
+
+    private Optional<Integer> optionalInt(Setting s) {
+        return Optional.ofNullable((Integer) values.get(s));
+    }
+
+    public int intValue(Setting s) {
+        Object v = raw(s);
+        if (!(v instanceof Integer i)) {
+            throw new IllegalStateException(s.env() + " has no integer value");
+        }
+        return i;
+    }
+
+    public boolean flag(Setting s) {
+        return (Boolean) raw(s);
+    }
+
+    public Optional<String> text(Setting s) {
+        return Optional.ofNullable((String) raw(s));
+    }
+
+    public String bucket() {
+        return (String) raw(Settings.BUCKET);
+    }
+
+    public HostPort addr() {
+        return SettingType.parseAddress((String) raw(Settings.ADDR));
+    }
+
+    public HostPort internalAddr() {
+        return SettingType.parseAddress((String) raw(Settings.INTERNAL_ADDR));
+    }
+
+    /** The advertised address when set; otherwise the bound internal address is used. */
+    public Optional<String> advertise() {
+        return text(Settings.ADVERTISE);
+    }
+
+    public Optional<String> nodeId() {
+        return text(Settings.NODE);
+    }
+
+    public String watchDir() {
+        return (String) raw(Settings.WATCH);
+    }
+
+    public int ttlMs() {
+        return intValue(Settings.TTL_MS);
+    }
+
+    public int releases() {
+        return intValue(Settings.RELEASES);
+    }
+
+    public int shutdownDrainMs() {
+        return intValue(Settings.SHUTDOWN_DRAIN_MS);
+    }
+
+    public int wakerTickMs() {
+        return intValue(Settings.WAKER_TICK_MS);
+    }
+
+    public OptionalInt maxResidentCells() {
+        Integer v = (Integer) values.get(Settings.MAX_RESIDENT_CELLS);
+        return v == null ? OptionalInt.empty() : OptionalInt.of(v);
+    }
+
+    /** 80% of the max unless set; empty when there is no max. */
+    public OptionalInt residentLowWater() {
+        OptionalInt max = maxResidentCells();
+        if (max.isEmpty()) {
+            return OptionalInt.empty();
+        }
+        Integer set = (Integer) values.get(Settings.RESIDENT_LOW_WATER);
+        return OptionalInt.of(set != null ? set : Math.max(1, (int) (max.getAsInt() * 0.8)));
+    }
+
+    /** Memory-pressure threshold in MB; 0 disables. Default: 80% of physical memory. */
+    public int maxRssMb() {
+        Integer v = (Integer) values.get(Settings.MAX_RSS_MB);
+        if (v != null) {
+            return v;
+        }
+        var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        return (int) (os.getTotalMemorySize() * 0.8 / (1024 * 1024));
+    }
+
+    public int activations() {
+        Integer v = (Integer) values.get(Settings.ACTIVATIONS);
+        return v != null ? v : Math.min(Runtime.getRuntime().availableProcessors(), 128);
+    }
+
+    public boolean outputGate() {
+        return flag(Settings.OUTPUT_GATE);
+    }
+
+    public boolean storageProbe() {
+        return flag(Settings.STORAGE_PROBE);
+    }
+
+    public Optional<String> pluginsDir() {
+        return text(Settings.PLUGINS_DIR);
+    }
+
+    public int idleEvictMs() {
+        return intValue(Settings.IDLE_EVICT_MS);
+    }
+
+    public int maxRequestBodyBytes() {
+        return intValue(Settings.MAX_REQUEST_BODY_BYTES);
+    }
+
+    public int cpuMs() {
+        return intValue(Settings.CPU_MS);
+    }
+
+    public Optional<String> logFormat() {
+        return text(Settings.LOG_FORMAT);
+    }
+
+    public boolean jit() {
+        return flag(Settings.JIT);
+    }
+
+    /** Worker {@code vars} overrides ({@code CELLD_VAR_*} and node.json {@code vars}). */
+    public Map<String, String> varOverrides() {
+        return vars;
+    }
+
+    /** Store options handed to bucket providers (endpoint, region). */
+    public Map<String, String> storeOptions() {
+        var m = new java.util.HashMap<String, String>();
+        text(Settings.S3_ENDPOINT).ifPresent(v -> m.put(Settings.S3_ENDPOINT.env(), v));
+        text(Settings.AWS_REGION).ifPresent(v -> m.put(Settings.AWS_REGION.env(), v));
+        m.put(Settings.FILE_FSYNC.env(), flag(Settings.FILE_FSYNC) ? "1" : "0");
+        return m;
+    }
+}

@@ -1,0 +1,86 @@
+package dev.cellgate.core.config;
+
+import static dev.cellgate.core.config.SettingType.*;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Every setting a node knows. Names and defaults of the first block come from the product
+ * specification and are normative; the rest are ours, all prefixed {@code CELLD_}.
+ */
+public final class Settings {
+    private Settings() {
+    }
+
+    public static final Setting BUCKET = Setting.of("CELLD_BUCKET", BUCKET_URL, "file://./cellgate-data/bucket", "the fleet bucket");
+    public static final Setting S3_ENDPOINT = Setting.of("S3_ENDPOINT", TEXT, null, "S3-compatible endpoint URL (s3:// buckets)");
+    public static final Setting AWS_REGION = Setting.of("AWS_REGION", TEXT, null, "S3 region (s3:// buckets)");
+    public static final Setting ADDR = Setting.of("CELLD_ADDR", ADDRESS, "127.0.0.1:8080", "public listener (Worker traffic)");
+    public static final Setting INTERNAL_ADDR = Setting.of("CELLD_INTERNAL_ADDR", ADDRESS, "127.0.0.1:0", "internal listener (peers + operator API)");
+    public static final Setting ADVERTISE = Setting.computed("CELLD_ADVERTISE", ADDRESS, "the internal address", "address peers use to reach this node");
+    public static final Setting NODE = Setting.computed("CELLD_NODE", NODE_ID, "generated", "node id");
+    public static final Setting WATCH = Setting.of("CELLD_WATCH", TEXT, "./cellgate-data/node", "local work dir (SQLite files, caches)");
+    public static final Setting TTL_MS = Setting.of("CELLD_TTL_MS", POSITIVE_INT, "10000", "node lease lifetime in ms; renewed every TTL/3");
+    public static final Setting RELEASES = Setting.of("CELLD_RELEASES", POSITIVE_INT, "128", "max concurrent ownership releases at shutdown");
+    public static final Setting SHUTDOWN_DRAIN_MS = Setting.of("CELLD_SHUTDOWN_DRAIN_MS", POSITIVE_INT, "25000", "bound on the whole shutdown drain in ms");
+    public static final Setting WAKER_TICK_MS = Setting.of("CELLD_WAKER_TICK_MS", POSITIVE_INT, "60000", "waker tick in ms (alarm wake scan + dead-node GC)");
+    public static final Setting MAX_RESIDENT_CELLS = Setting.computed("CELLD_MAX_RESIDENT_CELLS", POSITIVE_INT, "unlimited", "hard limit of resident cells, enforced at admission");
+    public static final Setting RESIDENT_LOW_WATER = Setting.computed("CELLD_RESIDENT_LOW_WATER", POSITIVE_INT, "80% of the max", "when over the max, shed idle cells down to this");
+    public static final Setting MAX_RSS_MB = Setting.computed("CELLD_MAX_RSS_MB", NON_NEGATIVE_INT, "80% of memory", "memory-pressure threshold for shedding in MB (0 disables)");
+    public static final Setting ACTIVATIONS = Setting.computed("CELLD_ACTIVATIONS", POSITIVE_INT, "min(cores, 128)", "concurrent cold activations");
+    public static final Setting OUTPUT_GATE = Setting.of("CELLD_OUTPUT_GATE", BOOL, "1", "0 acknowledges writes before replication (may lose acknowledged writes)");
+    public static final Setting STORAGE_PROBE = Setting.of("CELLD_STORAGE_PROBE", BOOL, "1", "run the conditional-write probe at startup");
+
+    public static final Setting PLUGINS_DIR = Setting.computed("CELLD_PLUGINS_DIR", TEXT, "plugins/ next to gateway.jar", "plugins directory, watched for new jars");
+    public static final Setting IDLE_EVICT_MS = Setting.of("CELLD_IDLE_EVICT_MS", POSITIVE_INT, "300000", "evict a cell idle for this long (ms)");
+    public static final Setting MAX_REQUEST_BODY_BYTES = Setting.of("CELLD_MAX_REQUEST_BODY_BYTES", POSITIVE_INT, "104857600", "largest request body accepted; larger gets 413");
+    public static final Setting CPU_MS = Setting.of("CELLD_CPU_MS", POSITIVE_INT, "30000", "CPU budget of one JavaScript event in ms; past it the event is interrupted");
+    public static final Setting STOP_GRACE_MS = Setting.computed("CELLD_STOP_GRACE_MS", POSITIVE_INT, "(unset)", "the orchestrator's stop grace period; the node refuses to start unless CELLD_SHUTDOWN_DRAIN_MS is below it");
+    public static final Setting LOG_FORMAT = Setting.computed("CELLD_LOG_FORMAT", SettingType.LOG_FORMAT, "json (text on a terminal)", "log format: json lines or human-readable text");
+    public static final Setting JIT = Setting.of("CELLD_JIT", BOOL, "1", "relaunch the JVM with the Graal JIT for JavaScript (0 runs interpreted)");
+    public static final Setting FILE_FSYNC = Setting.of("CELLD_FILE_FSYNC", BOOL, "1", "file:// bucket: fsync each object before it replaces the old one (0 only for throwaway data)");
+    public static final Setting ESBUILD = Setting.computed("CELLD_ESBUILD", TEXT, "esbuild on PATH", "esbuild binary used by deploy-tool push DIR (not read by nodes)");
+
+    /** Prefix of environment variables overriding a Worker {@code vars} entry. */
+    public static final String VAR_PREFIX = "CELLD_VAR_";
+
+    public static final List<Setting> ALL = List.of(
+            BUCKET, S3_ENDPOINT, AWS_REGION, ADDR, INTERNAL_ADDR, ADVERTISE, NODE, WATCH, TTL_MS, RELEASES,
+            SHUTDOWN_DRAIN_MS, WAKER_TICK_MS, MAX_RESIDENT_CELLS, RESIDENT_LOW_WATER, MAX_RSS_MB, ACTIVATIONS,
+            OUTPUT_GATE, STORAGE_PROBE,
+            PLUGINS_DIR, IDLE_EVICT_MS, MAX_REQUEST_BODY_BYTES, CPU_MS, STOP_GRACE_MS, LOG_FORMAT, JIT, FILE_FSYNC, ESBUILD);
+
+    private static final Map<String, Setting> BY_ENV = new LinkedHashMap<>();
+    private static final Map<String, Setting> BY_KEY = new LinkedHashMap<>();
+
+    static {
+        for (Setting s : ALL) {
+            BY_ENV.put(s.env(), s);
+            BY_KEY.put(s.key(), s);
+        }
+    }
+
+    public static Optional<Setting> byEnv(String env) {
+        return Optional.ofNullable(BY_ENV.get(env));
+    }
+
+    public static Optional<Setting> byKey(String key) {
+        return Optional.ofNullable(BY_KEY.get(key));
+    }
+
+    /** The {@code --help} text: every setting with its default. */
+    public static String help() {
+        StringBuilder b = new StringBuilder();
+        b.append("Settings (environment variable | node.json key | default):\n");
+        for (Setting s : ALL) {
+            b.append(String.format("  %-30s %-24s default: %s%n      %s%n", s.env(), s.key(), s.defaultText(), s.description()));
+        }
+        b.append(String.format("  %-30s %-24s default: (none)%n      %s%n", VAR_PREFIX + "<NAME>", "vars.<NAME>",
+                "overrides the Worker vars entry NAME"));
+        b.append("Environment variables override node.json. Invalid values stop the node with exit code 2.\n");
+        return b.toString();
+    }
+}

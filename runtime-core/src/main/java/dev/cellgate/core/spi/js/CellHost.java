@@ -1,0 +1,8 @@
+package dev.cellgate.core.spi.js;
+
+/** What the host offers a Durable Object besides {@link InstanceHost}: its own storage. */
+public interface CellHost extends InstanceHost {
+
+    /** The cell's storage, synchronous, usable only on {@link #executor()}. */
+    CellStorage storage();
+}

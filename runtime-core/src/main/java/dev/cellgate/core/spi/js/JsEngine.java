@@ -1,0 +1,22 @@
+package dev.cellgate.core.spi.js;
+
+/**
+ * A JavaScript engine: compiles deployments and creates isolated instances of them.
+ * One per process; shared by every instance (compiled sources are cached here).
+ */
+public interface JsEngine extends AutoCloseable {
+
+    /** What runs the code, for the startup log, {@code /state} and {@code /metrics}. */
+    EngineInfo info();
+
+    /**
+     * Compiles and checks a deployment: every module parses, the main module evaluates, every
+     * Durable Object binding names an exported class.
+     *
+     * @throws ScriptLoadException with the JavaScript error when the bundle does not load
+     */
+    LoadedScript load(ScriptBundle bundle) throws ScriptLoadException;
+
+    @Override
+    void close();
+}

@@ -1,0 +1,23 @@
+package dev.cellgate.core.spi.replication;
+
+import java.util.concurrent.CompletableFuture;
+
+/** Replication of one attached cell database. All methods are called on the cell's executor. */
+public interface CellReplica {
+
+    /**
+     * Called right after a local commit. Returns a future that completes when that commit (and
+     * everything before it) is durable in the bucket and ownership was confirmed. Commits made
+     * while an upload runs share the next upload (group commit).
+     */
+    CompletableFuture<Void> committed();
+
+    /** Everything committed so far is durable: the future a final release waits on. */
+    CompletableFuture<Void> flush();
+
+    /** Stops replicating (after {@link #flush()} on a clean release; without it on fencing). */
+    void detach();
+
+    /** Bytes uploaded so far, and the commit lag in bytes not yet durable (for metrics). */
+    ReplicaStats stats();
+}

@@ -1,0 +1,36 @@
+package dev.cellgate.core.spi.replication;
+
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+
+/**
+ * Ships each cell's committed SQLite changes to the bucket under the cell's epoch prefix
+ * ({@code cells/<scope>/…/e<epoch>/…}) and rebuilds a database from there.
+ */
+public interface Replicator {
+
+    /**
+     * Rebuilds the newest lineage of {@code scope} below {@code acquiredEpoch} into {@code dbFile}
+     * (which must not exist): the newest epoch with data, its full contiguous chain, every
+     * checksum verified. Data a stale owner wrote late under an old epoch is never taken as the
+     * current lineage (the replicator pins each epoch's starting point when it attaches).
+     * Completes with what was read; fails with {@link RestoreException} on a gap or corruption,
+     * never leaving a partial database behind. A cell with no data completes with
+     * {@link RestoreResult#empty()} and creates no file.
+     */
+    CompletableFuture<RestoreResult> restore(String scope, long acquiredEpoch, Path dbFile);
+
+    /**
+     * Starts replicating an open cell database at {@code epoch}, the epoch this node acquired.
+     * The database must be in WAL mode with automatic checkpoints off, and hold exactly what
+     * {@link #restore} produced for this epoch, or a local copy this node kept from the epoch
+     * just before (no takeover in between).
+     *
+     * @param cellExecutor the cell's serial executor: the replicator reads WAL frames and
+     *                     checkpoints only there, so it never races the cell's own connection
+     * @param ownership    asked once per upload whether this node still owns the cell at
+     *                     {@code epoch}; a "no" fails the pending commits
+     */
+    CellReplica attach(String scope, long epoch, Path dbFile, Executor cellExecutor, OwnershipCheck ownership);
+}

@@ -1,0 +1,123 @@
+package dev.cellgate.core.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class ConfigLoaderTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void defaultsMatchTheSpecification() {
+        NodeConfig c = NodeConfig.defaults();
+        assertThat(c.bucket()).isEqualTo("file://./cellgate-data/bucket");
+        assertThat(c.addr().toString()).isEqualTo("127.0.0.1:8080");
+        assertThat(c.internalAddr().toString()).isEqualTo("127.0.0.1:0");
+        assertThat(c.watchDir()).isEqualTo("./cellgate-data/node");
+        assertThat(c.ttlMs()).isEqualTo(10_000);
+        assertThat(c.releases()).isEqualTo(128);
+        assertThat(c.shutdownDrainMs()).isEqualTo(25_000);
+        assertThat(c.wakerTickMs()).isEqualTo(60_000);
+        assertThat(c.maxResidentCells()).isEmpty();
+        assertThat(c.residentLowWater()).isEmpty();
+        assertThat(c.activations()).isEqualTo(Math.min(Runtime.getRuntime().availableProcessors(), 128));
+        assertThat(c.outputGate()).isTrue();
+        assertThat(c.storageProbe()).isTrue();
+        assertThat(c.nodeId()).isEmpty();
+        assertThat(c.advertise()).isEmpty();
+        assertThat(c.maxRssMb()).isPositive();
+    }
+
+    @Test
+    void environmentOverridesTheFile() throws Exception {
+        Path f = dir.resolve("node.json");
+        Files.writeString(f, "{\"releases\": 7, \"ttl_ms\": \"3000\", \"output_gate\": false, \"vars\": {\"A\": \"file\", \"B\": \"b\"}}");
+        NodeConfig c = ConfigLoader.load(f, Map.of("CELLD_RELEASES", "9", "CELLD_VAR_A", "env", "PATH", "/bin"));
+        assertThat(c.releases()).isEqualTo(9);
+        assertThat(c.ttlMs()).isEqualTo(3000);
+        assertThat(c.outputGate()).isFalse();
+        assertThat(c.varOverrides()).containsEntry("A", "env").containsEntry("B", "b");
+    }
+
+    @Test
+    void lowWaterDefaultsToEightyPercentOfTheMax() {
+        NodeConfig c = ConfigLoader.load(null, Map.of("CELLD_MAX_RESIDENT_CELLS", "1000"));
+        assertThat(c.residentLowWater()).hasValue(800);
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "CELLD_RELEASES|0",
+        "CELLD_RELEASES|12x",
+        "CELLD_RELEASES|-3",
+        "CELLD_RELEASES|''",
+        "CELLD_RELEASES|' 5'",
+        "CELLD_RELEASES|99999999999",
+        "CELLD_TTL_MS|1.5",
+        "CELLD_OUTPUT_GATE|yes",
+        "CELLD_OUTPUT_GATE|true",
+        "CELLD_OUTPUT_GATE|2",
+        "CELLD_STORAGE_PROBE|on",
+        "CELLD_ADDR|8080",
+        "CELLD_ADDR|localhost:99999",
+        "CELLD_NODE|bad node",
+        "CELLD_BUCKET|nowhere",
+        "CELLD_MAX_RSS_MB|-1",
+        "CELLD_LOG_FORMAT|xml",
+        "CELLD_RELEASE|4",
+    })
+    void invalidEnvironmentValuesNameTheVariableAndTheValue(String name, String value) {
+        assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(name, value)))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining(name)
+                .hasMessageContaining(value.isEmpty() ? "''" : value.strip());
+    }
+
+    @Test
+    void unknownFileKeyIsNamed() throws Exception {
+        Path f = dir.resolve("node.json");
+        Files.writeString(f, "{\"relases\": 4}");
+        assertThatThrownBy(() -> ConfigLoader.load(f, Map.of())).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("unknown key \"relases\"");
+    }
+
+    @Test
+    void badFileValuesAreNamed() throws Exception {
+        Path f = dir.resolve("node.json");
+        Files.writeString(f, "{\"releases\": 0}");
+        assertThatThrownBy(() -> ConfigLoader.load(f, Map.of())).hasMessageContaining("releases").hasMessageContaining("CELLD_RELEASES")
+                .hasMessageContaining("=0");
+        Files.writeString(f, "{\"ttl_ms\": 2.5}");
+        assertThatThrownBy(() -> ConfigLoader.load(f, Map.of())).hasMessageContaining("ttl_ms").hasMessageContaining("2.5");
+        Files.writeString(f, "{\"output_gate\": 3}");
+        assertThatThrownBy(() -> ConfigLoader.load(f, Map.of())).hasMessageContaining("output_gate").hasMessageContaining("3");
+        Files.writeString(f, "[1,2]");
+        assertThatThrownBy(() -> ConfigLoader.load(f, Map.of())).hasMessageContaining("not a JSON object");
+        assertThatThrownBy(() -> ConfigLoader.load(dir.resolve("missing.json"), Map.of())).hasMessageContaining("does not exist");
+    }
+
+    @Test
+    void relationsBetweenSettingsAreChecked() {
+        assertThatThrownBy(() -> ConfigLoader.load(null, Map.of("CELLD_MAX_RESIDENT_CELLS", "10", "CELLD_RESIDENT_LOW_WATER", "11")))
+                .hasMessageContaining("CELLD_RESIDENT_LOW_WATER=11");
+        assertThatThrownBy(() -> ConfigLoader.load(null, Map.of("CELLD_STOP_GRACE_MS", "20000")))
+                .hasMessageContaining("CELLD_SHUTDOWN_DRAIN_MS=25000").hasMessageContaining("CELLD_STOP_GRACE_MS=20000");
+        assertThat(ConfigLoader.load(null, Map.of("CELLD_STOP_GRACE_MS", "30000")).shutdownDrainMs()).isEqualTo(25000);
+    }
+
+    @Test
+    void helpListsEverySettingWithItsDefault() {
+        String help = Settings.help();
+        for (Setting s : Settings.ALL) {
+            assertThat(help).contains(s.env()).contains(s.key()).contains(s.defaultText());
+        }
+    }
+}
