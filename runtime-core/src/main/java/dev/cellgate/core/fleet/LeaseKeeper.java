@@ -1,0 +1,230 @@
+package dev.cellgate.core.fleet;
+
+import dev.cellgate.core.logic.Keys;
+import dev.cellgate.core.records.LeaseRecord;
+import dev.cellgate.core.records.MalformedRecordException;
+import dev.cellgate.core.spi.bucket.BucketStore;
+import dev.cellgate.core.spi.bucket.WriteOutcome;
+import dev.cellgate.core.time.Scheduler;
+import dev.cellgate.core.time.Ticker;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * This node's lease {@code nodes/<node>.json} (SPEC §5): written at start, renewed by CAS on its
+ * own version every TTL/3 with the current load. A renewal that fails transiently is retried while
+ * the published expiry has not passed. A record replaced by another writer, or an expiry that
+ * passed without a renewal, means this node lost its authority: it fences itself (the callback
+ * stops cells and exits the process).
+ */
+public final class LeaseKeeper {
+    private static final Logger LOG = LoggerFactory.getLogger(LeaseKeeper.class);
+
+    private final BucketStore store;
+    private final Self self;
+    private final String advertise;
+    private final int protocol;
+    private final long ttlMs;
+    private final Ticker ticker;
+    private final Scheduler scheduler;
+    private final Supplier<LeaseRecord.Load> load;
+    private final Consumer<String> onFence;
+
+    private LeaseRecord record;
+    private String version;
+    private volatile long publishedExpiryMs;
+    private boolean stopped;
+    private boolean fenced;
+    private Scheduler.Cancellable nextRenewal;
+    private Scheduler.Cancellable expiryWatch;
+
+    public LeaseKeeper(BucketStore store, Self self, String advertise, int protocol, long ttlMs, Ticker ticker,
+                       Scheduler scheduler, Supplier<LeaseRecord.Load> load, Consumer<String> onFence) {
+        this.store = store;
+        this.self = self;
+        this.advertise = advertise;
+        this.protocol = protocol;
+        this.ttlMs = ttlMs;
+        this.ticker = ticker;
+        this.scheduler = scheduler;
+        this.load = load;
+        this.onFence = onFence;
+    }
+
+    /** Writes the first lease. Fails when a live process of another session holds this node id. */
+    public CompletableFuture<Void> start() {
+        String key = Keys.lease(self.node());
+        return store.get(key).thenCompose(existing -> {
+            long now = ticker.nowMs();
+            LeaseRecord fresh = new LeaseRecord(self.node(), self.session(), advertise, protocol, now, now + ttlMs, load.get());
+            if (existing.isPresent()) {
+                try {
+                    LeaseRecord old = LeaseRecord.decode(existing.get().bytes());
+                    if (!old.session().equals(self.session()) && old.expiresMs() > now) {
+                        return CompletableFuture.failedFuture(new IllegalStateException("node id " + self.node()
+                                + " is held by a live lease of session " + old.session() + " (expires in "
+                                + (old.expiresMs() - now) + " ms): another process runs with this CELLD_NODE"));
+                    }
+                } catch (MalformedRecordException e) {
+                    LOG.atWarn().setMessage("lease.replacing_malformed").addKeyValue("error", e.getMessage()).log();
+                }
+            }
+            CompletableFuture<WriteOutcome> w = existing.isPresent()
+                    ? store.putIfVersion(key, fresh.encode(), existing.get().version())
+                    : store.putIfAbsent(key, fresh.encode());
+            return w.thenCompose(o -> {
+                if (o instanceof WriteOutcome.Written ok) {
+                    synchronized (this) {
+                        record = fresh;
+                        version = ok.version();
+                        publishedExpiryMs = fresh.expiresMs();
+                        scheduleRenewal(ttlMs / 3);
+                        watchExpiry();
+                    }
+                    LOG.atInfo().setMessage("lease.acquired").addKeyValue("expires_ms", fresh.expiresMs()).log();
+                    return CompletableFuture.<Void>completedFuture(null);
+                }
+                return CompletableFuture.failedFuture(new IllegalStateException("could not write lease " + key + ": " + o));
+            });
+        });
+    }
+
+    /** The expiry this node last published; after it passes the node must not serve cells. */
+    public long publishedExpiryMs() {
+        return publishedExpiryMs;
+    }
+
+    /** True while the published lease is unexpired by this node's clock. */
+    public boolean canServe() {
+        return !fenced && ticker.nowMs() < publishedExpiryMs;
+    }
+
+    /** Stops renewing; with {@code delete}, removes the record so peers see this node gone at once. */
+    public CompletableFuture<Void> stop(boolean delete) {
+        synchronized (this) {
+            stopped = true;
+            cancelTimers();
+        }
+        if (!delete || fenced) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return store.delete(Keys.lease(self.node()));
+    }
+
+    private void renew() {
+        LeaseRecord next;
+        String expected;
+        synchronized (this) {
+            if (stopped || fenced) {
+                return;
+            }
+            next = record.withExpiry(ticker.nowMs() + ttlMs).withLoad(load.get());
+            expected = version;
+        }
+        store.putIfVersion(Keys.lease(self.node()), next.encode(), expected).whenComplete((o, e) -> {
+            if (e != null || o instanceof WriteOutcome.Ambiguous) {
+                retryOrFence(e != null ? OwnershipStore.rootMessage(e) : ((WriteOutcome.Ambiguous) o).reason());
+            } else if (o instanceof WriteOutcome.Written ok) {
+                renewed(next, ok.version());
+            } else {
+                reconcileRejected(next);
+            }
+        });
+    }
+
+    /** A rejected CAS: our own earlier (ambiguous) write may have landed; anything else is another writer. */
+    private void reconcileRejected(LeaseRecord attempted) {
+        store.get(Keys.lease(self.node())).whenComplete((o, e) -> {
+            if (e != null) {
+                retryOrFence(OwnershipStore.rootMessage(e));
+                return;
+            }
+            if (o.isEmpty()) {
+                fence("lease record " + Keys.lease(self.node()) + " was deleted by another writer");
+                return;
+            }
+            LeaseRecord now;
+            try {
+                now = LeaseRecord.decode(o.get().bytes());
+            } catch (MalformedRecordException ex) {
+                fence("lease record was replaced by a malformed one: " + ex.getMessage());
+                return;
+            }
+            if (now.session().equals(self.session()) && now.expiresMs() == attempted.expiresMs()) {
+                renewed(now, o.get().version());
+            } else if (now.isTombstone()) {
+                fence("lease record was tombstoned by dead-node GC (our renewal came too late)");
+            } else {
+                fence("lease record was replaced by another writer (session " + now.session() + ")");
+            }
+        });
+    }
+
+    private void renewed(LeaseRecord next, String newVersion) {
+        synchronized (this) {
+            record = next;
+            version = newVersion;
+            publishedExpiryMs = next.expiresMs();
+            scheduleRenewal(ttlMs / 3);
+            watchExpiry();
+        }
+    }
+
+    private void retryOrFence(String error) {
+        long left = publishedExpiryMs - ticker.nowMs();
+        if (left <= 0) {
+            fence("lease expired without a successful renewal (last error: " + error + ")");
+            return;
+        }
+        LOG.atWarn().setMessage("lease.renewal_retry").addKeyValue("error", error).addKeyValue("ms_left", left).log();
+        synchronized (this) {
+            scheduleRenewal(Math.max(10, Math.min(left / 4, 1000)));
+        }
+    }
+
+    /** Guards against a renewal that never answers: at the expiry, if nothing renewed, fence. */
+    private void watchExpiry() {
+        if (expiryWatch != null) {
+            expiryWatch.cancel();
+        }
+        long expiry = publishedExpiryMs;
+        expiryWatch = scheduler.after(Math.max(0, expiry - ticker.nowMs()), () -> {
+            if (publishedExpiryMs == expiry && ticker.nowMs() >= expiry) {
+                fence("lease expired without a successful renewal");
+            }
+        });
+    }
+
+    private void scheduleRenewal(long delayMs) {
+        if (stopped || fenced) {
+            return;
+        }
+        if (nextRenewal != null) {
+            nextRenewal.cancel();
+        }
+        nextRenewal = scheduler.after(delayMs, this::renew);
+    }
+
+    private void fence(String cause) {
+        synchronized (this) {
+            if (fenced || stopped) {
+                return;
+            }
+            fenced = true;
+            cancelTimers();
+        }
+        onFence.accept(cause);
+    }
+
+    private void cancelTimers() {
+        if (nextRenewal != null) {
+            nextRenewal.cancel();
+        }
+        if (expiryWatch != null) {
+            expiryWatch.cancel();
+        }
+    }
+}

@@ -1,0 +1,202 @@
+package dev.cellgate.core.fleet;
+
+import dev.cellgate.core.logic.AcquireDecision;
+import dev.cellgate.core.logic.Keys;
+import dev.cellgate.core.logic.OwnerLease;
+import dev.cellgate.core.records.LeaseRecord;
+import dev.cellgate.core.records.MalformedRecordException;
+import dev.cellgate.core.records.OwnershipRecord;
+import dev.cellgate.core.spi.bucket.BucketStore;
+import dev.cellgate.core.spi.bucket.StoredObject;
+import dev.cellgate.core.spi.bucket.WriteOutcome;
+import dev.cellgate.core.time.Ticker;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Ownership of cells in the bucket ({@code cells/<scope>/own.json}, SPEC §5): acquire by
+ * create-only or compare-and-swap to epoch+1, confirm, release to {@code node:""} at the same
+ * epoch. The decisions are {@link AcquireDecision}'s; this class only reads and writes.
+ * Non-blocking: every step is a future callback, so a simulator can drive it on virtual time.
+ */
+public final class OwnershipStore {
+    private static final Logger LOG = LoggerFactory.getLogger(OwnershipStore.class);
+    /** Lost CAS races in a row before giving up with a retryable error. */
+    static final int MAX_ATTEMPTS = 4;
+
+    private final BucketStore store;
+    private final Self self;
+    private final Ticker ticker;
+
+    public OwnershipStore(BucketStore store, Self self, Ticker ticker) {
+        this.store = store;
+        this.self = self;
+        this.ticker = ticker;
+    }
+
+    public Self self() {
+        return self;
+    }
+
+    public CompletableFuture<Acquisition> acquire(String scope) {
+        return attempt(scope, 1);
+    }
+
+    private CompletableFuture<Acquisition> attempt(String scope, int n) {
+        if (n > MAX_ATTEMPTS) {
+            return CompletableFuture.completedFuture(new Acquisition.Unavailable(
+                    "lost " + MAX_ATTEMPTS + " ownership races in a row for " + scope));
+        }
+        return readOwnership(scope).thenCompose(own -> {
+            if (own.malformed != null) {
+                return done(new Acquisition.Unavailable("ownership record of " + scope + " is malformed: " + own.malformed));
+            }
+            Optional<OwnershipRecord> rec = own.record == null ? Optional.empty() : Optional.of(own.record.value());
+            CompletableFuture<OwnerLease> lease = AcquireDecision.needsOwnerLease(rec, self.node())
+                    ? readLease(rec.get().node()) : CompletableFuture.completedFuture(OwnerLease.MISSING);
+            return lease.thenCompose(ownerLease -> {
+                AcquireDecision d = AcquireDecision.decide(rec, ownerLease, self.node(), self.session(), ticker.nowMs());
+                return switch (d) {
+                    case AcquireDecision.Forward f -> done(new Acquisition.OwnedElsewhere(f.ownerNode()));
+                    case AcquireDecision.Unavailable u -> done(new Acquisition.Unavailable(u.reason()));
+                    case AcquireDecision.Create c -> write(scope, 1, 0,
+                            store.putIfAbsent(Keys.ownership(scope), mine(1).encode()), n);
+                    case AcquireDecision.TakeOver t -> write(scope, t.newEpoch(), t.newEpoch() - 1,
+                            store.putIfVersion(Keys.ownership(scope), mine(t.newEpoch()).encode(), own.record.version()), n);
+                };
+            });
+        });
+    }
+
+    private CompletableFuture<Acquisition> write(String scope, long epoch, long previous, CompletableFuture<WriteOutcome> w, int n) {
+        return w.thenCompose(outcome -> switch (outcome) {
+            case WriteOutcome.Written ok -> markHeld(scope).thenApply(x -> new Acquisition.Acquired(epoch, ok.version(), previous));
+            case WriteOutcome.Rejected r -> attempt(scope, n + 1); // someone moved first: look again
+            case WriteOutcome.Ambiguous a -> readOwnership(scope).thenCompose(now -> {
+                // The write may have landed: only the record can tell.
+                if (now.record != null && now.record.value().equals(mine(epoch))) {
+                    return markHeld(scope).thenApply(x -> new Acquisition.Acquired(epoch, now.record.version(), previous));
+                }
+                return attempt(scope, n + 1);
+            });
+        }).exceptionally(e -> new Acquisition.Unavailable("bucket error acquiring " + scope + ": " + rootMessage(e)));
+    }
+
+    /**
+     * Whether this node still owns {@code scope} at {@code epoch}: the output gate's check after
+     * each replication upload. Fails (exceptionally) when the record cannot be read.
+     */
+    public CompletableFuture<Boolean> confirm(String scope, long epoch) {
+        return readOwnership(scope).thenApply(own ->
+                own.record != null && own.record.value().equals(mine(epoch)));
+    }
+
+    /**
+     * Releases a cell this node owns at {@code epoch}: CAS to {@code node:""} keeping the epoch.
+     * Completes true when released (or already released by us), false when another node had
+     * taken it over (nothing to release).
+     */
+    public CompletableFuture<Boolean> release(String scope, long epoch, String version) {
+        return releaseRecord(scope, epoch, version).thenCompose(ok -> unmark(scope).thenApply(x -> ok));
+    }
+
+    private CompletableFuture<Boolean> releaseRecord(String scope, long epoch, String version) {
+        byte[] released = OwnershipRecord.released(epoch).encode();
+        return store.putIfVersion(Keys.ownership(scope), released, version).thenCompose(outcome -> switch (outcome) {
+            case WriteOutcome.Written ok -> done(true);
+            case WriteOutcome.Rejected r -> readOwnership(scope).thenApply(now -> {
+                boolean ours = now.record != null && now.record.value().equals(OwnershipRecord.released(epoch));
+                if (!ours) {
+                    LOG.atWarn().setMessage("cell.release_lost").addKeyValue("scope", scope).addKeyValue("epoch", epoch)
+                            .addKeyValue("found", now.record == null ? "none" : now.record.value().toString()).log();
+                }
+                return ours;
+            });
+            case WriteOutcome.Ambiguous a -> readOwnership(scope).thenCompose(now -> {
+                if (now.record == null) {
+                    return done(false);
+                }
+                if (now.record.value().equals(OwnershipRecord.released(epoch))) {
+                    return done(true);
+                }
+                if (now.record.value().equals(mine(epoch))) {
+                    return releaseRecord(scope, epoch, now.record.version()); // did not land: try again
+                }
+                return done(false);
+            });
+        });
+    }
+
+    /**
+     * The {@code node-cells/} marker lets dead-node GC find what a node held. Losing one is a
+     * leak, not a safety problem, so a failed marker write is logged and the acquire stands.
+     */
+    private CompletableFuture<Void> markHeld(String scope) {
+        return store.put(Keys.marker(self.node(), self.session(), scope), new byte[0]).handle((o, e) -> {
+            if (e != null || !(o instanceof WriteOutcome.Written)) {
+                LOG.atWarn().setMessage("cell.marker_failed").addKeyValue("scope", scope)
+                        .addKeyValue("error", e != null ? rootMessage(e) : o.toString()).log();
+            }
+            return null;
+        });
+    }
+
+    private CompletableFuture<Void> unmark(String scope) {
+        return store.delete(Keys.marker(self.node(), self.session(), scope)).handle((o, e) -> {
+            if (e != null) {
+                LOG.atWarn().setMessage("cell.unmark_failed").addKeyValue("scope", scope).addKeyValue("error", rootMessage(e)).log();
+            }
+            return null;
+        });
+    }
+
+    private OwnershipRecord mine(long epoch) {
+        return new OwnershipRecord(self.node(), self.session(), epoch);
+    }
+
+    /** The ownership record; a malformed one is reported, never treated as absent. */
+    public CompletableFuture<ReadOwnership> readOwnership(String scope) {
+        return store.get(Keys.ownership(scope)).thenApply(o -> {
+            if (o.isEmpty()) {
+                return new ReadOwnership(null, null);
+            }
+            StoredObject so = o.get();
+            try {
+                return new ReadOwnership(new StoredRecord<>(OwnershipRecord.decode(so.bytes()), so.version()), null);
+            } catch (MalformedRecordException e) {
+                return new ReadOwnership(null, e.getMessage());
+            }
+        });
+    }
+
+    private CompletableFuture<OwnerLease> readLease(String node) {
+        return store.get(Keys.lease(node)).thenApply(o -> {
+            if (o.isEmpty()) {
+                return OwnerLease.MISSING;
+            }
+            try {
+                return new OwnerLease.Present(LeaseRecord.decode(o.get().bytes()));
+            } catch (MalformedRecordException e) {
+                return new OwnerLease.Malformed(e.getMessage());
+            }
+        });
+    }
+
+    /** {@code record} null with {@code malformed} null means absent. */
+    public record ReadOwnership(StoredRecord<OwnershipRecord> record, String malformed) {
+    }
+
+    private static <T> CompletableFuture<T> done(T v) {
+        return CompletableFuture.completedFuture(v);
+    }
+
+    static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t != t.getCause()) {
+            t = t.getCause();
+        }
+        return t.getMessage() == null ? t.toString() : t.getMessage();
+    }
+}

@@ -1,0 +1,56 @@
+package dev.cellgate.core.logic;
+
+/** The bucket's key layout (SPEC §4), in one place. */
+public final class Keys {
+    private Keys() {
+    }
+
+    public static final String PEER_AUTH = "fleet/peer-auth.json";
+    public static final String NODES = "nodes/";
+    public static final String NODE_CELLS = "node-cells/";
+    public static final String WAKER = "wake/waker.json";
+    public static final String WAKE = "wake/";
+    public static final String CURRENT_DEPLOYMENT = "deploy/current.json";
+    public static final String DEPLOY = "deploy/";
+    public static final String BLOBS = "deploy-blobs/sha256/";
+    public static final String PROBE = "probe/";
+
+    public static String ownership(String scope) {
+        return "cells/" + scope + "/own.json";
+    }
+
+    /** Prefix of everything a cell keeps in the bucket. */
+    public static String cell(String scope) {
+        return "cells/" + scope + "/";
+    }
+
+    public static String lease(String node) {
+        return NODES + node + ".json";
+    }
+
+    /** The node a lease key names, or null when the key is not {@code nodes/<node>.json}. */
+    public static String nodeOfLeaseKey(String key) {
+        if (!key.startsWith(NODES) || !key.endsWith(".json")) {
+            return null;
+        }
+        String n = key.substring(NODES.length(), key.length() - ".json".length());
+        return n.isEmpty() || n.contains("/") ? null : n;
+    }
+
+    /** {@code node-cells/<node>/<gen>/<scope>}: the node holds the cell (written on acquire, deleted on release). */
+    public static String marker(String node, String generation, String scope) {
+        return NODE_CELLS + node + "/" + generation + "/" + scope;
+    }
+
+    public static String markersOf(String node) {
+        return NODE_CELLS + node + "/";
+    }
+
+    public static String manifest(String deploymentId) {
+        return DEPLOY + deploymentId + "/manifest.json";
+    }
+
+    public static String blob(String sha256Hex) {
+        return BLOBS + sha256Hex;
+    }
+}

@@ -1,0 +1,80 @@
+package dev.cellgate.core.fleet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cellgate.core.logic.Keys;
+import dev.cellgate.core.records.LeaseRecord;
+import dev.cellgate.core.records.OwnershipRecord;
+import dev.cellgate.core.spi.bucket.BucketStoreContract;
+import dev.cellgate.core.store.file.FileBucketStore;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class OwnershipStoreTest {
+    static final String SCOPE = "Counter:" + "ab".repeat(32);
+
+    @TempDir
+    Path dir;
+    FileBucketStore bucket;
+    AtomicLong now = new AtomicLong(1_000_000);
+
+    @BeforeEach
+    void open() {
+        bucket = new FileBucketStore("file://" + dir, dir, false);
+    }
+
+    OwnershipStore node(String name, String session) {
+        return new OwnershipStore(bucket, new Self(name, session), now::get);
+    }
+
+    void lease(String node, String session, long expires) throws Exception {
+        bucket.put(Keys.lease(node), new LeaseRecord(node, session, "h:1", 1, 0, expires, LeaseRecord.Load.IDLE).encode()).get();
+    }
+
+    @Test
+    void firstAcquireCreatesEpochOneAndWritesTheMarker() throws Exception {
+        Acquisition a = node("n1", "s1").acquire(SCOPE).get();
+        assertThat(a).isInstanceOf(Acquisition.Acquired.class);
+        assertThat(((Acquisition.Acquired) a).epoch()).isEqualTo(1);
+        assertThat(BucketStoreContract.listAll(bucket, Keys.markersOf("n1"), 10)).containsExactly(Keys.marker("n1", "s1", SCOPE));
+        assertThat(node("n1", "s1").confirm(SCOPE, 1).get()).isTrue();
+        assertThat(node("n1", "s1").confirm(SCOPE, 2).get()).isFalse();
+    }
+
+    @Test
+    void liveOwnerIsRespectedAndDeadOwnerTakenOverAtTheNextEpoch() throws Exception {
+        Acquisition.Acquired first = (Acquisition.Acquired) node("n1", "s1").acquire(SCOPE).get();
+        lease("n1", "s1", now.get() + 10_000);
+        assertThat(node("n2", "s2").acquire(SCOPE).get()).isEqualTo(new Acquisition.OwnedElsewhere("n1"));
+        now.addAndGet(10_001);
+        Acquisition taken = node("n2", "s2").acquire(SCOPE).get();
+        assertThat(taken).isInstanceOf(Acquisition.Acquired.class);
+        assertThat(((Acquisition.Acquired) taken).epoch()).isEqualTo(2);
+        // the stale owner can no longer confirm, nor release the new owner's record
+        assertThat(node("n1", "s1").confirm(SCOPE, 1).get()).isFalse();
+        assertThat(node("n1", "s1").release(SCOPE, 1, first.version()).get()).isFalse();
+        assertThat(node("n2", "s2").confirm(SCOPE, 2).get()).isTrue();
+    }
+
+    @Test
+    void releaseKeepsTheEpochAndTheNextAcquireBumpsIt() throws Exception {
+        Acquisition.Acquired a = (Acquisition.Acquired) node("n1", "s1").acquire(SCOPE).get();
+        assertThat(node("n1", "s1").release(SCOPE, a.epoch(), a.version()).get()).isTrue();
+        byte[] raw = bucket.get(Keys.ownership(SCOPE)).get().orElseThrow().bytes();
+        assertThat(OwnershipRecord.decode(raw)).isEqualTo(OwnershipRecord.released(1));
+        assertThat(BucketStoreContract.listAll(bucket, Keys.markersOf("n1"), 10)).isEmpty();
+        lease("n1", "s1", now.get() + 10_000);
+        Acquisition b = node("n2", "s2").acquire(SCOPE).get();
+        assertThat(((Acquisition.Acquired) b).epoch()).isEqualTo(2);
+    }
+
+    @Test
+    void malformedOwnershipRecordIsNeverTakenAsFree() throws Exception {
+        bucket.put(Keys.ownership(SCOPE), "{oops".getBytes(StandardCharsets.UTF_8)).get();
+        assertThat(node("n1", "s1").acquire(SCOPE).get()).isInstanceOf(Acquisition.Unavailable.class);
+    }
+}
