@@ -4,6 +4,7 @@ import dev.cellgate.core.config.ConfigException;
 import dev.cellgate.core.config.ConfigLoader;
 import dev.cellgate.core.config.NodeConfig;
 import dev.cellgate.core.config.Settings;
+import dev.cellgate.gateway.launch.JitLauncher;
 import dev.cellgate.gateway.node.ExitCodes;
 import dev.cellgate.gateway.node.Node;
 import java.nio.file.Path;
@@ -13,6 +14,9 @@ import java.nio.file.Path;
  * until it stops, and exits with the node's exit code.
  */
 public final class Main {
+    /** Why this JVM runs without a JIT relaunch (empty when relaunched or already JIT-enabled). */
+    public static final String LAUNCH_NOTE = "cellgate.launch.note";
+
     private Main() {
     }
 
@@ -44,9 +48,21 @@ public final class Main {
             fail(e.getMessage());
             return;
         }
+        Distribution dist = Distribution.locate();
+        Path jar = JitLauncher.startedJar(dist.home(), dist.fromJar());
+        String notRelaunching = JitLauncher.reasonNotToRelaunch(jar, dist.jvmciDir(), config.jit());
+        if (notRelaunching == null) {
+            try {
+                System.exit(JitLauncher.relaunch(jar, dist.jvmciDir(), args));
+            } catch (Exception e) {
+                System.err.println("cellgate: could not start the JIT-enabled JVM (" + e + "); running interpreted");
+                notRelaunching = "relaunch failed: " + e.getMessage();
+            }
+        }
         // Before the first logger exists: the layout reads the format once.
         System.setProperty("cellgate.log.format", config.logFormat().orElse("json"));
-        int code = Node.run(config, Distribution.locate());
+        System.setProperty(LAUNCH_NOTE, notRelaunching == null ? "" : notRelaunching);
+        int code = Node.run(config, dist);
         System.exit(code);
     }
 

@@ -30,6 +30,7 @@ public final class PublicListener {
         this.worker = worker;
     }
 
+    /** Binds on the calling context (one event loop); several listeners may share the port. */
     public Future<HttpServer> listen(String host, int port) {
         HttpServerOptions opts = new HttpServerOptions().setHost(host).setPort(port)
                 .setCompressionSupported(false).setTcpNoDelay(true).setIdleTimeout(120);

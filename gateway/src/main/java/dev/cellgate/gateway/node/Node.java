@@ -1,15 +1,25 @@
 package dev.cellgate.gateway.node;
 
 import dev.cellgate.core.config.NodeConfig;
+import dev.cellgate.core.deploy.DeploymentStore;
+import dev.cellgate.core.deploy.DeploymentWatcher;
 import dev.cellgate.core.plugin.BucketStores;
 import dev.cellgate.core.plugin.PluginHost;
 import dev.cellgate.core.spi.bucket.BucketStore;
 import dev.cellgate.core.spi.bucket.StoreOptions;
+import dev.cellgate.core.spi.js.EngineInfo;
+import dev.cellgate.core.spi.js.JsEngine;
+import dev.cellgate.core.time.Scheduler;
+import dev.cellgate.core.worker.WorkerPool;
 import dev.cellgate.gateway.Distribution;
 import dev.cellgate.gateway.http.InternalListener;
 import dev.cellgate.gateway.http.Json;
 import dev.cellgate.gateway.http.PublicListener;
+import dev.cellgate.gateway.http.PublicServerVerticle;
+import dev.cellgate.gateway.http.WorkerRequests;
+import dev.cellgate.gateway.launch.JitLauncher;
 import dev.cellgate.gateway.log.LineLayout;
+import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.http.HttpServer;
@@ -17,16 +27,20 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One node: its Vert.x instance, plugins, bucket and two listeners. {@link #run} starts it and
- * blocks until it stops, returning the process exit code.
+ * One node: Vert.x, plugins, the bucket, the JavaScript engine, the Worker pool, the deployment
+ * watcher and two listeners. {@link #run} starts it and blocks until it stops, returning the
+ * process exit code.
  */
 public final class Node {
     private static final Logger LOG = LoggerFactory.getLogger(Node.class);
+    static final long DEPLOY_POLL_MS = 1000;
 
     private final NodeConfig config;
     private final Distribution dist;
@@ -38,8 +52,12 @@ public final class Node {
     private PluginHost plugins;
     private BucketStores stores;
     private BucketStore bucket;
-    private HttpServer publicServer;
+    private JsEngine engine;
+    private WorkerPool workers;
+    private DeploymentWatcher deployments;
+    private ExecutorService compileExecutor;
     private HttpServer internalServer;
+    private int publicPort;
     private String advertise;
     private volatile boolean draining;
 
@@ -60,6 +78,8 @@ public final class Node {
             return e.exitCode();
         }
         Signals.onTermination(node::requestShutdown);
+        // Relaunched for the JIT: if the launcher is killed (-9), stop gracefully rather than linger.
+        JitLauncher.watchParentIfChild(() -> node.requestShutdown("launcher-exit"));
         int code = node.exit.join();
         LOG.atInfo().setMessage("node.stopped").addKeyValue("exit_code", code).log();
         return code;
@@ -74,7 +94,10 @@ public final class Node {
         }
         LineLayout.nodeId(identity.nodeId());
 
-        vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(false));
+        int loops = Runtime.getRuntime().availableProcessors();
+        vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(false).setEventLoopPoolSize(loops)
+                // JavaScript runs on the event loops, bounded by CELLD_CPU_MS: don't warn before that.
+                .setMaxEventLoopExecuteTime(Math.max(2000L, config.cpuMs()) * 1_000_000L));
 
         Path pluginsDir = config.pluginsDir().map(Path::of).orElse(dist.defaultPluginsDir()).toAbsolutePath().normalize();
         plugins = new PluginHost(pluginsDir);
@@ -92,23 +115,61 @@ public final class Node {
             throw new StartupException(ExitCodes.STARTUP_FAILED, "cannot open bucket " + config.bucket() + ": " + e.getMessage());
         }
 
+        engine = Engines.create(plugins, vertx, config, identity.nodeId(), pluginsDir);
+        EngineInfo info = engine.info();
+        LOG.atInfo().setMessage("engine.started").addKeyValue("name", info.name()).addKeyValue("mode", info.mode())
+                .addKeyValue("detail", info.detail()).log();
+        if (!info.optimizing()) {
+            LOG.atWarn().setMessage("engine.interpreted").addKeyValue("detail", info.detail())
+                    .addKeyValue("impact", "JavaScript runs several times slower without the Graal JIT")
+                    .addKeyValue("fix", "start with java -jar gateway.jar (CELLD_JIT=1) on Temurin 25.0.3+ with lib/jvmci present").log();
+        }
+        workers = new WorkerPool(new UnavailableStubs());
+
+        compileExecutor = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "deployment-loader");
+            t.setDaemon(true);
+            return t;
+        });
+        deployments = new DeploymentWatcher(new DeploymentStore(bucket), engine, config.varOverrides(),
+                Scheduler.system("deployment-watch"), compileExecutor, DEPLOY_POLL_MS, workers::install);
+        await(io.vertx.core.Future.fromCompletionStage(deployments.start()), "deployment watcher");
+
         InternalListener internal = new InternalListener(vertx);
         new OperatorApi(this).mount(internal.router());
         internalServer = await(internal.listen(config.internalAddr().host(), config.internalAddr().port()),
                 "internal listener on " + config.internalAddr());
         advertise = config.advertise().orElse(config.internalAddr().host() + ":" + internalServer.actualPort());
 
-        PublicListener pub = new PublicListener(vertx, this::unhealthyReason,
-                req -> Json.send(req.response(), 503, Json.error("no Worker is deployed on this node yet")));
-        publicServer = await(pub.listen(config.addr().host(), config.addr().port()), "public listener on " + config.addr());
+        startPublicServers(loops);
 
         LOG.atInfo().setMessage("node.listening")
-                .addKeyValue("public", config.addr().host() + ":" + publicServer.actualPort())
+                .addKeyValue("public", config.addr().host() + ":" + publicPort)
                 .addKeyValue("internal", config.internalAddr().host() + ":" + internalServer.actualPort())
                 .addKeyValue("advertise", advertise)
                 .addKeyValue("bucket", bucket.url())
+                .addKeyValue("deployment", deployments.runningId())
                 .addKeyValue("plugins_dir", pluginsDir.toString())
                 .log();
+    }
+
+    /**
+     * One server per event loop. The first binds (possibly an ephemeral port); the others join
+     * it on the port it got, since port 0 would give each its own.
+     */
+    private void startPublicServers(int loops) throws StartupException {
+        WorkerRequests handler = new WorkerRequests(workers, config.maxRequestBodyBytes());
+        String host = config.addr().host();
+        PublicServerVerticle first = new PublicServerVerticle(() -> new PublicListener(vertx, this::unhealthyReason, handler),
+                host, config.addr().port());
+        await(vertx.deployVerticle(first), "public listener on " + config.addr());
+        publicPort = first.actualPort();
+        if (loops > 1) {
+            int port = publicPort;
+            await(vertx.deployVerticle(() -> new PublicServerVerticle(
+                    () -> new PublicListener(vertx, this::unhealthyReason, handler), host, port),
+                    new DeploymentOptions().setInstances(loops - 1)), "public listener on " + host + ":" + port);
+        }
     }
 
     /** Health: null when healthy. */
@@ -133,15 +194,18 @@ public final class Node {
     }
 
     JsonObject state() {
+        EngineInfo info = engine.info();
         return new JsonObject()
                 .put("node", identity.nodeId())
                 .put("session", identity.session())
                 .put("started_ms", startedMs)
                 .put("draining", draining)
-                .put("public", config.addr().host() + ":" + publicServer.actualPort())
+                .put("public", config.addr().host() + ":" + publicPort)
                 .put("internal", config.internalAddr().host() + ":" + internalServer.actualPort())
                 .put("advertise", advertise)
-                .put("bucket", bucket.url());
+                .put("bucket", bucket.url())
+                .put("deployment", deployments.runningId())
+                .put("engine", new JsonObject().put("name", info.name()).put("mode", info.mode()).put("detail", info.detail()));
     }
 
     JsonObject pluginsState() {
@@ -156,12 +220,18 @@ public final class Node {
     }
 
     private void closeQuietly() {
+        if (deployments != null) {
+            deployments.stop();
+        }
         try {
             if (vertx != null) {
                 vertx.close().toCompletionStage().toCompletableFuture().get(5, TimeUnit.SECONDS);
             }
         } catch (Exception e) {
             LOG.atWarn().setMessage("node.close_failed").addKeyValue("error", e.toString()).log();
+        }
+        if (engine != null) {
+            engine.close();
         }
         if (bucket != null) {
             bucket.close();
@@ -173,7 +243,7 @@ public final class Node {
 
     private static <T> T await(io.vertx.core.Future<T> f, String what) throws StartupException {
         try {
-            return f.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+            return f.toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
         } catch (Exception e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
             throw new StartupException(ExitCodes.STARTUP_FAILED, "cannot start the " + what + ": " + cause.getMessage());

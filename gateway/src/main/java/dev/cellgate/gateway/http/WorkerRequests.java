@@ -1,0 +1,93 @@
+package dev.cellgate.gateway.http;
+
+import dev.cellgate.core.spi.js.StubCallException;
+import dev.cellgate.core.worker.WorkerPool;
+import dev.cellgate.gateway.http.body.ReadStreamPublisher;
+import io.vertx.core.Context;
+import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import java.security.SecureRandom;
+import java.util.HexFormat;
+import java.util.concurrent.CompletionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Public requests to the Worker: read the request, run the deployment's {@code fetch} on this
+ * event loop's Worker instance, write the response. Failures become clear HTTP errors and a log
+ * line with the request id; the node keeps serving.
+ */
+public final class WorkerRequests implements Handler<HttpServerRequest> {
+    private static final Logger LOG = LoggerFactory.getLogger(WorkerRequests.class);
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final WorkerPool pool;
+    private final long maxBody;
+
+    public WorkerRequests(WorkerPool pool, long maxBody) {
+        this.pool = pool;
+        this.maxBody = maxBody;
+    }
+
+    @Override
+    public void handle(HttpServerRequest req) {
+        req.pause();
+        Context ctx = Vertx.currentContext();
+        String requestId = newRequestId();
+        HttpExchange.read(req, requestId, maxBody)
+                .thenCompose(data -> pool.fetch(ctx, data))
+                .whenComplete((resp, err) -> ctx.runOnContext(v -> {
+                    if (err == null) {
+                        HttpExchange.write(req.response(), ctx, resp);
+                    } else {
+                        fail(req, requestId, unwrap(err));
+                    }
+                }));
+    }
+
+    private void fail(HttpServerRequest req, String requestId, Throwable e) {
+        HttpServerResponse resp = req.response();
+        if (resp.headWritten()) {
+            resp.reset();
+            return;
+        }
+        int status;
+        String body;
+        if (e instanceof HttpExchange.TooLarge || e instanceof ReadStreamPublisher.BodyTooLargeException) {
+            status = 413;
+            body = e.getMessage();
+            resp.putHeader("connection", "close");
+        } else if (e instanceof HttpExchange.BadRequest) {
+            status = 400;
+            body = e.getMessage();
+        } else if (e instanceof WorkerPool.NoDeploymentException) {
+            status = 503;
+            body = e.getMessage();
+        } else if (e instanceof StubCallException s && s.retryable()) {
+            status = 503;
+            body = "Durable Object unavailable, retry: " + e.getMessage();
+            resp.putHeader("retry-after", "1");
+        } else {
+            status = 500;
+            body = "Worker threw an exception (request " + requestId + ")";
+            LOG.atError().setMessage("worker.exception").addKeyValue("request_id", requestId)
+                    .addKeyValue("error", String.valueOf(e.getMessage())).setCause(e).log();
+        }
+        resp.setStatusCode(status).putHeader("content-type", "text/plain;charset=UTF-8").end(body);
+    }
+
+    private static Throwable unwrap(Throwable e) {
+        while (e instanceof CompletionException && e.getCause() != null) {
+            e = e.getCause();
+        }
+        return e;
+    }
+
+    static String newRequestId() {
+        byte[] b = new byte[8];
+        RANDOM.nextBytes(b);
+        return HexFormat.of().formatHex(b);
+    }
+}

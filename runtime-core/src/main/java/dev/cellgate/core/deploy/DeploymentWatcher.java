@@ -1,0 +1,102 @@
+package dev.cellgate.core.deploy;
+
+import dev.cellgate.core.spi.js.JsEngine;
+import dev.cellgate.core.spi.js.LoadedScript;
+import dev.cellgate.core.time.Scheduler;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Watches {@code deploy/current.json} and switches the node to a new deployment without a
+ * restart. A deployment that fails to load here leaves the node on the one it runs (logged,
+ * healthy), and is not retried until {@code current} moves again.
+ */
+public final class DeploymentWatcher {
+    private static final Logger LOG = LoggerFactory.getLogger(DeploymentWatcher.class);
+
+    private final DeploymentStore deployments;
+    private final JsEngine engine;
+    private final Map<String, String> varOverrides;
+    private final Scheduler scheduler;
+    private final Executor compileExecutor;
+    private final long pollMs;
+    private final Consumer<LoadedScript> onLoaded;
+
+    private volatile String runningId;
+    private volatile String lastSeenId;
+    private volatile boolean stopped;
+
+    public DeploymentWatcher(DeploymentStore deployments, JsEngine engine, Map<String, String> varOverrides, Scheduler scheduler,
+                             Executor compileExecutor, long pollMs, Consumer<LoadedScript> onLoaded) {
+        this.deployments = deployments;
+        this.engine = engine;
+        this.varOverrides = varOverrides;
+        this.scheduler = scheduler;
+        this.compileExecutor = compileExecutor;
+        this.pollMs = pollMs;
+        this.onLoaded = onLoaded;
+    }
+
+    /** Loads the current deployment (if any), then keeps polling. Completes after the first check. */
+    public CompletableFuture<Void> start() {
+        return check().whenComplete((x, e) -> schedule());
+    }
+
+    public void stop() {
+        stopped = true;
+    }
+
+    /** The deployment id this node runs, or null. */
+    public String runningId() {
+        return runningId;
+    }
+
+    private void schedule() {
+        if (!stopped) {
+            scheduler.after(pollMs, () -> check().whenComplete((x, e) -> schedule()));
+        }
+    }
+
+    private CompletableFuture<Void> check() {
+        return deployments.current().thenCompose(cur -> {
+            if (cur.isEmpty()) {
+                return CompletableFuture.completedFuture(null);
+            }
+            String id = cur.get().value().deployment();
+            if (id.equals(lastSeenId)) {
+                return CompletableFuture.completedFuture(null);
+            }
+            lastSeenId = id;
+            return deployments.load(id)
+                    .thenApplyAsync(d -> {
+                        try {
+                            return engine.load(d.toBundle(varOverrides));
+                        } catch (Exception e) {
+                            throw new java.util.concurrent.CompletionException(e);
+                        }
+                    }, compileExecutor)
+                    .thenAccept(script -> {
+                        String previous = runningId;
+                        runningId = id;
+                        onLoaded.accept(script);
+                        LOG.atInfo().setMessage("deployment.loaded").addKeyValue("deployment", id)
+                                .addKeyValue("previous", previous).log();
+                    });
+        }).exceptionally(e -> {
+            Throwable c = e;
+            while (c instanceof java.util.concurrent.CompletionException && c.getCause() != null) {
+                c = c.getCause();
+            }
+            if (!(c instanceof dev.cellgate.core.spi.js.ScriptLoadException)) {
+                lastSeenId = runningId; // a bucket error, not bad code: try again next poll
+            }
+            LOG.atError().setMessage("deployment.load_failed").addKeyValue("deployment", lastSeenId)
+                    .addKeyValue("running", runningId).addKeyValue("error", String.valueOf(c.getMessage())).log();
+            return null;
+        });
+    }
+}

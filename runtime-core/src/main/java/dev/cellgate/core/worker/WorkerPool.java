@@ -1,0 +1,119 @@
+package dev.cellgate.core.worker;
+
+import dev.cellgate.core.spi.js.HttpRequestData;
+import dev.cellgate.core.spi.js.HttpResponseData;
+import dev.cellgate.core.spi.js.InstanceHost;
+import dev.cellgate.core.spi.js.LoadedScript;
+import dev.cellgate.core.spi.js.StubChannel;
+import dev.cellgate.core.spi.js.WorkerInstance;
+import io.vertx.core.Context;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Stateless Worker instances, one per event-loop context and deployment. A new deployment is
+ * installed atomically: new requests get instances of the new code; an old instance finishes
+ * its in-flight requests and is closed when the last one ends.
+ */
+public final class WorkerPool {
+    private static final Logger LOG = LoggerFactory.getLogger(WorkerPool.class);
+
+    private final StubChannel stubs;
+    private final Map<Context, Slot> slots = new ConcurrentHashMap<>();
+    private volatile LoadedScript current;
+
+    public WorkerPool(StubChannel stubs) {
+        this.stubs = stubs;
+    }
+
+    /** Makes {@code script} the code every new request runs. */
+    public void install(LoadedScript script) {
+        current = script;
+    }
+
+    public LoadedScript current() {
+        return current;
+    }
+
+    /**
+     * Runs the Worker's fetch for a request that arrived on {@code ctx}; must be called on that
+     * context's thread. Fails with {@link IllegalStateException} when nothing is deployed.
+     */
+    public CompletableFuture<HttpResponseData> fetch(Context ctx, HttpRequestData request) {
+        LoadedScript script = current;
+        if (script == null) {
+            return CompletableFuture.failedFuture(new NoDeploymentException());
+        }
+        Slot slot = slots.get(ctx);
+        if (slot == null || slot.script != script) {
+            Slot old = slot;
+            slot = new Slot(script, script.newWorker(host(ctx)));
+            slots.put(ctx, slot);
+            if (old != null) {
+                old.retired = true;
+                old.closeIfIdle();
+            }
+        }
+        Slot s = slot;
+        s.inFlight++;
+        CompletableFuture<HttpResponseData> f;
+        try {
+            f = s.instance.fetch(request);
+        } catch (RuntimeException e) {
+            f = CompletableFuture.failedFuture(e);
+        }
+        return f.whenComplete((r, e) -> ctx.runOnContext(v -> {
+            s.inFlight--;
+            s.closeIfIdle();
+        }));
+    }
+
+    private InstanceHost host(Context ctx) {
+        Executor ex = new ContextExecutor(ctx);
+        return new InstanceHost() {
+            @Override
+            public Executor executor() {
+                return ex;
+            }
+
+            @Override
+            public StubChannel stubs() {
+                return stubs;
+            }
+        };
+    }
+
+    /** One Worker instance on one context; touched only on that context's thread. */
+    private static final class Slot {
+        final LoadedScript script;
+        final WorkerInstance instance;
+        int inFlight;
+        boolean retired;
+
+        Slot(LoadedScript script, WorkerInstance instance) {
+            this.script = script;
+            this.instance = instance;
+        }
+
+        void closeIfIdle() {
+            if (retired && inFlight == 0) {
+                try {
+                    instance.close();
+                } catch (RuntimeException e) {
+                    LOG.atWarn().setMessage("worker.close_failed").addKeyValue("error", e.toString()).log();
+                }
+            }
+        }
+    }
+
+    /** No deployment is installed yet. */
+    public static final class NoDeploymentException extends IllegalStateException {
+        public NoDeploymentException() {
+            super("no Worker is deployed (push one with deploy-tool push)");
+        }
+    }
+}
