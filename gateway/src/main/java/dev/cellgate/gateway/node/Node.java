@@ -1,6 +1,22 @@
 package dev.cellgate.gateway.node;
 
+import dev.cellgate.core.cell.CellRouter;
+import dev.cellgate.core.cell.Cells;
+import dev.cellgate.core.cell.CellsConfig;
 import dev.cellgate.core.config.NodeConfig;
+import dev.cellgate.core.fleet.FleetKey;
+import dev.cellgate.core.fleet.FleetView;
+import dev.cellgate.core.fleet.LeaseKeeper;
+import dev.cellgate.core.logic.Keys;
+import dev.cellgate.core.records.PeerAuthRecord;
+import dev.cellgate.gateway.peer.PeerAuth;
+import dev.cellgate.gateway.peer.PeerClient;
+import dev.cellgate.gateway.peer.PeerRoutes;
+import dev.cellgate.core.fleet.OwnershipStore;
+import dev.cellgate.core.fleet.Self;
+import dev.cellgate.core.records.LeaseRecord;
+import dev.cellgate.core.spi.replication.Replicator;
+import dev.cellgate.core.time.Ticker;
 import dev.cellgate.core.deploy.DeploymentStore;
 import dev.cellgate.core.deploy.DeploymentWatcher;
 import dev.cellgate.core.plugin.BucketStores;
@@ -41,6 +57,8 @@ import org.slf4j.LoggerFactory;
 public final class Node {
     private static final Logger LOG = LoggerFactory.getLogger(Node.class);
     static final long DEPLOY_POLL_MS = 1000;
+    /** Peer protocol version, published in the lease and checked on every peer request. */
+    public static final int PROTOCOL = 1;
 
     private final NodeConfig config;
     private final Distribution dist;
@@ -54,6 +72,12 @@ public final class Node {
     private BucketStore bucket;
     private JsEngine engine;
     private WorkerPool workers;
+    private Cells cells;
+    private CellRouter router;
+    private LeaseKeeper lease;
+    private volatile PeerAuth peerAuth;
+    private FleetView fleet;
+    private ExecutorService cellIo;
     private DeploymentWatcher deployments;
     private ExecutorService compileExecutor;
     private HttpServer internalServer;
@@ -124,7 +148,8 @@ public final class Node {
                     .addKeyValue("impact", "JavaScript runs several times slower without the Graal JIT")
                     .addKeyValue("fix", "start with java -jar gateway.jar (CELLD_JIT=1) on Temurin 25.0.3+ with lib/jvmci present").log();
         }
-        workers = new WorkerPool(new UnavailableStubs());
+        startCells();
+        workers = new WorkerPool(router);
 
         compileExecutor = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "deployment-loader");
@@ -137,9 +162,12 @@ public final class Node {
 
         InternalListener internal = new InternalListener(vertx);
         new OperatorApi(this).mount(internal.router());
+        new PeerRoutes(() -> peerAuth, identity.nodeId(), cells, () -> draining, this::loadJson, config.maxRequestBodyBytes())
+                .mount(internal.router());
         internalServer = await(internal.listen(config.internalAddr().host(), config.internalAddr().port()),
                 "internal listener on " + config.internalAddr());
         advertise = config.advertise().orElse(config.internalAddr().host() + ":" + internalServer.actualPort());
+        startLease();
 
         startPublicServers(loops);
 
@@ -151,6 +179,75 @@ public final class Node {
                 .addKeyValue("deployment", deployments.runningId())
                 .addKeyValue("plugins_dir", pluginsDir.toString())
                 .log();
+    }
+
+    /** Ownership, lease, the cell registry and the stub router. */
+    private void startCells() throws StartupException {
+        Self self = new Self(identity.nodeId(), identity.session());
+        cellIo = Executors.newFixedThreadPool(Math.max(2, config.activations()), daemon("cell-io"));
+        Replicator replicator = Replicators.create(plugins, bucket, cellIo);
+        OwnershipStore ownership = new OwnershipStore(bucket, self, Ticker.SYSTEM);
+        CellsConfig cc = new CellsConfig(Path.of(config.watchDir()).toAbsolutePath().normalize(), config.outputGate(),
+                config.idleEvictMs(), config.maxResidentCells(), config.residentLowWater(), config.maxRssMb(), config.activations());
+        cells = new Cells(vertx, cc, ownership, replicator, () -> workers == null ? null : workers.current(), Ticker.SYSTEM,
+                cellIo, () -> lease == null || lease.canServe());
+        router = new CellRouter(cells, vertx);
+        cells.stubs(router);
+        cells.startSweeper();
+        try {
+            PeerAuthRecord key = FleetKey.ensure(bucket, Ticker.SYSTEM).get(30, TimeUnit.SECONDS);
+            peerAuth = new PeerAuth(key.keyHex());
+        } catch (Exception e) {
+            throw new StartupException(ExitCodes.STARTUP_FAILED, "cannot read or create the fleet key " + Keys.PEER_AUTH
+                    + ": " + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()));
+        }
+        fleet = new FleetView(bucket, Ticker.SYSTEM, Scheduler.system("fleet-view"), Math.max(500, config.ttlMs() / 3));
+        fleet.start();
+        router.forwarder(new PeerClient(vertx, () -> peerAuth, identity.nodeId(), fleet, config.maxRequestBodyBytes(),
+                config.cpuMs() + 30_000L));
+    }
+
+    /** Writes this node's lease before it serves anything; a lost lease fences the node. */
+    private void startLease() throws StartupException {
+        lease = new LeaseKeeper(bucket, new Self(identity.nodeId(), identity.session()), advertise, PROTOCOL,
+                config.ttlMs(), Ticker.SYSTEM, Scheduler.system("lease"), this::load, this::selfFence);
+        await(io.vertx.core.Future.fromCompletionStage(lease.start()), "node lease");
+    }
+
+    private LeaseRecord.Load load() {
+        if (cells == null) {
+            return LeaseRecord.Load.IDLE;
+        }
+        return new LeaseRecord.Load(cells.resident(), config.maxResidentCells().orElse(-1), cells.full(), cells.restoringCount());
+    }
+
+    JsonObject loadJson() {
+        LeaseRecord.Load l = load();
+        return new JsonObject().put("resident", l.resident()).put("max_resident", l.maxResident())
+                .put("pressured", l.pressured()).put("restoring", l.restoring());
+    }
+
+    /**
+     * This node lost its authority (lease replaced or expired): stop serving at once, drop every
+     * cell without touching the bucket, exit 3. Another node owns our cells by now.
+     */
+    void selfFence(String cause) {
+        System.err.println("SELF-FENCE: " + cause);
+        LOG.atError().setMessage("node.self_fenced").addKeyValue("cause", cause).log();
+        draining = true;
+        if (cells != null) {
+            cells.stopAcceptingWork();
+        }
+        exit.complete(ExitCodes.SELF_FENCED);
+    }
+
+    private static java.util.concurrent.ThreadFactory daemon(String name) {
+        java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
     }
 
     /**
@@ -205,6 +302,13 @@ public final class Node {
                 .put("advertise", advertise)
                 .put("bucket", bucket.url())
                 .put("deployment", deployments.runningId())
+                .put("occupied", cells.occupied())
+                .put("resident", cells.resident())
+                .put("activating", cells.activating())
+                .put("restoring", cells.restoringCount())
+                .put("evicting", cells.evictingCount())
+                .put("releasing", cells.releasingCount())
+                .put("lease_expires_ms", lease == null ? null : lease.publishedExpiryMs())
                 .put("engine", new JsonObject().put("name", info.name()).put("mode", info.mode()).put("detail", info.detail()));
     }
 

@@ -37,6 +37,7 @@ public final class SqliteCellStorage implements CellStorage, AutoCloseable {
     private boolean inTurnTxn;
     private int savepoints;
     private boolean alarmRunning;
+    private boolean alarmChanged;
 
     public SqliteCellStorage(Path file) {
         this.file = file;
@@ -294,7 +295,7 @@ public final class SqliteCellStorage implements CellStorage, AutoCloseable {
     @Override
     public void kvDeleteAll() {
         kv.deleteAll();
-        meta.delete(MetaTable.ALARM);
+        deleteAlarm();
     }
 
     // ------------------------------------------------------------------ alarms
@@ -310,13 +311,22 @@ public final class SqliteCellStorage implements CellStorage, AutoCloseable {
     @Override
     public void setAlarm(long epochMillis) {
         alarmRunning = false;
+        alarmChanged = true;
         meta.putLong(MetaTable.ALARM, epochMillis);
     }
 
     @Override
     public void deleteAlarm() {
         alarmRunning = false;
+        alarmChanged = true;
         meta.delete(MetaTable.ALARM);
+    }
+
+    /** Whether the alarm was set or deleted since the last call (the host then re-arms its timer). */
+    public boolean takeAlarmChanged() {
+        boolean c = alarmChanged;
+        alarmChanged = false;
+        return c;
     }
 
     /** The stored alarm, ignoring the "alarm running" view (for the host's scheduler). */

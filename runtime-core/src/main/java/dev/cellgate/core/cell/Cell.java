@@ -1,0 +1,236 @@
+package dev.cellgate.core.cell;
+
+import dev.cellgate.core.cell.storage.SqliteCellStorage;
+import dev.cellgate.core.spi.js.CellIdentity;
+import dev.cellgate.core.spi.js.CellInstance;
+import dev.cellgate.core.spi.js.LoadedScript;
+import dev.cellgate.core.spi.js.StorageException;
+import dev.cellgate.core.spi.js.StubCallException;
+import dev.cellgate.core.spi.replication.CellReplica;
+import dev.cellgate.core.time.Ticker;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One resident cell: its instance, storage, replica and output gate, all driven from its
+ * executor. Events are counted in flight from delivery until their (gated) result leaves;
+ * a release waits for them. A durability failure (upload failed, ownership lost) resets the
+ * cell: pending results fail and the local copy, which may hold unreplicated writes, is wiped.
+ */
+final class Cell {
+    private static final Logger LOG = LoggerFactory.getLogger(Cell.class);
+
+    enum State { ACTIVE, RELEASING, GONE }
+
+    /** What the registry learns from a cell. */
+    interface Listener {
+        void gone(Cell cell);
+
+        void idle(Cell cell);
+    }
+
+    final CellIdentity id;
+    final String scope;
+    final long epoch;
+    final String ownershipVersion;
+    final CellExecutor executor;
+    final SqliteCellStorage storage;
+    final CellReplica replica;
+    final CellFiles files;
+    private final OutputGate gate;
+    private final Ticker ticker;
+    private final Listener listener;
+    final CellAlarms alarms;
+
+    LoadedScript script;
+    CellInstance instance;
+    HostForCell host;
+    volatile State state = State.ACTIVE;
+    int inFlight;
+    volatile long lastUsedMs;
+    private CompletableFuture<Void> drained;
+
+    Cell(CellIdentity id, long epoch, String ownershipVersion, CellExecutor executor, SqliteCellStorage storage,
+         CellReplica replica, CellFiles files, boolean outputGate, Ticker ticker, Listener listener, CellAlarms.Timers timers) {
+        this.id = id;
+        this.scope = id.scope();
+        this.epoch = epoch;
+        this.ownershipVersion = ownershipVersion;
+        this.executor = executor;
+        this.storage = storage;
+        this.replica = replica;
+        this.files = files;
+        this.gate = new OutputGate(outputGate);
+        this.ticker = ticker;
+        this.listener = listener;
+        this.lastUsedMs = ticker.nowMs();
+        this.alarms = new CellAlarms(this, timers, ticker);
+        executor.afterTurn(this::endTurn);
+    }
+
+    /**
+     * Runs one event; the result completes (on any thread) after the output gate opened for it.
+     * A cell that is releasing or gone refuses with a retryable error: the caller resolves again.
+     */
+    <T> CompletableFuture<T> deliver(Function<CellInstance, CompletableFuture<T>> event) {
+        CompletableFuture<T> out = new CompletableFuture<>();
+        executor.execute(() -> {
+            if (state != State.ACTIVE) {
+                out.completeExceptionally(new CellMovedException(scope));
+                return;
+            }
+            inFlight++;
+            lastUsedMs = ticker.nowMs();
+            CompletableFuture<T> f;
+            try {
+                f = event.apply(instance);
+            } catch (RuntimeException e) {
+                f = CompletableFuture.failedFuture(e);
+            }
+            // Hop back to the executor: by then the turn that produced the result has committed,
+            // so the gate's last commit covers every write the event made.
+            f.whenComplete((r, e) -> executor.execute(() -> gate.barrier(storage.dirty()).whenComplete((x, ge) -> {
+                if (ge != null) {
+                    out.completeExceptionally(new StubCallException("the write this result follows did not become durable: "
+                            + rootMessage(ge), true, ge));
+                } else if (e != null) {
+                    out.completeExceptionally(e);
+                } else {
+                    out.complete(r);
+                }
+                executor.execute(this::eventDone);
+            })));
+        });
+        return out;
+    }
+
+    private void eventDone() {
+        inFlight--;
+        lastUsedMs = ticker.nowMs();
+        if (inFlight == 0) {
+            if (drained != null && quiet()) {
+                drained.complete(null);
+            }
+            listener.idle(this);
+        }
+    }
+
+    /** No event running in the host nor in the engine (waitUntil, blockConcurrencyWhile). */
+    boolean quiet() {
+        return inFlight == 0 && (instance == null || instance.eventsInFlight() == 0);
+    }
+
+    /** Turn end: commit the turn's writes, hand them to replication, re-arm the alarm if it changed. */
+    private void endTurn() {
+        if (state == State.GONE) {
+            return;
+        }
+        boolean committed;
+        try {
+            committed = storage.endTurn();
+        } catch (StorageException e) {
+            LOG.atError().setMessage("cell.commit_failed").addKeyValue("scope", scope).addKeyValue("error", e.getMessage()).log();
+            gate.lost(e);
+            reset(e);
+            return;
+        }
+        if (committed) {
+            CompletableFuture<Void> durable = replica == null ? CompletableFuture.completedFuture(null) : replica.committed();
+            gate.committed(durable);
+            durable.whenComplete((v, e) -> {
+                if (e != null) {
+                    executor.execute(() -> reset(e));
+                }
+            });
+        }
+        if (storage.takeAlarmChanged()) {
+            alarms.rearm();
+        }
+    }
+
+    /** Waits for events in flight, then flushes: everything committed is durable. Executor only. */
+    CompletableFuture<Void> drainAndFlush() {
+        state = State.RELEASING;
+        if (drained == null) {
+            drained = new CompletableFuture<>();
+            if (quiet()) {
+                drained.complete(null);
+            }
+        }
+        return drained.thenCompose(x -> gate.lastCommit())
+                .thenCompose(x -> replica == null ? CompletableFuture.completedFuture(null) : replica.flush());
+    }
+
+    /** Closes instance and storage after a clean flush (executor only). */
+    void closeAfterFlush() {
+        alarms.cancel();
+        state = State.GONE;
+        closeInstance();
+        storage.close();
+        if (replica != null) {
+            replica.detach();
+        }
+        listener.gone(this);
+    }
+
+    /** Drops the cell after a durability failure or fencing: results fail, local files go (executor only). */
+    void reset(Throwable cause) {
+        if (state == State.GONE) {
+            return;
+        }
+        LOG.atWarn().setMessage("cell.reset").addKeyValue("scope", scope).addKeyValue("epoch", epoch)
+                .addKeyValue("cause", rootMessage(cause)).log();
+        state = State.GONE;
+        alarms.cancel();
+        gate.lost(cause);
+        closeInstance();
+        storage.close();
+        if (replica != null) {
+            replica.detach();
+        }
+        try {
+            files.wipe();
+        } catch (java.io.IOException e) {
+            LOG.atWarn().setMessage("cell.wipe_failed").addKeyValue("scope", scope).addKeyValue("error", e.toString()).log();
+        }
+        if (drained != null) {
+            drained.completeExceptionally(cause);
+        }
+        listener.gone(this);
+    }
+
+    /** Replaces the instance with one of {@code next} (a new deployment), keeping storage (executor only, when quiet). */
+    void restartOn(LoadedScript next) throws Exception {
+        closeInstance();
+        script = next;
+        instance = next.newCell(id.className(), id, host);
+    }
+
+    private void closeInstance() {
+        if (instance != null) {
+            try {
+                instance.close();
+            } catch (RuntimeException e) {
+                LOG.atWarn().setMessage("cell.close_failed").addKeyValue("scope", scope).addKeyValue("error", e.toString()).log();
+            }
+            instance = null;
+        }
+    }
+
+    static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t.getMessage() == null ? t.toString() : t.getMessage();
+    }
+
+    /** The cell stopped being resident here while the event was on its way: resolve again. */
+    static final class CellMovedException extends StubCallException {
+        CellMovedException(String scope) {
+            super("cell " + scope + " is no longer active on this node", true, null);
+        }
+    }
+}

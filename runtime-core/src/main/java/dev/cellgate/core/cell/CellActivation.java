@@ -1,0 +1,158 @@
+package dev.cellgate.core.cell;
+
+import dev.cellgate.core.cell.storage.SqliteCellStorage;
+import dev.cellgate.core.fleet.Acquisition;
+import dev.cellgate.core.fleet.OwnershipStore;
+import dev.cellgate.core.spi.js.CellIdentity;
+import dev.cellgate.core.spi.js.LoadedScript;
+import dev.cellgate.core.spi.js.StubCallException;
+import dev.cellgate.core.spi.js.StubChannel;
+import dev.cellgate.core.spi.replication.CellReplica;
+import dev.cellgate.core.spi.replication.Replicator;
+import dev.cellgate.core.spi.replication.RestoreResult;
+import dev.cellgate.core.time.Ticker;
+import io.vertx.core.internal.VertxInternal;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Activation of one cell (SPEC §9: inactive → activating → resident): acquire ownership at a new
+ * epoch, bring the database (reuse this node's clean local copy when nobody held the cell since,
+ * else restore from the bucket), attach replication, construct the Durable Object. Any failure
+ * after the acquire releases the ownership again so the cell is not stuck on this node.
+ */
+final class CellActivation {
+    private static final Logger LOG = LoggerFactory.getLogger(CellActivation.class);
+
+    private final CellsContext env;
+
+    CellActivation(CellsContext env) {
+        this.env = env;
+    }
+
+    CompletableFuture<Cell> activate(CellIdentity id) {
+        String scope = id.scope();
+        long t0 = env.ticker().nowMs();
+        return env.ownership().acquire(scope).thenCompose(acq -> switch (acq) {
+            case Acquisition.OwnedElsewhere o -> CompletableFuture.failedFuture(new OwnedElsewhereException(scope, o.node()));
+            case Acquisition.Unavailable u -> CompletableFuture.failedFuture(new StubCallException(
+                    "cell " + scope + " cannot be activated now: " + u.reason(), true, null));
+            case Acquisition.Acquired a -> bringUp(id, a, t0).exceptionallyCompose(e -> giveBack(scope, a, e));
+        });
+    }
+
+    private CompletableFuture<Cell> bringUp(CellIdentity id, Acquisition.Acquired a, long t0) {
+        String scope = id.scope();
+        CellFiles files = new CellFiles(env.config().watchDir(), scope);
+        Replicator replicator = env.replicator();
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                files.prepare();
+                OptionalLong kept = files.releasedEpoch();
+                boolean reuse = kept.isPresent() && kept.getAsLong() == a.previousEpoch() && a.previousEpoch() > 0;
+                files.clearReleased(); // from here on the copy diverges from what the bucket held
+                if (!reuse) {
+                    files.wipe();
+                    files.prepare();
+                }
+                return reuse;
+            } catch (java.io.IOException e) {
+                throw new CompletionException(e);
+            }
+        }, env.io()).thenCompose(reused -> {
+            if (reused || replicator == null) {
+                return CompletableFuture.completedFuture(new Brought(reused, RestoreResult.empty()));
+            }
+            env.restoring().incrementAndGet();
+            return replicator.restore(scope, a.epoch(), files.database())
+                    .whenComplete((r, e) -> env.restoring().decrementAndGet())
+                    .thenApply(r -> new Brought(false, r));
+        }).thenApplyAsync(b -> {
+            SqliteCellStorage storage = new SqliteCellStorage(files.database());
+            return new Opened(b, storage);
+        }, env.io()).thenCompose(o -> construct(id, a, files, o, t0));
+    }
+
+    private CompletableFuture<Cell> construct(CellIdentity id, Acquisition.Acquired a, CellFiles files, Opened o, long t0) {
+        String scope = id.scope();
+        CellExecutor executor = new CellExecutor(((VertxInternal) env.vertx()).createEventLoopContext());
+        CellReplica replica;
+        try {
+            replica = env.replicator() == null ? null
+                    : env.replicator().attach(scope, a.epoch(), files.database(), executor,
+                    () -> env.ownership().confirm(scope, a.epoch()));
+        } catch (RuntimeException e) {
+            o.storage.close();
+            return CompletableFuture.failedFuture(e);
+        }
+        Cell cell = new Cell(id, a.epoch(), a.version(), executor, o.storage, replica, files, env.config().outputGate(),
+                env.ticker(), env.listener(), env.timers());
+        cell.host = new HostForCell(executor, o.storage, env.stubs());
+        CompletableFuture<Cell> done = new CompletableFuture<>();
+        executor.execute(() -> {
+            LoadedScript script = env.script();
+            try {
+                if (script == null) {
+                    throw new StubCallException("no deployment is loaded on this node", true, null);
+                }
+                cell.script = script;
+                cell.instance = script.newCell(id.className(), id, cell.host);
+                cell.alarms.rearm();
+                LOG.atInfo().setMessage("cell.activated").addKeyValue("scope", scope).addKeyValue("epoch", a.epoch())
+                        .addKeyValue("reused_local", o.brought.reused)
+                        .addKeyValue("restored_bytes", o.brought.restore.bytesRead())
+                        .addKeyValue("ms", env.ticker().nowMs() - t0).log();
+                done.complete(cell);
+            } catch (Exception e) {
+                cell.reset(e);
+                done.completeExceptionally(e instanceof StubCallException ? e
+                        : new StubCallException("Durable Object " + id.className() + " failed to start: " + e.getMessage(), false, e));
+            }
+        });
+        return done;
+    }
+
+    /** Activation failed after the acquire: hand the cell back so it is not stuck here. */
+    private CompletableFuture<Cell> giveBack(String scope, Acquisition.Acquired a, Throwable e) {
+        LOG.atWarn().setMessage("cell.activation_failed").addKeyValue("scope", scope).addKeyValue("epoch", a.epoch())
+                .addKeyValue("error", Cell.rootMessage(e)).log();
+        return env.ownership().release(scope, a.epoch(), a.version())
+                .handle((ok, re) -> null)
+                .thenCompose(x -> CompletableFuture.failedFuture(e instanceof CompletionException && e.getCause() != null ? e.getCause() : e));
+    }
+
+    private record Brought(boolean reused, RestoreResult restore) {
+    }
+
+    private record Opened(Brought brought, SqliteCellStorage storage) {
+    }
+
+    /** What an activation needs from the registry. */
+    interface CellsContext {
+        io.vertx.core.Vertx vertx();
+
+        CellsConfig config();
+
+        OwnershipStore ownership();
+
+        Replicator replicator();
+
+        StubChannel stubs();
+
+        LoadedScript script();
+
+        Ticker ticker();
+
+        Executor io();
+
+        Cell.Listener listener();
+
+        CellAlarms.Timers timers();
+
+        java.util.concurrent.atomic.AtomicInteger restoring();
+    }
+}

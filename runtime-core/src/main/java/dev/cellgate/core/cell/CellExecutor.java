@@ -1,0 +1,43 @@
+package dev.cellgate.core.cell;
+
+import io.vertx.core.Context;
+import java.util.concurrent.Executor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A cell's serial executor: tasks run in order on one Vert.x event-loop context, and each ends
+ * with the cell's turn bookkeeping (commit the turn's writes, hand them to the output gate).
+ * Everything that touches the cell's JavaScript or SQLite goes through here.
+ */
+final class CellExecutor implements Executor {
+    private static final Logger LOG = LoggerFactory.getLogger(CellExecutor.class);
+
+    private final Context context;
+    private volatile Runnable afterTurn = () -> { };
+
+    CellExecutor(Context context) {
+        this.context = context;
+    }
+
+    void afterTurn(Runnable hook) {
+        this.afterTurn = hook;
+    }
+
+    @Override
+    public void execute(Runnable task) {
+        context.runOnContext(v -> {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                LOG.atError().setMessage("cell.task_failed").addKeyValue("error", e.toString()).setCause(e).log();
+            } finally {
+                afterTurn.run();
+            }
+        });
+    }
+
+    Context context() {
+        return context;
+    }
+}

@@ -1,0 +1,101 @@
+package dev.cellgate.core.cell;
+
+import dev.cellgate.core.spi.js.CellIdentity;
+import dev.cellgate.core.spi.js.HttpRequestData;
+import dev.cellgate.core.spi.js.HttpResponseData;
+import dev.cellgate.core.spi.js.StubCallException;
+import dev.cellgate.core.spi.js.StubChannel;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+
+/**
+ * Where a stub call goes: to the cell here when this node owns it (or may take it), to the
+ * owner's node when another live node owns it, to a node with capacity when this one is full.
+ */
+public final class CellRouter implements StubChannel {
+    /** How long a call keeps re-resolving an owner that moved, drains or is unreachable. */
+    static final long REROUTE_BUDGET_MS = 5_000;
+
+    private final Cells cells;
+    private final io.vertx.core.Vertx vertx;
+    private volatile Forwarder forwarder;
+
+    public CellRouter(Cells cells, io.vertx.core.Vertx vertx) {
+        this.cells = cells;
+        this.vertx = vertx;
+    }
+
+    public void forwarder(Forwarder f) {
+        this.forwarder = f;
+    }
+
+    @Override
+    public CompletableFuture<HttpResponseData> fetch(CellIdentity target, HttpRequestData request) {
+        return route(target, () -> cells.fetch(target, request), (node, f) -> f.fetch(node, target, request));
+    }
+
+    @Override
+    public CompletableFuture<byte[]> call(CellIdentity target, String method, byte[] arguments) {
+        return route(target, () -> cells.call(target, method, arguments), (node, f) -> f.call(node, target, method, arguments));
+    }
+
+    private <T> CompletableFuture<T> route(CellIdentity target, java.util.function.Supplier<CompletableFuture<T>> local,
+                                           BiFunction<String, Forwarder, CompletableFuture<T>> remote) {
+        long deadline = System.currentTimeMillis() + REROUTE_BUDGET_MS;
+        return attempt(target, local, remote, deadline, null);
+    }
+
+    /** One resolution; a {@link RerouteException} from a peer resolves again until the budget is spent. */
+    private <T> CompletableFuture<T> attempt(CellIdentity target, java.util.function.Supplier<CompletableFuture<T>> local,
+                                             BiFunction<String, Forwarder, CompletableFuture<T>> remote, long deadline,
+                                             RerouteException last) {
+        if (last != null && System.currentTimeMillis() > deadline) {
+            return CompletableFuture.failedFuture(new StubCallException("could not reach the owner of " + target.scope()
+                    + " (" + last.getMessage() + "); retry", true, last));
+        }
+        return once(target, local, remote).exceptionallyCompose(e -> {
+            Throwable c = Cells.unwrap(e);
+            if (!(c instanceof RerouteException r)) {
+                return CompletableFuture.failedFuture(c);
+            }
+            CompletableFuture<T> again = new CompletableFuture<>();
+            vertx.setTimer(Math.max(1, r.delayMs()), id -> attempt(target, local, remote, deadline, r).whenComplete((v, x) -> {
+                if (x != null) {
+                    again.completeExceptionally(x);
+                } else {
+                    again.complete(v);
+                }
+            }));
+            return again;
+        });
+    }
+
+    private <T> CompletableFuture<T> once(CellIdentity target, java.util.function.Supplier<CompletableFuture<T>> local,
+                                          BiFunction<String, Forwarder, CompletableFuture<T>> remote) {
+        return local.get().exceptionallyCompose(e -> {
+            Throwable c = Cells.unwrap(e);
+            Forwarder f = forwarder;
+            if (c instanceof OwnedElsewhereException o) {
+                if (f == null) {
+                    return CompletableFuture.failedFuture(new StubCallException(c.getMessage() + " and this node has no peer link", true, c));
+                }
+                return remote.apply(o.node(), f);
+            }
+            if (c instanceof NodeFullException) {
+                String node = f == null ? null : f.placementTarget();
+                if (node == null) {
+                    return CompletableFuture.failedFuture(new StubCallException(
+                            "no node has capacity for " + target.scope() + " (" + c.getMessage() + ")", true, c));
+                }
+                return remote.apply(node, f);
+            }
+            return CompletableFuture.failedFuture(c);
+        });
+    }
+
+    /** For tests and the peer listener: the local cell, no forwarding. */
+    public <T> CompletableFuture<T> localOnly(Function<Cells, CompletableFuture<T>> op) {
+        return op.apply(cells);
+    }
+}

@@ -1,0 +1,397 @@
+package dev.cellgate.core.cell;
+
+import dev.cellgate.core.fleet.OwnershipStore;
+import dev.cellgate.core.spi.js.CellIdentity;
+import dev.cellgate.core.spi.js.HttpRequestData;
+import dev.cellgate.core.spi.js.HttpResponseData;
+import dev.cellgate.core.spi.js.LoadedScript;
+import dev.cellgate.core.spi.js.StubCallException;
+import dev.cellgate.core.spi.js.StubChannel;
+import dev.cellgate.core.spi.replication.Replicator;
+import dev.cellgate.core.time.Ticker;
+import io.vertx.core.Vertx;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The cells resident on this node: resolves a cell (activating it at most once at a time),
+ * delivers events, releases cells (eviction, shutdown handoff) and keeps the counters the drain
+ * loop and {@code /state} read. A scope's activation and release never overlap: a request that
+ * arrives while its cell is being released waits for the release, then activates it again.
+ */
+public final class Cells implements CellActivation.CellsContext, Cell.Listener {
+    private static final Logger LOG = LoggerFactory.getLogger(Cells.class);
+    static final long SWEEP_MS = 1000;
+
+    private final Vertx vertx;
+    private final CellsConfig config;
+    private final OwnershipStore ownership;
+    private final Replicator replicator;
+    private final Supplier<LoadedScript> script;
+    private final Ticker ticker;
+    private final Executor io;
+    private final BooleanSupplier leaseValid;
+    private final CellActivation activation = new CellActivation(this);
+    private final AsyncLimiter activations;
+    private final ConcurrentHashMap<String, Entry> entries = new ConcurrentHashMap<>();
+    private final AtomicInteger activating = new AtomicInteger();
+    private final AtomicInteger releasing = new AtomicInteger();
+    private final AtomicInteger restoring = new AtomicInteger();
+    private final AtomicInteger evicting = new AtomicInteger();
+    private volatile StubChannel stubs;
+    private volatile boolean acceptingWork = true;
+
+    /** One scope's slot: the activation (or active cell), and the release when one runs. */
+    private static final class Entry {
+        final CompletableFuture<Cell> cell;
+        volatile CompletableFuture<Void> leaving;
+
+        Entry(CompletableFuture<Cell> cell) {
+            this.cell = cell;
+        }
+    }
+
+    public Cells(Vertx vertx, CellsConfig config, OwnershipStore ownership, Replicator replicator, Supplier<LoadedScript> script,
+                 Ticker ticker, Executor io, BooleanSupplier leaseValid) {
+        this.vertx = vertx;
+        this.config = config;
+        this.ownership = ownership;
+        this.replicator = replicator;
+        this.script = script;
+        this.ticker = ticker;
+        this.io = io;
+        this.leaseValid = leaseValid;
+        this.activations = new AsyncLimiter(config.activations());
+    }
+
+    /** Starts the once-a-second sweep: idle eviction, memory shedding, moving idle cells to new code. */
+    public void startSweeper() {
+        vertx.setPeriodic(SWEEP_MS, id -> sweep());
+    }
+
+    void sweep() {
+        if (!acceptingWork) {
+            return;
+        }
+        long now = ticker.nowMs();
+        Shedder.evictIdle(this, now);
+        if (Pressure.pressured(config.maxRssMb())) {
+            Shedder.shedIdle(this, Math.max(1, resident() / 10));
+        }
+        LoadedScript current = script.get();
+        if (current != null) {
+            for (Cell c : residentCells()) {
+                if (c.script != current && c.quiet()) {
+                    c.executor.execute(() -> restartOnNewCode(c, current));
+                }
+            }
+        }
+    }
+
+    private void restartOnNewCode(Cell c, LoadedScript current) {
+        if (c.state != Cell.State.ACTIVE || c.script == current || !c.quiet()) {
+            return;
+        }
+        try {
+            c.restartOn(current);
+            LOG.atInfo().setMessage("cell.restarted").addKeyValue("scope", c.scope).addKeyValue("deployment",
+                    current.bundle().deploymentId()).log();
+        } catch (Exception e) {
+            LOG.atError().setMessage("cell.restart_failed").addKeyValue("scope", c.scope).addKeyValue("error", e.toString()).log();
+            c.reset(e);
+        }
+    }
+
+    /** True when this node should not take new cells (for its lease load and for placement). */
+    public boolean full() {
+        return Admission.full(this);
+    }
+
+    /** The channel cells' own stub calls go through (set once the router exists). */
+    public void stubs(StubChannel channel) {
+        this.stubs = channel;
+    }
+
+    // ------------------------------------------------------------------ events
+
+    public CompletableFuture<HttpResponseData> fetch(CellIdentity id, HttpRequestData req) {
+        return withCell(id, c -> c.deliver(i -> i.fetch(req)), true);
+    }
+
+    public CompletableFuture<byte[]> call(CellIdentity id, String method, byte[] args) {
+        return withCell(id, c -> c.deliver(i -> i.call(method, args)), true);
+    }
+
+    private <T> CompletableFuture<T> withCell(CellIdentity id, Function<Cell, CompletableFuture<T>> op, boolean retry) {
+        return resolve(id).thenCompose(op).exceptionallyCompose(e -> {
+            Throwable c = unwrap(e);
+            if (retry && c instanceof Cell.CellMovedException) {
+                return withCell(id, op, false); // released or reset under us: resolve once more
+            }
+            return CompletableFuture.failedFuture(c);
+        });
+    }
+
+    /** The resident cell, activating it when needed. */
+    public CompletableFuture<Cell> resolve(CellIdentity id) {
+        if (!acceptingWork) {
+            return CompletableFuture.failedFuture(new StubCallException("node is draining", true, null));
+        }
+        if (!leaseValid.getAsBoolean()) {
+            return CompletableFuture.failedFuture(new StubCallException("node lease expired: this node must not serve cells", true, null));
+        }
+        String scope = id.scope();
+        Entry e = entries.get(scope);
+        if (e == null) {
+            Entry fresh = new Entry(new CompletableFuture<>());
+            e = entries.putIfAbsent(scope, fresh);
+            if (e == null) {
+                e = fresh;
+                startActivation(id, fresh);
+            }
+        }
+        CompletableFuture<Void> leaving = e.leaving;
+        if (leaving != null) {
+            return leaving.handle((v, x) -> null).thenCompose(x -> resolve(id));
+        }
+        return e.cell;
+    }
+
+    private void startActivation(CellIdentity id, Entry entry) {
+        activating.incrementAndGet();
+        CompletableFuture<Cell> f;
+        try {
+            Admission.check(this);
+            f = activations.run(() -> activation.activate(id));
+        } catch (RuntimeException ex) {
+            f = CompletableFuture.failedFuture(ex);
+        }
+        f.whenComplete((cell, err) -> {
+            activating.decrementAndGet();
+            if (err != null) {
+                entries.remove(id.scope(), entry);
+                entry.cell.completeExceptionally(unwrap(err));
+            } else {
+                entry.cell.complete(cell);
+            }
+        });
+    }
+
+    // ------------------------------------------------------------------ release
+
+    /** Releases one cell: waits for its events, flushes, closes, gives ownership back. */
+    public CompletableFuture<Boolean> release(String scope, String why) {
+        Entry e = entries.get(scope);
+        if (e == null || !e.cell.isDone() || e.cell.isCompletedExceptionally() || e.leaving != null) {
+            return CompletableFuture.completedFuture(false);
+        }
+        Cell cell = e.cell.join();
+        CompletableFuture<Void> leaving = new CompletableFuture<>();
+        e.leaving = leaving;
+        releasing.incrementAndGet();
+        long t0 = ticker.nowMs();
+        CompletableFuture<Boolean> result = new CompletableFuture<>();
+        cell.executor.execute(() -> cell.drainAndFlush().whenComplete((x, err) -> cell.executor.execute(() -> {
+            if (err != null) {
+                cell.reset(err);
+                finishRelease(scope, e, leaving, result, false, t0, cell, "flush failed: " + Cell.rootMessage(err));
+                return;
+            }
+            cell.closeAfterFlush();
+            ownership.release(scope, cell.epoch, cell.ownershipVersion).whenComplete((ok, rerr) -> {
+                boolean released = rerr == null && Boolean.TRUE.equals(ok);
+                if (released) {
+                    try {
+                        cell.files.markReleased(cell.epoch);
+                    } catch (java.io.IOException io) {
+                        LOG.atWarn().setMessage("cell.mark_failed").addKeyValue("scope", scope).addKeyValue("error", io.toString()).log();
+                    }
+                }
+                finishRelease(scope, e, leaving, result, released, t0, cell,
+                        rerr != null ? Cell.rootMessage(rerr) : released ? why : "ownership had moved");
+            });
+        })));
+        return result;
+    }
+
+    private void finishRelease(String scope, Entry e, CompletableFuture<Void> leaving, CompletableFuture<Boolean> result,
+                               boolean released, long t0, Cell cell, String detail) {
+        entries.remove(scope, e);
+        releasing.decrementAndGet();
+        if (released) {
+            LOG.atInfo().setMessage("cell.released").addKeyValue("scope", scope).addKeyValue("epoch", cell.epoch)
+                    .addKeyValue("ms", ticker.nowMs() - t0).addKeyValue("why", detail).log();
+        } else {
+            LOG.atWarn().setMessage("cell.release_failed").addKeyValue("scope", scope).addKeyValue("epoch", cell.epoch)
+                    .addKeyValue("error", detail).log();
+        }
+        leaving.complete(null);
+        result.complete(released);
+    }
+
+    /** Stops accepting new cells and events (shutdown). */
+    public void stopAcceptingWork() {
+        acceptingWork = false;
+    }
+
+    /** Scopes of cells that are fully resident (not activating, not leaving). */
+    public List<String> residentScopes() {
+        List<String> out = new ArrayList<>();
+        entries.forEach((s, e) -> {
+            if (e.cell.isDone() && !e.cell.isCompletedExceptionally() && e.leaving == null) {
+                out.add(s);
+            }
+        });
+        return out;
+    }
+
+    List<Cell> residentCells() {
+        List<Cell> out = new ArrayList<>();
+        entries.forEach((s, e) -> {
+            if (e.cell.isDone() && !e.cell.isCompletedExceptionally() && e.leaving == null) {
+                out.add(e.cell.join());
+            }
+        });
+        return out;
+    }
+
+    // ------------------------------------------------------------------ counters
+
+    public int resident() {
+        return residentScopes().size();
+    }
+
+    public int activating() {
+        return activating.get();
+    }
+
+    public int releasingCount() {
+        return releasing.get();
+    }
+
+    /** Cells this node holds and has not started to release: activating or resident. */
+    public int occupied() {
+        int n = 0;
+        for (Entry e : entries.values()) {
+            if (e.leaving == null) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    public int restoringCount() {
+        return restoring.get();
+    }
+
+    public int evictingCount() {
+        return evicting.get();
+    }
+
+    AtomicInteger evictingCounter() {
+        return evicting;
+    }
+
+    public int activationPeak() {
+        return activations.peak();
+    }
+
+    // ------------------------------------------------------------------ listener
+
+    @Override
+    public void gone(Cell cell) {
+        Entry e = entries.get(cell.scope);
+        if (e != null && e.leaving == null && e.cell.isDone() && !e.cell.isCompletedExceptionally() && e.cell.join() == cell) {
+            entries.remove(cell.scope, e); // reset (not a release): drop it now
+        }
+    }
+
+    @Override
+    public void idle(Cell cell) {
+        // Eviction is decided by the sweeper (LRU, idle time); nothing to do per event.
+    }
+
+    // ------------------------------------------------------------------ context for activations
+
+    @Override
+    public Vertx vertx() {
+        return vertx;
+    }
+
+    @Override
+    public CellsConfig config() {
+        return config;
+    }
+
+    @Override
+    public OwnershipStore ownership() {
+        return ownership;
+    }
+
+    @Override
+    public Replicator replicator() {
+        return replicator;
+    }
+
+    @Override
+    public StubChannel stubs() {
+        return stubs;
+    }
+
+    @Override
+    public LoadedScript script() {
+        return script.get();
+    }
+
+    @Override
+    public Ticker ticker() {
+        return ticker;
+    }
+
+    @Override
+    public Executor io() {
+        return io;
+    }
+
+    @Override
+    public Cell.Listener listener() {
+        return this;
+    }
+
+    @Override
+    public CellAlarms.Timers timers() {
+        return new CellAlarms.Timers() {
+            @Override
+            public long schedule(long delayMs, Runnable task) {
+                return vertx.setTimer(delayMs, id -> task.run());
+            }
+
+            @Override
+            public void cancel(long id) {
+                vertx.cancelTimer(id);
+            }
+        };
+    }
+
+    @Override
+    public AtomicInteger restoring() {
+        return restoring;
+    }
+
+    static Throwable unwrap(Throwable e) {
+        while ((e instanceof java.util.concurrent.CompletionException || e instanceof java.util.concurrent.ExecutionException)
+                && e.getCause() != null) {
+            e = e.getCause();
+        }
+        return e;
+    }
+}

@@ -1,0 +1,18 @@
+package dev.cellgate.core.cell;
+
+import dev.cellgate.core.spi.js.CellIdentity;
+import dev.cellgate.core.spi.js.HttpRequestData;
+import dev.cellgate.core.spi.js.HttpResponseData;
+import java.util.concurrent.CompletableFuture;
+
+/** Sends a cell call to another node (the fleet's peer protocol implements it). */
+public interface Forwarder {
+
+    /** Forwards to the node that owns the cell. */
+    CompletableFuture<HttpResponseData> fetch(String node, CellIdentity id, HttpRequestData request);
+
+    CompletableFuture<byte[]> call(String node, CellIdentity id, String method, byte[] arguments);
+
+    /** A live node with capacity to activate a cell this node cannot take, or null when none. */
+    String placementTarget();
+}

@@ -1,0 +1,38 @@
+package dev.cellgate.core.cell;
+
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Evicts idle cells, least recently used first. Never a cell with an event in flight (in the
+ * host or inside the engine: waitUntil, blockConcurrencyWhile).
+ */
+final class Shedder {
+    private Shedder() {
+    }
+
+    /** Starts releasing up to {@code count} idle cells; false when there was none to shed. */
+    static boolean shedIdle(Cells cells, int count) {
+        if (count <= 0) {
+            return true;
+        }
+        List<Cell> idle = cells.residentCells().stream().filter(Cell::quiet)
+                .sorted(Comparator.comparingLong(c -> c.lastUsedMs)).limit(count).toList();
+        for (Cell c : idle) {
+            cells.evictingCounter().incrementAndGet();
+            cells.release(c.scope, "shed (LRU)").whenComplete((ok, e) -> cells.evictingCounter().decrementAndGet());
+        }
+        return !idle.isEmpty();
+    }
+
+    /** Releases cells idle longer than the configured time. */
+    static void evictIdle(Cells cells, long nowMs) {
+        long limit = cells.config().idleEvictMs();
+        for (Cell c : cells.residentCells()) {
+            if (c.quiet() && nowMs - c.lastUsedMs > limit) {
+                cells.evictingCounter().incrementAndGet();
+                cells.release(c.scope, "idle").whenComplete((ok, e) -> cells.evictingCounter().decrementAndGet());
+            }
+        }
+    }
+}

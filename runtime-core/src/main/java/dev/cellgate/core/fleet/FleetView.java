@@ -1,0 +1,124 @@
+package dev.cellgate.core.fleet;
+
+import dev.cellgate.core.logic.Keys;
+import dev.cellgate.core.logic.Liveness;
+import dev.cellgate.core.records.LeaseRecord;
+import dev.cellgate.core.records.MalformedRecordException;
+import dev.cellgate.core.spi.bucket.BucketStore;
+import dev.cellgate.core.time.Scheduler;
+import dev.cellgate.core.time.Ticker;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What this node knows of the fleet: the node leases in the bucket, refreshed periodically, and
+ * single leases read on demand (where to forward, is that owner alive). The bucket is the only
+ * source; this is a cache with a short lifetime, never a membership protocol.
+ */
+public final class FleetView {
+    private static final Logger LOG = LoggerFactory.getLogger(FleetView.class);
+
+    private final BucketStore store;
+    private final Ticker ticker;
+    private final Scheduler scheduler;
+    private final long refreshMs;
+    private final Map<String, Cached> leases = new ConcurrentHashMap<>();
+    private volatile boolean stopped;
+
+    private record Cached(LeaseRecord lease, long readMs) {
+    }
+
+    public FleetView(BucketStore store, Ticker ticker, Scheduler scheduler, long refreshMs) {
+        this.store = store;
+        this.ticker = ticker;
+        this.scheduler = scheduler;
+        this.refreshMs = refreshMs;
+    }
+
+    public void start() {
+        refresh().whenComplete((x, e) -> scheduleRefresh());
+    }
+
+    public void stop() {
+        stopped = true;
+    }
+
+    private void scheduleRefresh() {
+        if (!stopped) {
+            scheduler.after(refreshMs, () -> refresh().whenComplete((x, e) -> scheduleRefresh()));
+        }
+    }
+
+    /** Re-reads every lease under {@code nodes/}. */
+    public CompletableFuture<Void> refresh() {
+        return listAll(null, new ArrayList<>()).thenCompose(keys -> {
+            List<CompletableFuture<Void>> reads = new ArrayList<>();
+            for (String k : keys) {
+                String node = Keys.nodeOfLeaseKey(k);
+                if (node != null) {
+                    reads.add(readLease(node).thenAccept(x -> { }));
+                }
+            }
+            leases.keySet().removeIf(n -> !keys.contains(Keys.lease(n)));
+            return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new));
+        }).exceptionally(e -> {
+            LOG.atWarn().setMessage("fleet.refresh_failed").addKeyValue("error", OwnershipStore.rootMessage(e)).log();
+            return null;
+        });
+    }
+
+    private CompletableFuture<List<String>> listAll(String cursor, List<String> acc) {
+        return store.list(Keys.NODES, cursor, 1000).thenCompose(p -> {
+            acc.addAll(p.keys());
+            return p.last() ? CompletableFuture.completedFuture(acc) : listAll(p.nextCursor(), acc);
+        });
+    }
+
+    /** Reads one lease now (and caches it); empty when missing or malformed. */
+    public CompletableFuture<Optional<LeaseRecord>> readLease(String node) {
+        return store.get(Keys.lease(node)).thenApply(o -> {
+            if (o.isEmpty()) {
+                leases.remove(node);
+                return Optional.<LeaseRecord>empty();
+            }
+            try {
+                LeaseRecord l = LeaseRecord.decode(o.get().bytes());
+                leases.put(node, new Cached(l, ticker.nowMs()));
+                return Optional.of(l);
+            } catch (MalformedRecordException e) {
+                leases.remove(node);
+                return Optional.<LeaseRecord>empty();
+            }
+        });
+    }
+
+    /** A lease read at most {@code maxAgeMs} ago, else read now. */
+    public CompletableFuture<Optional<LeaseRecord>> lease(String node, long maxAgeMs) {
+        Cached c = leases.get(node);
+        if (c != null && ticker.nowMs() - c.readMs <= maxAgeMs) {
+            return CompletableFuture.completedFuture(Optional.of(c.lease));
+        }
+        return readLease(node);
+    }
+
+    /** Live leases as last read. */
+    public List<LeaseRecord> liveNodes() {
+        long now = ticker.nowMs();
+        return leases.values().stream().map(Cached::lease).filter(l -> Liveness.isLive(l, now))
+                .sorted(Comparator.comparing(LeaseRecord::node)).toList();
+    }
+
+    /** A live node other than {@code self} with capacity, least loaded first; null when none. */
+    public String placementTarget(String self) {
+        return liveNodes().stream().filter(l -> !l.node().equals(self) && l.load().hasCapacity())
+                .min(Comparator.comparingInt((LeaseRecord l) -> l.load().resident()).thenComparing(LeaseRecord::node))
+                .map(LeaseRecord::node).orElse(null);
+    }
+}
