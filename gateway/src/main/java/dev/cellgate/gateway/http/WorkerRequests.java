@@ -25,14 +25,37 @@ public final class WorkerRequests implements Handler<HttpServerRequest> {
 
     private final WorkerPool pool;
     private final long maxBody;
+    private final java.util.function.BooleanSupplier draining;
+    private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
 
-    public WorkerRequests(WorkerPool pool, long maxBody) {
+    public WorkerRequests(WorkerPool pool, long maxBody, java.util.function.BooleanSupplier draining) {
         this.pool = pool;
         this.maxBody = maxBody;
+        this.draining = draining;
+    }
+
+    /** Public requests being served right now (the drain waits for them). */
+    public int inFlight() {
+        return inFlight.get();
     }
 
     @Override
     public void handle(HttpServerRequest req) {
+        if (draining.getAsBoolean()) {
+            // Tell the client (or load balancer) to go elsewhere, and close so it reconnects there.
+            req.response().setStatusCode(503).putHeader("connection", "close").putHeader("retry-after", "1")
+                    .putHeader("content-type", "text/plain;charset=UTF-8").end("node is draining; retry");
+            return;
+        }
+        inFlight.incrementAndGet();
+        java.util.concurrent.atomic.AtomicBoolean counted = new java.util.concurrent.atomic.AtomicBoolean(true);
+        Runnable done = () -> {
+            if (counted.getAndSet(false)) {
+                inFlight.decrementAndGet();
+            }
+        };
+        req.response().endHandler(v -> done.run());
+        req.response().closeHandler(v -> done.run());
         req.pause();
         Context ctx = Vertx.currentContext();
         String requestId = newRequestId();

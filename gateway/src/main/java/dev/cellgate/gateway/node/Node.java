@@ -84,6 +84,8 @@ public final class Node {
     private int publicPort;
     private String advertise;
     private volatile boolean draining;
+    private volatile ShutdownDrain drain;
+    private WorkerRequests publicRequests;
 
     Node(NodeConfig config, Distribution dist) {
         this.config = config;
@@ -255,7 +257,8 @@ public final class Node {
      * it on the port it got, since port 0 would give each its own.
      */
     private void startPublicServers(int loops) throws StartupException {
-        WorkerRequests handler = new WorkerRequests(workers, config.maxRequestBodyBytes());
+        WorkerRequests handler = new WorkerRequests(workers, config.maxRequestBodyBytes(), () -> draining);
+        publicRequests = handler;
         String host = config.addr().host();
         PublicServerVerticle first = new PublicServerVerticle(() -> new PublicListener(vertx, this::unhealthyReason, handler),
                 host, config.addr().port());
@@ -276,18 +279,40 @@ public final class Node {
 
     /** Begins stopping (a signal or {@code POST /shutdown}); idempotent. */
     void requestShutdown(String signal) {
+        requestShutdown(signal, ShutdownDrain.Mode.HANDOFF);
+    }
+
+    /**
+     * The graceful stop. Health turns 503 and new public requests get 503 + Connection: close at
+     * once. A draining node accepts no new work at all: a new request would re-acquire a cell just
+     * released and undo the handoff (peers then serve it with no takeover gap).
+     */
+    void requestShutdown(String signal, ShutdownDrain.Mode mode) {
         synchronized (this) {
             if (draining) {
                 return;
             }
             draining = true;
         }
-        LOG.atInfo().setMessage("shutdown.requested").addKeyValue("signal", signal).addKeyValue("mode", "handoff")
-                .addKeyValue("occupied", 0).log();
-        LOG.atInfo().setMessage("shutdown.drained").addKeyValue("released", 0).addKeyValue("failed", 0)
-                .addKeyValue("ms", 0).log();
-        closeQuietly();
-        exit.complete(ExitCodes.OK);
+        long t0 = System.currentTimeMillis();
+        LOG.atInfo().setMessage("shutdown.requested").addKeyValue("signal", signal)
+                .addKeyValue("mode", mode.name().toLowerCase(java.util.Locale.ROOT))
+                .addKeyValue("occupied", cells == null ? 0 : cells.occupied()).log();
+        if (cells == null) {
+            exit.complete(ExitCodes.OK);
+            return;
+        }
+        cells.stopAcceptingWork();
+        drain = new ShutdownDrain(vertx, cells, config.releases(), config.shutdownDrainMs(), () -> publicRequests.inFlight());
+        drain.run(mode, t0).whenComplete((r, e) -> {
+            LOG.atInfo().setMessage("shutdown.drained").addKeyValue("released", r == null ? 0 : r.released())
+                    .addKeyValue("failed", r == null ? -1 : r.failed()).addKeyValue("ms", System.currentTimeMillis() - t0)
+                    .addKeyValue("peak_concurrent_releases", r == null ? 0 : r.peakConcurrentReleases())
+                    .addKeyValue("complete", r != null && r.complete()).log();
+            CompletableFuture<Void> leaseDone = lease == null ? CompletableFuture.completedFuture(null)
+                    : mode == ShutdownDrain.Mode.HANDOFF ? lease.stop(true) : lease.lapse();
+            leaseDone.orTimeout(2, TimeUnit.SECONDS).whenComplete((x, le) -> exit.complete(ExitCodes.OK));
+        });
     }
 
     JsonObject state() {
@@ -308,6 +333,8 @@ public final class Node {
                 .put("restoring", cells.restoringCount())
                 .put("evicting", cells.evictingCount())
                 .put("releasing", cells.releasingCount())
+                .put("release_peak", drain == null ? 0 : drain.peak())
+                .put("activation_peak", cells.activationPeak())
                 .put("lease_expires_ms", lease == null ? null : lease.publishedExpiryMs())
                 .put("engine", new JsonObject().put("name", info.name()).put("mode", info.mode()).put("detail", info.detail()));
     }

@@ -14,5 +14,19 @@ final class OperatorApi {
     void mount(Router r) {
         r.get("/state").handler(ctx -> Json.send(ctx.response(), 200, node.state()));
         r.get("/plugins").handler(ctx -> Json.send(ctx.response(), 200, node.pluginsState()));
+        r.post("/shutdown").handler(ctx -> {
+            String handoff = ctx.request().getParam("handoff");
+            ShutdownDrain.Mode mode;
+            if (handoff == null || handoff.equals("handoff")) {
+                mode = ShutdownDrain.Mode.HANDOFF;
+            } else if (handoff.equals("preserve")) {
+                mode = ShutdownDrain.Mode.PRESERVE;
+            } else {
+                Json.send(ctx.response(), 400, Json.error("handoff must be 'preserve' (or absent for a handoff), got '" + handoff + "'"));
+                return;
+            }
+            Json.send(ctx.response(), 202, new io.vertx.core.json.JsonObject().put("shutdown", mode.name().toLowerCase(java.util.Locale.ROOT)));
+            node.requestShutdown("POST /shutdown", mode);
+        });
     }
 }

@@ -12,9 +12,10 @@ import java.util.stream.Stream;
 
 /**
  * A cell's local files under {@code CELLD_WATCH/cells/<Class>/<hex>/}: the SQLite database (and
- * whatever the replicator keeps beside it) and {@code released.json}, written after a clean
- * release: "this copy is exactly what the bucket holds at epoch N". Only then may the next
- * activation on this node reuse it instead of restoring.
+ * whatever the replicator keeps beside it) and {@code kept.json}, written after a clean close
+ * (a release, or a preserve shutdown): "this copy is exactly what the bucket holds at epoch N".
+ * Only then, and only when the next activation moves from epoch N to N+1 (nobody held the cell
+ * in between), may this node reuse it instead of restoring.
  */
 final class CellFiles {
     private final Path dir;
@@ -32,7 +33,7 @@ final class CellFiles {
     }
 
     private Path releasedMarker() {
-        return dir.resolve("released.json");
+        return dir.resolve("kept.json");
     }
 
     /** The epoch this node cleanly released the local copy at, if any. */

@@ -82,6 +82,11 @@ public final class CellRouter implements StubChannel {
                 }
                 return remote.apply(o.node(), f);
             }
+            if (c instanceof DrainingException && f != null) {
+                // An in-flight request of a draining node: its cells are moving to peers. Follow them.
+                String node = f.placementTarget();
+                return node == null ? CompletableFuture.failedFuture(c) : remote.apply(node, f);
+            }
             if (c instanceof NodeFullException) {
                 String node = f == null ? null : f.placementTarget();
                 if (node == null) {

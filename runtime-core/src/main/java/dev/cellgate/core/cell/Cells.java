@@ -144,7 +144,7 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
     /** The resident cell, activating it when needed. */
     public CompletableFuture<Cell> resolve(CellIdentity id) {
         if (!acceptingWork) {
-            return CompletableFuture.failedFuture(new StubCallException("node is draining", true, null));
+            return CompletableFuture.failedFuture(new DrainingException());
         }
         if (!leaseValid.getAsBoolean()) {
             return CompletableFuture.failedFuture(new StubCallException("node lease expired: this node must not serve cells", true, null));
@@ -241,6 +241,43 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
     /** Stops accepting new cells and events (shutdown). */
     public void stopAcceptingWork() {
         acceptingWork = false;
+    }
+
+    /**
+     * Preserve shutdown: closes one resident cell cleanly without giving up ownership, so the
+     * next process of this node resumes it from the local copy (no restore from the bucket).
+     */
+    public CompletableFuture<Boolean> preserve(String scope) {
+        Entry e = entries.get(scope);
+        if (e == null || !e.cell.isDone() || e.cell.isCompletedExceptionally() || e.leaving != null) {
+            return CompletableFuture.completedFuture(false);
+        }
+        Cell cell = e.cell.join();
+        CompletableFuture<Void> leaving = new CompletableFuture<>();
+        e.leaving = leaving;
+        evicting.incrementAndGet();
+        CompletableFuture<Boolean> result = new CompletableFuture<>();
+        cell.executor.execute(() -> cell.drainAndFlush().whenComplete((x, err) -> cell.executor.execute(() -> {
+            boolean kept = false;
+            if (err == null) {
+                cell.closeAfterFlush();
+                try {
+                    cell.files.markReleased(cell.epoch);
+                    kept = true;
+                } catch (java.io.IOException io) {
+                    LOG.atWarn().setMessage("cell.mark_failed").addKeyValue("scope", scope).addKeyValue("error", io.toString()).log();
+                }
+            } else {
+                cell.reset(err);
+            }
+            entries.remove(scope, e);
+            evicting.decrementAndGet();
+            LOG.atInfo().setMessage("cell.preserved").addKeyValue("scope", scope).addKeyValue("epoch", cell.epoch)
+                    .addKeyValue("kept", kept).log();
+            leaving.complete(null);
+            result.complete(kept);
+        })));
+        return result;
     }
 
     /** Scopes of cells that are fully resident (not activating, not leaving). */

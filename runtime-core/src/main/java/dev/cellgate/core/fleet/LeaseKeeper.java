@@ -114,6 +114,25 @@ public final class LeaseKeeper {
         return store.delete(Keys.lease(self.node()));
     }
 
+    /**
+     * Stops renewing and publishes the lease as expired now (a preserve stop): the next process of
+     * this node may start at once, and peers may take cells over if asked before it is back.
+     */
+    public CompletableFuture<Void> lapse() {
+        LeaseRecord lapsed;
+        String expected;
+        synchronized (this) {
+            stopped = true;
+            cancelTimers();
+            if (fenced || record == null) {
+                return CompletableFuture.completedFuture(null);
+            }
+            lapsed = record.withExpiry(Math.max(1, ticker.nowMs()));
+            expected = version;
+        }
+        return store.putIfVersion(Keys.lease(self.node()), lapsed.encode(), expected).thenAccept(o -> { });
+    }
+
     private void renew() {
         LeaseRecord next;
         String expected;

@@ -1,0 +1,98 @@
+package dev.cellgate.gateway.node;
+
+import dev.cellgate.core.cell.Cells;
+import io.vertx.core.Vertx;
+import io.vertx.core.WorkerExecutor;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The graceful stop (SPEC §10, seeds 000/003/004). Handoff: every resident cell is released —
+ * final durable flush, then the ownership CAS to {@code node:""} — on a Vert.x worker pool of
+ * {@code CELLD_RELEASES} threads, so at most that many releases are in flight and a node with
+ * thousands of cells cannot flood the bucket. Preserve: cells are closed cleanly and keep their
+ * ownership for this node's next process. The drain loop polls the core counters and ends the
+ * moment the work is done, or at {@code CELLD_SHUTDOWN_DRAIN_MS} whatever is left.
+ */
+final class ShutdownDrain {
+    private static final Logger LOG = LoggerFactory.getLogger(ShutdownDrain.class);
+    static final long POLL_MS = 20;
+
+    enum Mode { HANDOFF, PRESERVE }
+
+    private final Vertx vertx;
+    private final Cells cells;
+    private final int releases;
+    private final long deadlineMs;
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicInteger peak = new AtomicInteger();
+    private final AtomicInteger released = new AtomicInteger();
+    private final AtomicInteger failed = new AtomicInteger();
+
+    private final java.util.function.IntSupplier publicInFlight;
+
+    ShutdownDrain(Vertx vertx, Cells cells, int releases, long deadlineMs, java.util.function.IntSupplier publicInFlight) {
+        this.publicInFlight = publicInFlight;
+        this.vertx = vertx;
+        this.cells = cells;
+        this.releases = releases;
+        this.deadlineMs = deadlineMs;
+    }
+
+    /** Releases (or preserves) every resident cell; completes when drained or at the deadline. */
+    CompletableFuture<Result> run(Mode mode, long t0) {
+        List<String> scopes = cells.residentScopes();
+        WorkerExecutor pool = vertx.createSharedWorkerExecutor("cell-releases", releases);
+        for (String scope : scopes) {
+            pool.executeBlocking(() -> {
+                int now = inFlight.incrementAndGet();
+                peak.accumulateAndGet(now, Math::max);
+                try {
+                    boolean ok = (mode == Mode.HANDOFF ? cells.release(scope, "handoff") : cells.preserve(scope)).join();
+                    (ok ? released : failed).incrementAndGet();
+                } catch (RuntimeException e) {
+                    failed.incrementAndGet();
+                } finally {
+                    inFlight.decrementAndGet();
+                }
+                return null;
+            }, false);
+        }
+        CompletableFuture<Result> done = new CompletableFuture<>();
+        poll(mode, t0, done);
+        return done.whenComplete((r, e) -> pool.close());
+    }
+
+    private void poll(Mode mode, long t0, CompletableFuture<Result> done) {
+        long elapsed = System.currentTimeMillis() - t0;
+        // Handoff: a release leaves "occupied" before its CAS lands, so both counters must be zero.
+        boolean finished = (mode == Mode.HANDOFF
+                ? cells.occupied() == 0 && cells.releasingCount() == 0
+                : cells.activating() == 0 && cells.evictingCount() == 0 && cells.occupied() == 0)
+                && publicInFlight.getAsInt() == 0;
+        if (finished || elapsed >= deadlineMs) {
+            if (!finished) {
+                LOG.atWarn().setMessage("shutdown.deadline").addKeyValue("occupied", cells.occupied())
+                        .addKeyValue("releasing", cells.releasingCount()).addKeyValue("ms", elapsed).log();
+            }
+            done.complete(new Result(released.get(), failed.get() + (finished ? 0 : cells.occupied()), elapsed, peak.get(), finished));
+            return;
+        }
+        vertx.setTimer(POLL_MS, id -> poll(mode, t0, done));
+    }
+
+    /** Concurrent releases right now and the most seen (instrumentation for the bound). */
+    int inFlight() {
+        return inFlight.get();
+    }
+
+    int peak() {
+        return peak.get();
+    }
+
+    record Result(int released, int failed, long ms, int peakConcurrentReleases, boolean complete) {
+    }
+}
