@@ -1,0 +1,201 @@
+package dev.cellgate.gateway.it;
+
+import io.vertx.core.json.JsonObject;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+/**
+ * A real node: {@code java -jar gateway/target/gateway.jar} in its own process, started the
+ * documented way (so the JIT relaunch happens), with its log lines captured for assertions.
+ */
+public final class NodeProcess implements AutoCloseable {
+    public static final Path GATEWAY_JAR = locateJar();
+    static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    private final String name;
+    private final Process process;
+    private final List<String> lines = new CopyOnWriteArrayList<>();
+    private final Path logFile;
+    private volatile String publicAddr;
+    private volatile String internalAddr;
+
+    private NodeProcess(String name, Process process, Path logFile) {
+        this.name = name;
+        this.process = process;
+        this.logFile = logFile;
+        Thread t = new Thread(this::pump, "node-log-" + name);
+        t.setDaemon(true);
+        t.start();
+    }
+
+    /** Starts a node with these settings (on top of test defaults) and waits until it listens. */
+    public static NodeProcess start(String name, Path workDir, Map<String, String> env) throws Exception {
+        Files.createDirectories(workDir);
+        Map<String, String> e = new HashMap<>();
+        e.put("CELLD_NODE", name);
+        e.put("CELLD_ADDR", "127.0.0.1:0");
+        e.put("CELLD_INTERNAL_ADDR", "127.0.0.1:0");
+        e.put("CELLD_WATCH", workDir.resolve("watch").toString());
+        e.put("CELLD_FILE_FSYNC", "0");
+        e.putAll(env);
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        ProcessBuilder pb = new ProcessBuilder(java, "-Xmx1g", "-jar", GATEWAY_JAR.toString()).directory(workDir.toFile())
+                .redirectErrorStream(true);
+        pb.environment().keySet().removeIf(k -> k.startsWith("CELLD_"));
+        pb.environment().putAll(e);
+        NodeProcess n = new NodeProcess(name, pb.start(), workDir.resolve(name + ".log"));
+        n.awaitLine(l -> l.contains("\"event\":\"node.listening\""), Duration.ofSeconds(90));
+        return n;
+    }
+
+    private void pump() {
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = r.readLine()) != null) {
+                lines.add(line);
+                Files.writeString(logFile, line + "\n", StandardCharsets.UTF_8,
+                        java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+                if (line.contains("\"event\":\"node.listening\"")) {
+                    JsonObject j = new JsonObject(line);
+                    publicAddr = j.getString("public");
+                    internalAddr = j.getString("internal");
+                }
+            }
+        } catch (IOException ignored) {
+            // the process ended
+        }
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public String publicUrl(String path) {
+        return "http://" + publicAddr + path;
+    }
+
+    public String internalUrl(String path) {
+        return "http://" + internalAddr + path;
+    }
+
+    public String internalAddr() {
+        return internalAddr;
+    }
+
+    public List<String> lines() {
+        return new ArrayList<>(lines);
+    }
+
+    /** Log lines (JSON) whose event is {@code event}. */
+    public List<JsonObject> events(String event) {
+        List<JsonObject> out = new ArrayList<>();
+        for (String l : lines) {
+            if (l.startsWith("{") && l.contains("\"event\":\"" + event + "\"")) {
+                out.add(new JsonObject(l));
+            }
+        }
+        return out;
+    }
+
+    public String awaitLine(Predicate<String> p, Duration timeout) throws InterruptedException {
+        long end = System.nanoTime() + timeout.toNanos();
+        int seen = 0;
+        while (System.nanoTime() < end) {
+            List<String> now = lines();
+            for (int i = seen; i < now.size(); i++) {
+                if (p.test(now.get(i))) {
+                    return now.get(i);
+                }
+            }
+            seen = now.size();
+            if (!process.isAlive() && seen == lines().size()) {
+                throw new AssertionError("node " + name + " exited (" + process.exitValue() + ") before the expected line; log:\n"
+                        + String.join("\n", lines().subList(Math.max(0, lines().size() - 40), lines().size())));
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("node " + name + ": no expected line within " + timeout + "; log tail:\n"
+                + String.join("\n", lines().subList(Math.max(0, lines().size() - 40), lines().size())));
+    }
+
+    public HttpResponse<String> get(String url) throws IOException, InterruptedException {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(60)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    public HttpResponse<String> post(String url, String body) throws IOException, InterruptedException {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(60))
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    public JsonObject state() throws IOException, InterruptedException {
+        return new JsonObject(get(internalUrl("/state")).body());
+    }
+
+    /** SIGTERM to the launcher (which forwards it to the JIT child). */
+    public void sigterm() {
+        process.destroy();
+    }
+
+    /** SIGKILL to the launcher and its child: the process tree dies at once. */
+    public void sigkill() {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
+    }
+
+    /** SIGSTOP / SIGCONT to the whole tree (the child does the work). */
+    public void signal(String sig) throws IOException, InterruptedException {
+        List<String> pids = new ArrayList<>();
+        pids.add(Long.toString(process.pid()));
+        process.descendants().forEach(d -> pids.add(Long.toString(d.pid())));
+        List<String> cmd = new ArrayList<>(List.of("kill", "-" + sig));
+        cmd.addAll(pids);
+        new ProcessBuilder(cmd).inheritIO().start().waitFor(5, TimeUnit.SECONDS);
+    }
+
+    public int waitForExit(Duration timeout) throws InterruptedException {
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new AssertionError("node " + name + " still running after " + timeout);
+        }
+        return process.exitValue();
+    }
+
+    public boolean alive() {
+        return process.isAlive();
+    }
+
+    @Override
+    public void close() {
+        if (process.isAlive()) {
+            sigkill();
+        }
+    }
+
+    private static Path locateJar() {
+        Path p = Path.of("target", "gateway.jar").toAbsolutePath();
+        if (!Files.exists(p)) {
+            p = Path.of("gateway", "target", "gateway.jar").toAbsolutePath();
+        }
+        return p;
+    }
+}

@@ -1,0 +1,40 @@
+package dev.cellgate.gateway.it;
+
+import dev.cellgate.core.deploy.DeploymentIds;
+import dev.cellgate.core.deploy.DeploymentStore;
+import dev.cellgate.core.deploy.Manifest;
+import dev.cellgate.core.spi.bucket.BucketStore;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** Publishes a deployment straight into a bucket (what deploy-tool push does, without the CLI). */
+public final class TestDeployments {
+    private TestDeployments() {
+    }
+
+    public static String publish(BucketStore store, String name, Map<String, String> modules, String main,
+                                 Map<String, String> durableObjects, Map<String, String> vars) {
+        DeploymentStore d = new DeploymentStore(store);
+        List<Manifest.BlobRef> refs = new ArrayList<>();
+        for (Map.Entry<String, String> m : modules.entrySet()) {
+            byte[] bytes = m.getValue().getBytes(StandardCharsets.UTF_8);
+            d.putBlob(bytes).join();
+            refs.add(new Manifest.BlobRef(m.getKey(), DeploymentStore.sha256(bytes), bytes.length));
+        }
+        String id = DeploymentIds.next(System.currentTimeMillis());
+        Manifest manifest = new Manifest(id, name, System.currentTimeMillis(), main, refs, vars, durableObjects, null,
+                "2025-04-01", List.of(), null, List.of());
+        if (!d.putManifest(manifest).join().written()) {
+            throw new IllegalStateException("manifest not written");
+        }
+        for (int i = 0; i < 5; i++) {
+            var cur = d.current().join();
+            if (d.moveCurrent(cur, id, System.currentTimeMillis()).join().written()) {
+                return id;
+            }
+        }
+        throw new IllegalStateException("could not move current");
+    }
+}
