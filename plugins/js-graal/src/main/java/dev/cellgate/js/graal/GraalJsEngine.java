@@ -1,0 +1,123 @@
+package dev.cellgate.js.graal;
+
+import dev.cellgate.core.spi.js.EngineInfo;
+import dev.cellgate.core.spi.js.JsEngine;
+import dev.cellgate.core.spi.js.JsEngineConfig;
+import dev.cellgate.core.spi.js.LoadedScript;
+import dev.cellgate.core.spi.js.ScriptBundle;
+import dev.cellgate.core.spi.js.ScriptLoadException;
+import dev.cellgate.js.graal.bundle.GraalLoadedScript;
+import dev.cellgate.js.graal.host.OutboundHttp;
+import dev.cellgate.js.graal.instance.TurnWatchdog;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.graalvm.polyglot.Context;
+import org.graalvm.polyglot.Engine;
+import org.graalvm.polyglot.HostAccess;
+import org.graalvm.polyglot.io.IOAccess;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The process-wide GraalJS engine: ONE polyglot {@link Engine} whose compiled code (runtime
+ * scripts and bundle modules alike) every context shares, so a new instance costs a context and
+ * an evaluation of cached sources, not a parse.
+ */
+public final class GraalJsEngine implements JsEngine {
+    private static final Logger LOG = LoggerFactory.getLogger(GraalJsEngine.class);
+
+    /** Java members reachable from JavaScript: only those marked {@code @HostAccess.Export}, plus byte buffers. */
+    static final HostAccess HOST_ACCESS = HostAccess.newBuilder(HostAccess.EXPLICIT).allowBufferAccess(true).build();
+
+    private final JsEngineConfig config;
+    private final JsLimits limits;
+    private final Engine engine;
+    private final RuntimeScripts runtime;
+    private final TurnWatchdog watchdog;
+    private final OutboundHttp http;
+    private final EngineInfo info;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    public GraalJsEngine(JsEngineConfig config, JsLimits limits) {
+        this.config = config;
+        this.limits = limits;
+        this.engine = Engine.newBuilder("js")
+                // We report the mode ourselves (EngineInfo), loudly, through the node's log.
+                .option("engine.WarnInterpreterOnly", "false")
+                .build();
+        this.runtime = RuntimeScripts.load();
+        this.watchdog = new TurnWatchdog(limits);
+        this.http = new OutboundHttp(config.vertx());
+        this.info = EngineModes.describe(engine);
+        OpenEngines.add(this);
+        LOG.atInfo().setMessage("js.engine.started").addKeyValue("name", info.name()).addKeyValue("mode", info.mode())
+                .addKeyValue("detail", info.detail()).addKeyValue("cpu_budget_ms", limits.cpuBudgetMs())
+                .addKeyValue("max_event_allocated_bytes", limits.maxEventAllocatedBytes()).log();
+    }
+
+    @Override
+    public EngineInfo info() {
+        return info;
+    }
+
+    @Override
+    public LoadedScript load(ScriptBundle bundle) throws ScriptLoadException {
+        ensureOpen();
+        return GraalLoadedScript.load(this, bundle);
+    }
+
+    /** A new context on the shared engine, seeing only {@code fileSystem}. */
+    public Context newContext(org.graalvm.polyglot.io.FileSystem fileSystem) {
+        ensureOpen();
+        return Context.newBuilder("js")
+                .engine(engine)
+                .allowHostAccess(HOST_ACCESS)
+                .allowIO(IOAccess.newBuilder().fileSystem(fileSystem).build())
+                .option("js.ecmascript-version", "latest")
+                .option("js.esm-eval-returns-exports", "true")
+                .option("js.text-encoding", "true")
+                // Our console goes to SLF4J; GraalJS's own print/console/load would bypass it.
+                .option("js.console", "false")
+                .option("js.print", "false")
+                .option("js.load", "false")
+                .build();
+    }
+
+    public RuntimeScripts runtime() {
+        return runtime;
+    }
+
+    public JsLimits limits() {
+        return limits;
+    }
+
+    public TurnWatchdog watchdog() {
+        return watchdog;
+    }
+
+    public OutboundHttp http() {
+        return http;
+    }
+
+    public JsEngineConfig config() {
+        return config;
+    }
+
+    private void ensureOpen() {
+        if (closed.get()) {
+            throw new IllegalStateException("the GraalJS engine is closed");
+        }
+    }
+
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        OpenEngines.remove(this);
+        watchdog.close();
+        http.close();
+        // Cancels contexts still open: the plugin is going away and must release its class loader.
+        engine.close(true);
+        LOG.atInfo().setMessage("js.engine.closed").log();
+    }
+}

@@ -1,0 +1,44 @@
+package dev.cellgate.js.graal;
+
+import dev.cellgate.core.spi.js.JsEngineConfig;
+
+/**
+ * Per-event resource limits, enforced by the turn watchdog.
+ *
+ * <p>{@code cpuBudgetMs}: CPU time (per-thread CPU clock, summed over every turn the event runs,
+ * including its timers, continuations and {@code waitUntil} work) after which the event is
+ * interrupted. From {@code CELLD_CPU_MS}.
+ *
+ * <p>{@code maxEventAllocatedBytes}: bytes an event may allocate in total (the JVM's per-thread
+ * allocation counter, summed over its turns) before it is interrupted as an allocation bomb. The
+ * community edition of GraalJS has no per-context heap limit, so allocation is the measure we
+ * have: it counts garbage too, hence a generous default of a quarter of the maximum heap, capped
+ * at 2 GiB, which lets ordinary requests through while stopping a runaway loop long before the
+ * heap is exhausted. An instance whose event was stopped this way is replaced by a fresh one,
+ * since its globals may still hold the memory.
+ *
+ * <p>{@code watchdogIntervalMs}: how often running turns are sampled.
+ */
+public record JsLimits(long cpuBudgetMs, long maxEventAllocatedBytes, long watchdogIntervalMs) {
+    public static final long ALLOCATION_CAP = 2L << 30;
+
+    public JsLimits {
+        if (cpuBudgetMs <= 0) {
+            throw new IllegalArgumentException("cpuBudgetMs must be positive, got " + cpuBudgetMs);
+        }
+        if (maxEventAllocatedBytes <= 0) {
+            throw new IllegalArgumentException("maxEventAllocatedBytes must be positive, got " + maxEventAllocatedBytes);
+        }
+        if (watchdogIntervalMs <= 0) {
+            throw new IllegalArgumentException("watchdogIntervalMs must be positive, got " + watchdogIntervalMs);
+        }
+    }
+
+    public static JsLimits from(JsEngineConfig config) {
+        return new JsLimits(config.cpuBudgetMs(), defaultAllocationLimit(), 10);
+    }
+
+    public static long defaultAllocationLimit() {
+        return Math.min(ALLOCATION_CAP, Runtime.getRuntime().maxMemory() / 4);
+    }
+}

@@ -1,0 +1,189 @@
+package dev.cellgate.js.graal.bundle;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessMode;
+import java.nio.file.DirectoryStream;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.ReadOnlyFileSystemException;
+import java.nio.file.attribute.FileAttribute;
+import java.util.Map;
+import java.util.Set;
+import org.graalvm.polyglot.io.FileSystem;
+
+/**
+ * The only file system a Worker's context sees: the bundle's modules, read-only, under
+ * {@code /bundle/}, plus our built-in modules under {@code /__cellgate/}. GraalJS resolves ES module
+ * imports through it, which is how relative imports between bundle modules and
+ * {@code import … from "cloudflare:workers"} work. No host file is reachable.
+ */
+public final class BundleFileSystem implements FileSystem {
+    static final String BUNDLE_ROOT = "/bundle/";
+    static final String BUILTIN_ROOT = "/__cellgate/";
+    static final String UNSUPPORTED_ROOT = "/__cellgate/unsupported/";
+
+    private final Map<String, byte[]> files;
+
+    BundleFileSystem(Map<String, byte[]> files) {
+        this.files = files;
+    }
+
+    /** Where the bundle module {@code modulePath} (a key of {@code ScriptBundle.modules}) lives. */
+    static String bundlePath(String modulePath) {
+        String p = modulePath;
+        while (p.startsWith("./") || p.startsWith("/")) {
+            p = p.startsWith("./") ? p.substring(2) : p.substring(1);
+        }
+        return Paths.get(BUNDLE_ROOT + p).normalize().toString();
+    }
+
+    @Override
+    public Path parsePath(URI uri) {
+        String spec = uri.toString();
+        String builtin = BuiltinModules.pathOf(spec);
+        if (builtin != null) {
+            return Paths.get(builtin);
+        }
+        if ("file".equals(uri.getScheme())) {
+            return Paths.get(uri.getPath());
+        }
+        // An import of a module we do not provide (node:fs, cloudflare:sockets…) loads a module
+        // that throws a TypeError naming it, rather than a bare "cannot find module".
+        return Paths.get(UNSUPPORTED_ROOT + URLEncoding.encode(spec) + ".js");
+    }
+
+    @Override
+    public Path parsePath(String path) {
+        String builtin = BuiltinModules.pathOf(path);
+        return builtin != null ? Paths.get(builtin) : Paths.get(path);
+    }
+
+    @Override
+    public void checkAccess(Path path, Set<? extends AccessMode> modes, LinkOption... options) throws IOException {
+        if (modes.contains(AccessMode.WRITE)) {
+            throw new ReadOnlyFileSystemException();
+        }
+        content(path);
+    }
+
+    @Override
+    public void createDirectory(Path dir, FileAttribute<?>... attrs) {
+        throw new ReadOnlyFileSystemException();
+    }
+
+    @Override
+    public void delete(Path path) {
+        throw new ReadOnlyFileSystemException();
+    }
+
+    @Override
+    public SeekableByteChannel newByteChannel(Path path, Set<? extends OpenOption> options, FileAttribute<?>... attrs)
+            throws IOException {
+        return new ReadOnlyChannel(content(path));
+    }
+
+    @Override
+    public DirectoryStream<Path> newDirectoryStream(Path dir, DirectoryStream.Filter<? super Path> filter) throws IOException {
+        throw new IOException("a Worker bundle cannot be listed: " + dir);
+    }
+
+    @Override
+    public Path toAbsolutePath(Path path) {
+        return path.isAbsolute() ? path : Paths.get(BUNDLE_ROOT).resolve(path);
+    }
+
+    @Override
+    public Path toRealPath(Path path, LinkOption... options) {
+        return toAbsolutePath(path).normalize();
+    }
+
+    @Override
+    public Map<String, Object> readAttributes(Path path, String attributes, LinkOption... options) throws IOException {
+        byte[] c = content(path);
+        return Map.of("isRegularFile", true, "isDirectory", false, "isSymbolicLink", false, "isOther", false,
+                "size", (long) c.length);
+    }
+
+    private byte[] content(Path path) throws IOException {
+        String key = toRealPath(path).toString();
+        byte[] c = files.get(key);
+        if (c != null) {
+            return c;
+        }
+        if (key.startsWith(UNSUPPORTED_ROOT)) {
+            String spec = URLEncoding.decode(key.substring(UNSUPPORTED_ROOT.length(), key.length() - 3));
+            return ("throw new TypeError(" + quote("module '" + spec + "' is not supported by cellgate") + ");")
+                    .getBytes(StandardCharsets.UTF_8);
+        }
+        throw new NoSuchFileException(key);
+    }
+
+    private static String quote(String s) {
+        return '"' + s.replace("\\", "\\\\").replace("\"", "\\\"") + '"';
+    }
+
+    /** A read-only view of one module's bytes. */
+    private static final class ReadOnlyChannel implements SeekableByteChannel {
+        private final byte[] data;
+        private int position;
+        private boolean open = true;
+
+        ReadOnlyChannel(byte[] data) {
+            this.data = data;
+        }
+
+        @Override
+        public int read(ByteBuffer dst) {
+            if (position >= data.length) {
+                return -1;
+            }
+            int n = Math.min(dst.remaining(), data.length - position);
+            dst.put(data, position, n);
+            position += n;
+            return n;
+        }
+
+        @Override
+        public int write(ByteBuffer src) {
+            throw new ReadOnlyFileSystemException();
+        }
+
+        @Override
+        public long position() {
+            return position;
+        }
+
+        @Override
+        public SeekableByteChannel position(long newPosition) {
+            position = (int) Math.min(newPosition, data.length);
+            return this;
+        }
+
+        @Override
+        public long size() {
+            return data.length;
+        }
+
+        @Override
+        public SeekableByteChannel truncate(long size) {
+            throw new ReadOnlyFileSystemException();
+        }
+
+        @Override
+        public boolean isOpen() {
+            return open;
+        }
+
+        @Override
+        public void close() {
+            open = false;
+        }
+    }
+}

@@ -1,0 +1,61 @@
+package dev.cellgate.js.graal.bundle;
+
+import dev.cellgate.js.graal.GraalJsEngine;
+import dev.cellgate.js.graal.host.HostBridge;
+import dev.cellgate.js.graal.host.JsFunctions;
+import dev.cellgate.js.graal.instance.JsInstance;
+import org.graalvm.polyglot.Context;
+import org.graalvm.polyglot.Source;
+import org.graalvm.polyglot.Value;
+
+/**
+ * Fills a fresh context: the runtime scripts, then the bundle's main module, then the Worker's
+ * {@code env}. Holds the entry points of the context it set up last (a context replaced after a
+ * memory kill gets new ones), so the request path reaches them without lookups.
+ */
+final class BundleRuntime {
+    private static final Source INTERNAL = Source.newBuilder("js", "({})", "cellgate:internal").cached(true).buildLiteral();
+
+    private final GraalJsEngine engine;
+    private final Source main;
+    private final String bundleJson;
+    private HostBridge bridge;
+    private JsFunctions functions;
+    private Value internal;
+
+    BundleRuntime(GraalJsEngine engine, Source main, String bundleJson) {
+        this.engine = engine;
+        this.main = main;
+        this.bundleJson = bundleJson;
+    }
+
+    /** The {@link JsInstance.Setup} step; returns how to release the context's pending work. */
+    Runnable setUp(JsInstance instance, Context context) {
+        HostBridge b = new HostBridge(instance, engine.http());
+        Value in = context.eval(INTERNAL);
+        for (Source script : engine.runtime().scripts()) {
+            context.eval(script).executeVoid(b, in);
+        }
+        JsFunctions fns = JsFunctions.of(in);
+        b.bind(fns);
+        bridge = b;
+        functions = fns;
+        internal = in;
+        in.getMember("configure").executeVoid(bundleJson);
+        Value namespace = context.eval(main).getMember("default");
+        in.getMember("initBundle").executeVoid(namespace);
+        return b::release;
+    }
+
+    JsFunctions functions() {
+        return functions;
+    }
+
+    HostBridge bridge() {
+        return bridge;
+    }
+
+    Value internal() {
+        return internal;
+    }
+}

@@ -1,0 +1,96 @@
+package dev.cellgate.js.graal.bundle;
+
+import dev.cellgate.core.spi.js.CellHost;
+import dev.cellgate.core.spi.js.CellIdentity;
+import dev.cellgate.core.spi.js.CellInstance;
+import dev.cellgate.core.spi.js.HttpRequestData;
+import dev.cellgate.core.spi.js.HttpResponseData;
+import dev.cellgate.core.spi.js.ScriptLoadException;
+import dev.cellgate.js.graal.GraalJsEngine;
+import dev.cellgate.js.graal.host.BodyArgs;
+import dev.cellgate.js.graal.host.HeaderLines;
+import dev.cellgate.js.graal.host.StorageBridge;
+import dev.cellgate.js.graal.instance.FetchEvent;
+import dev.cellgate.js.graal.instance.JsException;
+import dev.cellgate.js.graal.instance.JsInstance;
+import dev.cellgate.js.graal.instance.ResultEvent;
+import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import org.graalvm.polyglot.Source;
+
+/**
+ * One Durable Object: a context whose target is an instance of the exported class, constructed
+ * with {@code (ctx, env)}. If the context has to be replaced (memory kill), the class is
+ * constructed again in the new one: its durable state lives in storage, not in the heap.
+ */
+final class GraalCellInstance implements CellInstance {
+    private final JsInstance instance;
+    private final BundleRuntime runtime;
+
+    private GraalCellInstance(JsInstance instance, BundleRuntime runtime) {
+        this.instance = instance;
+        this.runtime = runtime;
+    }
+
+    static GraalCellInstance construct(GraalJsEngine engine, BundleFileSystem fs, Source main, String bundleJson,
+                                       String className, CellIdentity id, CellHost host) throws ScriptLoadException {
+        BundleRuntime runtime = new BundleRuntime(engine, main, bundleJson);
+        StorageBridge storage = new StorageBridge(host::storage);
+        JsInstance instance = new JsInstance(host, engine.watchdog(), engine.limits(), () -> engine.newContext(fs),
+                (inst, context) -> {
+                    Runnable release = runtime.setUp(inst, context);
+                    runtime.internal().getMember("constructCell").executeVoid(className, id.hex(), id.name(), storage);
+                    return release;
+                }, "cell " + id.scope());
+        ResultEvent startup = new ResultEvent(instance, null, "construct " + className);
+        instance.start(startup);
+        if (startup.future().isCompletedExceptionally()) {
+            instance.close();
+            try {
+                startup.future().get();
+            } catch (ExecutionException e) {
+                Throwable c = e.getCause();
+                String detail = c instanceof JsException js ? js.jsStack() : c.toString();
+                throw new ScriptLoadException("constructing " + className + " for " + id.scope() + " failed: " + detail, c);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ScriptLoadException("interrupted while constructing " + id.scope(), e);
+            }
+        }
+        startup.done();
+        return new GraalCellInstance(instance, runtime);
+    }
+
+    @Override
+    public CompletableFuture<HttpResponseData> fetch(HttpRequestData request) {
+        FetchEvent event = new FetchEvent(instance, runtime::functions, request.requestId(), "fetch " + request.method() + " " + request.url());
+        instance.runTurn(event, () -> runtime.functions().dispatchFetch().executeVoid(event, request.method(), request.url(),
+                HeaderLines.encode(request.headers()), BodyArgs.kindOf(request.body()), BodyArgs.valueOf(instance, event, request.body())));
+        return event.future();
+    }
+
+    @Override
+    public CompletableFuture<byte[]> call(String method, byte[] arguments) {
+        ResultEvent event = new ResultEvent(instance, null, "rpc " + method);
+        instance.runTurn(event, () -> runtime.functions().dispatchCall().executeVoid(event, method, ByteBuffer.wrap(arguments)));
+        return event.future();
+    }
+
+    @Override
+    public CompletableFuture<Void> alarm(int retryCount, boolean isRetry) {
+        ResultEvent event = new ResultEvent(instance, null, "alarm");
+        instance.runTurn(event, () -> runtime.functions().dispatchAlarm().executeVoid(event, retryCount, isRetry));
+        return event.future().thenApply(b -> null);
+    }
+
+    @Override
+    public int eventsInFlight() {
+        return instance.inFlight();
+    }
+
+    @Override
+    public void close() {
+        instance.close();
+    }
+}

@@ -1,0 +1,39 @@
+package dev.cellgate.js.graal.bundle;
+
+import dev.cellgate.core.spi.js.HttpRequestData;
+import dev.cellgate.core.spi.js.HttpResponseData;
+import dev.cellgate.core.spi.js.WorkerInstance;
+import dev.cellgate.js.graal.host.BodyArgs;
+import dev.cellgate.js.graal.host.HeaderLines;
+import dev.cellgate.js.graal.instance.FetchEvent;
+import dev.cellgate.js.graal.instance.JsInstance;
+import java.util.concurrent.CompletableFuture;
+
+/** A stateless Worker: one context running the module's {@code export default { fetch }}. */
+final class GraalWorkerInstance implements WorkerInstance {
+    private final JsInstance instance;
+    private final BundleRuntime runtime;
+
+    GraalWorkerInstance(JsInstance instance, BundleRuntime runtime) {
+        this.instance = instance;
+        this.runtime = runtime;
+    }
+
+    @Override
+    public CompletableFuture<HttpResponseData> fetch(HttpRequestData request) {
+        FetchEvent event = new FetchEvent(instance, runtime::functions, request.requestId(), "fetch " + request.method() + " " + request.url());
+        instance.runTurn(event, () -> runtime.functions().dispatchFetch().executeVoid(event, request.method(), request.url(),
+                HeaderLines.encode(request.headers()), BodyArgs.kindOf(request.body()), BodyArgs.valueOf(instance, event, request.body())));
+        return event.future();
+    }
+
+    /** Handlers and {@code waitUntil} promises still running (for draining and tests). */
+    int eventsInFlight() {
+        return instance.inFlight();
+    }
+
+    @Override
+    public void close() {
+        instance.close();
+    }
+}

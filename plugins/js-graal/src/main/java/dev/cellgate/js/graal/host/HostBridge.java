@@ -1,0 +1,173 @@
+package dev.cellgate.js.graal.host;
+
+import dev.cellgate.core.spi.js.Body;
+import dev.cellgate.core.spi.js.CellIdentity;
+import dev.cellgate.core.spi.js.HttpRequestData;
+import dev.cellgate.js.graal.instance.JsEvent;
+import dev.cellgate.js.graal.instance.JsInstance;
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.Map;
+import org.graalvm.polyglot.HostAccess;
+import org.graalvm.polyglot.Value;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@code host} object the runtime scripts receive: everything JavaScript asks of Java. One per
+ * context. Arguments are validated on the JavaScript side, which turns bad input into the right
+ * JavaScript error; a Java exception here is a bug, not a user error.
+ */
+public final class HostBridge {
+    private static final Logger CONSOLE = LoggerFactory.getLogger("cellgate.worker.console");
+
+    private final JsInstance instance;
+    private final OutboundHttp http;
+    private final Timers timers;
+    private final StubCalls stubs;
+    private final Map<Integer, OutboundFetch> fetches = new HashMap<>();
+    private JsFunctions fns;
+    private int nextFetchId;
+
+    public HostBridge(JsInstance instance, OutboundHttp http) {
+        this.instance = instance;
+        this.http = http;
+        this.timers = new Timers(http.vertx(), instance, () -> fns);
+        this.stubs = new StubCalls(instance);
+    }
+
+    /** Binds the runtime's entry points once the scripts have run. */
+    public void bind(JsFunctions functions) {
+        this.fns = functions;
+    }
+
+    public JsFunctions functions() {
+        return fns;
+    }
+
+    /** Cancels what this context left pending (timers, outbound requests). */
+    public void release() {
+        timers.clearAll();
+        fetches.values().forEach(OutboundFetch::abort);
+        fetches.clear();
+    }
+
+    // ---- console ----
+
+    @HostAccess.Export
+    public void log(int level, String message) {
+        JsEvent ev = instance.currentEvent();
+        var builder = switch (level) {
+            case 0 -> CONSOLE.atDebug();
+            case 2 -> CONSOLE.atWarn();
+            case 3 -> CONSOLE.atError();
+            default -> CONSOLE.atInfo();
+        };
+        builder.setMessage("js.console").addKeyValue("request_id", ev.requestId()).addKeyValue("instance", instance.label())
+                .addKeyValue("message", message).log();
+    }
+
+    // ---- timers ----
+
+    @HostAccess.Export
+    public void setTimer(int id, double delayMs) {
+        timers.set(id, delayMs);
+    }
+
+    @HostAccess.Export
+    public void clearTimer(int id) {
+        timers.clear(id);
+    }
+
+    // ---- crypto ----
+
+    @HostAccess.Export
+    public ByteBuffer randomBytes(int n) {
+        return HostCrypto.randomBytes(n);
+    }
+
+    @HostAccess.Export
+    public String randomUUID() {
+        return HostCrypto.randomUUID();
+    }
+
+    @HostAccess.Export
+    public ByteBuffer digest(String algorithm, Value data, int offset, int length) {
+        return HostCrypto.digest(algorithm, bytes(data, offset, length));
+    }
+
+    @HostAccess.Export
+    public ByteBuffer hmacSign(String hash, Value key, int keyOffset, int keyLength, Value data, int offset, int length) {
+        return HostCrypto.hmac(hash, bytes(key, keyOffset, keyLength), bytes(data, offset, length));
+    }
+
+    @HostAccess.Export
+    public boolean hmacVerify(String hash, Value key, int keyOffset, int keyLength, Value sig, int sigOffset, int sigLength,
+                              Value data, int offset, int length) {
+        return HostCrypto.hmacVerify(hash, bytes(key, keyOffset, keyLength), bytes(sig, sigOffset, sigLength), bytes(data, offset, length));
+    }
+
+    @HostAccess.Export
+    public String sha256Hex(String text) {
+        return HostCrypto.sha256Hex(text);
+    }
+
+    @HostAccess.Export
+    public String randomHex32() {
+        return HostCrypto.randomHex32();
+    }
+
+    // ---- outbound fetch ----
+
+    @HostAccess.Export
+    public int fetch(String method, String url, String headerLines, int bodyKind, Value body, int offset, int length,
+                     String redirect, Value callback) {
+        JsEvent ev = instance.currentEvent();
+        Body b = BodyArgs.fromJs(instance, ev, fns, bodyKind, body, offset, length);
+        int id = ++nextFetchId;
+        Value done = callback;
+        OutboundFetch f = new OutboundFetch(http, instance, ev, done, method, url, HeaderLines.decode(headerLines), b, redirect);
+        fetches.put(id, f);
+        f.start();
+        return id;
+    }
+
+    /** The fetch settled in JavaScript: forget it. */
+    @HostAccess.Export
+    public void fetchDone(int id) {
+        fetches.remove(id);
+    }
+
+    @HostAccess.Export
+    public void abortFetch(int id) {
+        OutboundFetch f = fetches.remove(id);
+        if (f != null) {
+            f.abort();
+        }
+    }
+
+    // ---- Durable Object stubs ----
+
+    @HostAccess.Export
+    public void stubFetch(String className, String hex, String name, String method, String url, String headerLines,
+                          int bodyKind, Value body, int offset, int length, Value callback) {
+        JsEvent ev = instance.currentEvent();
+        Body b = BodyArgs.fromJs(instance, ev, fns, bodyKind, body, offset, length);
+        HttpRequestData req = new HttpRequestData(method, url, HeaderLines.decode(headerLines), b, ev.requestId());
+        stubs.fetch(new CellIdentity(className, hex, name), req, callback);
+    }
+
+    @HostAccess.Export
+    public void stubCall(String className, String hex, String name, String method, Value args, int offset, int length,
+                         Value callback) {
+        stubs.call(new CellIdentity(className, hex, name), method, bytes(args, offset, length), callback);
+    }
+
+    static byte[] bytes(Value buffer, int offset, int length) {
+        byte[] b = new byte[length];
+        if (length > 0) {
+            buffer.readBuffer(offset, b, 0, length);
+        }
+        return b;
+    }
+}

@@ -1,0 +1,49 @@
+package dev.cellgate.js.graal.instance;
+
+/**
+ * One event delivered to an instance (a fetch, an RPC call, an alarm, or the instance's own
+ * start-up), with the resources it used so far. Every turn of JavaScript runs on behalf of exactly
+ * one event: the one that scheduled it (a timer, a fetch response, a stream chunk), so CPU time
+ * and allocation are charged to the request that caused them.
+ *
+ * <p>Fields are touched on the instance's executor, except {@link #kill} which the watchdog sets.
+ */
+public abstract class JsEvent {
+    private final String requestId;
+    private final String label;
+    long cpuNanos;
+    long allocatedBytes;
+    private volatile LimitExceededException killed;
+    int holds;
+
+    protected JsEvent(String requestId, String label) {
+        this.requestId = requestId;
+        this.label = label;
+    }
+
+    public String requestId() {
+        return requestId;
+    }
+
+    /** What the event is, for error messages: {@code fetch GET https://…}, {@code rpc increment}. */
+    public String label() {
+        return label;
+    }
+
+    public boolean killed() {
+        return killed != null;
+    }
+
+    LimitExceededException killedBy() {
+        return killed;
+    }
+
+    void kill(LimitExceededException reason) {
+        if (killed == null) {
+            killed = reason;
+        }
+    }
+
+    /** Settles the event's future with an error (the JS error, a limit, a reset); later settlements are ignored. */
+    public abstract void fail(Throwable error);
+}

@@ -1,0 +1,318 @@
+package dev.cellgate.js.graal.instance;
+
+import dev.cellgate.core.spi.js.InstanceHost;
+import dev.cellgate.js.graal.JsLimits;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeoutException;
+import org.graalvm.polyglot.Context;
+import org.graalvm.polyglot.PolyglotException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One JavaScript context (a Worker or a cell) and the rules for entering it.
+ *
+ * <p>Threading, by construction: JavaScript runs only inside {@link #runTurn}, which the host calls
+ * on {@link InstanceHost#executor()} (a serial executor), and every asynchronous result reaches the
+ * context through {@link #post}, which queues a turn on that same executor. Nothing else touches
+ * the {@link Context}, so it is never entered from two threads at once.
+ *
+ * <p>Each turn is charged to one {@link JsEvent}; the {@link TurnWatchdog} interrupts a turn whose
+ * event ran over its limits. After a memory kill the context is thrown away and rebuilt on the next
+ * event (its globals may hold the allocation); after a CPU kill it stays, as GraalJS leaves an
+ * interrupted context usable.
+ */
+public final class JsInstance {
+    private static final Logger LOG = LoggerFactory.getLogger(JsInstance.class);
+
+    /**
+     * Builds the JavaScript side of a fresh context (runtime, modules, a cell's constructor) and
+     * returns what to release when that context is discarded (its timers, say).
+     */
+    public interface Setup {
+        Runnable setUp(JsInstance instance, Context context);
+    }
+
+    private final InstanceHost host;
+    private final TurnWatchdog watchdog;
+    private final JsLimits limits;
+    private final java.util.function.Supplier<Context> contexts;
+    private final Setup setup;
+    private final String label;
+    private final Object turnLock = new Object();
+    private final ArrayDeque<Runnable> afterTurn = new ArrayDeque<>();
+    private final Set<JsEvent> open = new LinkedHashSet<>();
+
+    private volatile Context context;
+    private Runnable contextResources = () -> { };
+    private int generation;
+    private volatile Turn active;
+    private boolean resetPending;
+    private boolean closed;
+    private int inFlight;
+
+    public JsInstance(InstanceHost host, TurnWatchdog watchdog, JsLimits limits,
+                      java.util.function.Supplier<Context> contexts, Setup setup, String label) {
+        this.host = host;
+        this.watchdog = watchdog;
+        this.limits = limits;
+        this.contexts = contexts;
+        this.setup = setup;
+        this.label = label;
+        watchdog.watch(this);
+    }
+
+    public InstanceHost host() {
+        return host;
+    }
+
+    public String label() {
+        return label;
+    }
+
+    /** Creates the context now (on the executor), charging the work to {@code startup}. */
+    public void start(JsEvent startup) {
+        ensureContext(startup);
+    }
+
+    /** The event whose turn is running; valid only inside a turn. */
+    public JsEvent currentEvent() {
+        Turn t = active;
+        if (t == null) {
+            throw new IllegalStateException("no JavaScript turn is running on " + label);
+        }
+        return t.event();
+    }
+
+    /** Queues a turn for {@code event} on the instance's executor; dropped if the context was replaced meanwhile. */
+    public void post(JsEvent event, Runnable body) {
+        int gen = generation;
+        host.executor().execute(() -> {
+            if (gen == generation && !closed) {
+                runTurn(event, body);
+            }
+        });
+    }
+
+    /** Runs {@code body} inside the context for {@code event}. Call only on the executor. */
+    public void runTurn(JsEvent event, Runnable body) {
+        if (closed) {
+            event.fail(new IllegalStateException(label + " is closed"));
+            return;
+        }
+        if (event.killed()) {
+            return;
+        }
+        if (!ensureContext(event)) {
+            return;
+        }
+        Turn turn = new Turn(Thread.currentThread().threadId(), event,
+                ThreadResources.currentCpuNanos(), ThreadResources.currentAllocatedBytes());
+        synchronized (turnLock) {
+            active = turn;
+        }
+        try {
+            body.run();
+        } catch (PolyglotException e) {
+            onTurnError(event, e);
+        } catch (RuntimeException e) {
+            event.fail(e);
+        } finally {
+            synchronized (turnLock) {
+                active = null;
+            }
+            event.cpuNanos += ThreadResources.currentCpuNanos() - turn.cpuStart();
+            event.allocatedBytes += ThreadResources.currentAllocatedBytes() - turn.allocStart();
+            finishTurn();
+        }
+    }
+
+    private void onTurnError(JsEvent event, PolyglotException e) {
+        LimitExceededException limit = event.killedBy();
+        if (limit != null && (e.isInterrupted() || e.isCancelled())) {
+            LOG.atWarn().setMessage("js.event.stopped").addKeyValue("instance", label).addKeyValue("event", event.label())
+                    .addKeyValue("request_id", event.requestId()).addKeyValue("reason", limit.getMessage()).log();
+            event.fail(limit);
+            while (event.holds > 0) {
+                release(event);
+            }
+            if (limit.memory()) {
+                resetPending = true;
+            }
+            return;
+        }
+        event.fail(JsErrors.from(e));
+    }
+
+    /**
+     * Defers work (settling a host future, signalling a subscriber) until the running turn has left
+     * the context, so host code never runs nested inside JavaScript. Outside a turn it runs now.
+     */
+    public void afterTurn(Runnable r) {
+        if (active == null) {
+            r.run();
+        } else {
+            afterTurn.add(r);
+        }
+    }
+
+    private void drainAfterTurn() {
+        Runnable r;
+        while ((r = afterTurn.poll()) != null) {
+            try {
+                r.run();
+            } catch (RuntimeException e) {
+                LOG.atWarn().setMessage("js.after_turn.failed").addKeyValue("instance", label).addKeyValue("error", e.toString()).log();
+            }
+        }
+    }
+
+    private void finishTurn() {
+        drainAfterTurn();
+        if (resetPending) {
+            resetPending = false;
+            replaceContext("an event exceeded the memory limit");
+        }
+    }
+
+    private boolean ensureContext(JsEvent event) {
+        if (context != null) {
+            return true;
+        }
+        Context c = contexts.get();
+        context = c;
+        Turn turn = new Turn(Thread.currentThread().threadId(), event,
+                ThreadResources.currentCpuNanos(), ThreadResources.currentAllocatedBytes());
+        synchronized (turnLock) {
+            active = turn;
+        }
+        try {
+            contextResources = setup.setUp(this, c);
+            return true;
+        } catch (PolyglotException e) {
+            onTurnError(event, e);
+        } catch (RuntimeException e) {
+            event.fail(e);
+        } finally {
+            synchronized (turnLock) {
+                active = null;
+            }
+            drainAfterTurn();
+        }
+        // A context whose set-up failed is unusable: drop it and try again on the next event.
+        context = null;
+        generation++;
+        c.close(true);
+        return false;
+    }
+
+    private void replaceContext(String why) {
+        LOG.atWarn().setMessage("js.instance.replaced").addKeyValue("instance", label).addKeyValue("reason", why).log();
+        Context old = context;
+        context = null;
+        generation++;
+        releaseResources();
+        failOpenEvents(label + " was replaced because " + why + "; this event could not finish");
+        if (old != null) {
+            old.close(true);
+        }
+    }
+
+    /** Counts the event as in flight until a matching {@link #release}. */
+    public void hold(JsEvent event) {
+        event.holds++;
+        inFlight++;
+        open.add(event);
+    }
+
+    public void release(JsEvent event) {
+        if (event.holds <= 0) {
+            return;
+        }
+        event.holds--;
+        inFlight--;
+        if (event.holds == 0) {
+            open.remove(event);
+        }
+    }
+
+    /** Events still running: handlers that have not answered and pending {@code waitUntil} promises. */
+    public int inFlight() {
+        return inFlight;
+    }
+
+    void checkLimits(JsLimits ignored) {
+        Turn t = active;
+        if (t == null || t.event().killed()) {
+            return;
+        }
+        JsEvent ev = t.event();
+        long cpu = ev.cpuNanos + ThreadResources.cpuNanos(t.threadId()) - t.cpuStart();
+        long alloc = ev.allocatedBytes + ThreadResources.allocatedBytes(t.threadId()) - t.allocStart();
+        LimitExceededException reason = null;
+        if (cpu > limits.cpuBudgetMs() * 1_000_000L) {
+            reason = new LimitExceededException(label + " exceeded its CPU budget of " + limits.cpuBudgetMs()
+                    + " ms (CELLD_CPU_MS) in " + ev.label() + "; the handler was interrupted", false);
+        } else if (alloc > limits.maxEventAllocatedBytes()) {
+            reason = new LimitExceededException(label + " allocated more than " + limits.maxEventAllocatedBytes()
+                    + " bytes in " + ev.label() + " (allocation limit); the handler was interrupted and the instance replaced", true);
+        }
+        if (reason == null) {
+            return;
+        }
+        synchronized (turnLock) {
+            if (active != t) {
+                return;
+            }
+            ev.kill(reason);
+            try {
+                // Waits until the thread left the context: finishing the turn needs turnLock only after that.
+                context.interrupt(Duration.ofSeconds(5));
+            } catch (TimeoutException e) {
+                LOG.atWarn().setMessage("js.interrupt.timeout").addKeyValue("instance", label).log();
+            }
+        }
+    }
+
+    private void failOpenEvents(String why) {
+        List<JsEvent> orphans = new ArrayList<>(open);
+        open.clear();
+        inFlight = 0;
+        for (JsEvent e : orphans) {
+            e.holds = 0;
+            e.fail(new IllegalStateException(why));
+        }
+    }
+
+    private void releaseResources() {
+        Runnable r = contextResources;
+        contextResources = () -> { };
+        try {
+            r.run();
+        } catch (RuntimeException e) {
+            LOG.atWarn().setMessage("js.instance.release_failed").addKeyValue("instance", label).addKeyValue("error", e.toString()).log();
+        }
+    }
+
+    /** Drops the context. Call on the executor. */
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        watchdog.unwatch(this);
+        generation++;
+        Context c = context;
+        context = null;
+        releaseResources();
+        failOpenEvents(label + " was closed before this event finished");
+        if (c != null) {
+            c.close(true);
+        }
+    }
+}

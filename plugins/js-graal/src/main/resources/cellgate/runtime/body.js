@@ -1,0 +1,104 @@
+// The body shared by Request and Response: a string, bytes or a ReadableStream, read at most once.
+(function (host, internal) {
+  'use strict';
+  const USED = 'Body has already been used. It can only be used once. Use tee() first if you need to read it twice.';
+
+  class BodyState {
+    // source: null | string | Uint8Array | ReadableStream
+    constructor(source) { this.source = source; this.used = false; }
+
+    get usedOrLocked() {
+      const s = this.source;
+      return s instanceof ReadableStream ? internal.rsDisturbed(s) || s.locked : this.used;
+    }
+    stream() {
+      const s = this.source;
+      if (s === null || s instanceof ReadableStream) return s;
+      const bytes = typeof s === 'string' ? internal.encoder.encode(s) : s;
+      const used = this.used;
+      this.source = new ReadableStream({
+        type: 'bytes',
+        start(c) { if (!used && bytes.byteLength) c.enqueue(bytes); c.close(); },
+      });
+      if (used) internal.rsRead(this.source);
+      return this.source;
+    }
+    #take() {
+      if (this.usedOrLocked) throw new TypeError(USED);
+      this.used = true;
+      return this.source;
+    }
+    async bytes() {
+      const s = this.#take();
+      if (s === null) return new Uint8Array(0);
+      if (typeof s === 'string') return internal.encoder.encode(s);
+      if (s instanceof Uint8Array) return s.slice();
+      return internal.readAllBytes(s);
+    }
+    async text() {
+      const s = this.#take();
+      if (s === null) return '';
+      if (typeof s === 'string') return s;
+      return internal.decoder.decode(s instanceof Uint8Array ? s : await internal.readAllBytes(s));
+    }
+    clone() {
+      const s = this.source;
+      if (this.usedOrLocked) throw new TypeError('Body has already been used. It can only be used once. Use tee() first if you need to read it twice.');
+      if (!(s instanceof ReadableStream)) return new BodyState(s);
+      const [a, b] = s.tee();
+      this.source = a;
+      return new BodyState(b);
+    }
+    // [kind, value, offset, length] for the host (see BodyArgs.java).
+    toHost() {
+      const s = this.source;
+      if (s === null) return [0, null, 0, 0];
+      if (this.usedOrLocked) throw new TypeError(USED);
+      this.used = true;
+      if (typeof s === 'string') return [1, s, 0, 0];
+      if (s instanceof Uint8Array) return [2, s.buffer, s.byteOffset, s.byteLength];
+      return [3, s.getReader(), 0, 0];
+    }
+  }
+
+  // Extracts a BodyInit: [BodyState, default content-type or null].
+  internal.extractBody = function (init) {
+    if (init === null || init === undefined) return [new BodyState(null), null];
+    if (typeof init === 'string') return [new BodyState(init), 'text/plain;charset=UTF-8'];
+    if (init instanceof ReadableStream) return [new BodyState(init), null];
+    if (init instanceof ArrayBuffer) return [new BodyState(new Uint8Array(init.slice(0))), null];
+    if (ArrayBuffer.isView(init)) {
+      return [new BodyState(new Uint8Array(init.buffer.slice(init.byteOffset, init.byteOffset + init.byteLength))), null];
+    }
+    if (init instanceof Blob) return [new BodyState(internal.blobBytes(init)), init.type || null];
+    if (init instanceof URLSearchParams) return [new BodyState(init.toString()), 'application/x-www-form-urlencoded;charset=UTF-8'];
+    if (typeof FormData === 'function' && init instanceof FormData) throw internal.unsupported('FormData bodies');
+    return [new BodyState(String(init)), 'text/plain;charset=UTF-8'];
+  };
+  internal.hostBody = function (kind, value) {
+    if (kind === 2) return new BodyState(new Uint8Array(new ArrayBuffer(value)));
+    if (kind === 3) return new BodyState(internal.streamFromHost(value));
+    return new BodyState(null);
+  };
+  internal.BodyState = BodyState;
+
+  // The Body mixin; `state(obj)` gives the object's BodyState, `headers(obj)` its Headers.
+  internal.mixinBody = function (cls, state) {
+    const methods = {
+      get body() { return state(this).stream(); },
+      get bodyUsed() { return state(this).usedOrLocked; },
+      arrayBuffer() { try { return state(this).bytes().then((b) => (b.byteOffset === 0 && b.byteLength === b.buffer.byteLength ? b.buffer : b.slice().buffer)); } catch (e) { return Promise.reject(e); } },
+      bytes() { try { return state(this).bytes(); } catch (e) { return Promise.reject(e); } },
+      text() { try { return state(this).text(); } catch (e) { return Promise.reject(e); } },
+      json() { try { return state(this).text().then(JSON.parse); } catch (e) { return Promise.reject(e); } },
+      blob() {
+        try {
+          const type = this.headers.get('content-type') || '';
+          return state(this).bytes().then((b) => new Blob([b], { type }));
+        } catch (e) { return Promise.reject(e); }
+      },
+      formData() { return Promise.reject(internal.unsupported(cls.name + '.formData()')); },
+    };
+    Object.defineProperties(cls.prototype, Object.getOwnPropertyDescriptors(methods));
+  };
+});

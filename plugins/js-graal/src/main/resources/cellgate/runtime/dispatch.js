@@ -1,0 +1,120 @@
+// Entry points the host calls (JsFunctions.java): a Worker's fetch, a cell's construction, fetch,
+// RPC call and alarm. Each answers on the Java event object it is given.
+(function (host, internal) {
+  'use strict';
+  let env = {};
+  let scriptName = '';
+  let exports = null;
+  let cell = null;
+
+  internal.configure = function (json) {
+    const cfg = JSON.parse(json);
+    scriptName = cfg.scriptName;
+    env = Object.assign({}, cfg.vars);
+    for (const [binding, className] of Object.entries(cfg.durableObjects)) env[binding] = internal.newNamespace(scriptName, className);
+    internal.env = env;
+    // Visible only while the bundle's modules evaluate, for the "cloudflare:workers" module.
+    Object.defineProperty(globalThis, Symbol.for('cellgate.internal'), { value: internal, configurable: true });
+  };
+  internal.initBundle = function (namespace) {
+    delete globalThis[Symbol.for('cellgate.internal')];
+    exports = namespace;
+  };
+  internal.exportedClassNames = () =>
+    Object.keys(exports).filter((k) => k !== 'default' && typeof exports[k] === 'function').join(',');
+
+  function answer(event, response) {
+    if (!(response instanceof Response)) {
+      event.fail('TypeError', "Incorrect type for Promise: the Promise did not resolve to 'Response'.", '');
+      return;
+    }
+    let parts;
+    try { parts = internal.responseToHost(response); } catch (e) { event.fail(...internal.errorParts(e)); return; }
+    event.respond(parts[0], parts[1], parts[2], parts[3], parts[4], parts[5], parts[6]);
+  }
+  function settle(event, result) {
+    if (result instanceof Response) { answer(event, result); return; }
+    Promise.resolve(result).then((r) => answer(event, r), (e) => event.fail(...internal.errorParts(e)));
+  }
+
+  class ExecutionContext {
+    #event;
+    constructor(event) { this.#event = event; }
+    waitUntil(promise) {
+      const event = this.#event;
+      event.waitUntilBegin();
+      Promise.resolve(promise).then(() => event.waitUntilEnd(), (e) => {
+        console.error('Uncaught (in promise) from ctx.waitUntil():', e);
+        event.waitUntilEnd();
+      });
+    }
+    passThroughOnException() { throw internal.unsupported('ctx.passThroughOnException()'); }
+    get props() { return {}; }
+  }
+  internal.defineGlobal('ExecutionContext', ExecutionContext);
+
+  internal.dispatchFetch = function (event, method, url, headerLines, bodyKind, body) {
+    let result;
+    try {
+      const request = internal.requestFromHost(method, url, headerLines, bodyKind, body);
+      if (cell !== null) {
+        if (typeof cell.target.fetch !== 'function') throw new TypeError('Handler does not export a fetch() function.');
+        result = cell.target.fetch(request);
+      } else {
+        const handler = exports.default;
+        const ctx = new ExecutionContext(event);
+        if (typeof handler === 'function' && handler.prototype && typeof handler.prototype.fetch === 'function') {
+          result = new handler(ctx, env).fetch(request);
+        } else if (handler !== null && typeof handler === 'object' && typeof handler.fetch === 'function') {
+          result = handler.fetch(request, env, ctx);
+        } else {
+          throw new TypeError('Handler does not export a fetch() function.');
+        }
+      }
+    } catch (e) {
+      event.fail(...internal.errorParts(e));
+      return;
+    }
+    settle(event, result);
+  };
+
+  class DurableObjectState {
+    #id; #storage; #event;
+    constructor(id, storage, event) { this.#id = id; this.#storage = storage; this.#event = event; }
+    get id() { return this.#id; }
+    get storage() { return this.#storage; }
+    waitUntil(p) { Promise.resolve(p).catch((e) => console.error('Uncaught (in promise) from ctx.waitUntil():', e)); }
+    blockConcurrencyWhile(fn) { try { return Promise.resolve(fn()); } catch (e) { return Promise.reject(e); } }
+    acceptWebSocket() { throw internal.unsupported('ctx.acceptWebSocket() (WebSocket hibernation)'); }
+    getWebSockets() { throw internal.unsupported('ctx.getWebSockets()'); }
+    setWebSocketAutoResponse() { throw internal.unsupported('ctx.setWebSocketAutoResponse()'); }
+    abort() { throw internal.unsupported('ctx.abort()'); }
+  }
+
+  internal.constructCell = function (className, hex, name, storageBridge) {
+    const Cls = exports[className];
+    if (typeof Cls !== 'function') throw new TypeError('The deployment exports no class ' + className);
+    const id = internal.newId(className, hex, name === null ? undefined : name);
+    const state = new DurableObjectState(id, internal.newStorage(storageBridge));
+    cell = { target: null };
+    cell.target = new Cls(state, env);
+  };
+
+  internal.dispatchCall = function (event, method, argsBuffer) {
+    internal.runRpc(cell.target, method, new Uint8Array(new ArrayBuffer(argsBuffer))).then(
+      (bytes) => event.result(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+      (e) => event.fail(...internal.errorParts(e)));
+  };
+
+  internal.dispatchAlarm = function (event, retryCount, isRetry) {
+    let result;
+    try {
+      if (typeof cell.target.alarm !== 'function') throw new TypeError(cell.target.constructor.name + ' has no alarm() handler.');
+      result = cell.target.alarm({ retryCount, isRetry });
+    } catch (e) {
+      event.fail(...internal.errorParts(e));
+      return;
+    }
+    Promise.resolve(result).then(() => event.done(), (e) => event.fail(...internal.errorParts(e)));
+  };
+});

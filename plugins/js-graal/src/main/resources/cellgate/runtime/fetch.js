@@ -1,0 +1,59 @@
+// Outbound fetch() through the node's Vert.x HTTP client (OutboundFetch.java), with redirects,
+// AbortSignal and a streamed response body.
+(function (host, internal) {
+  'use strict';
+  const NULL_BODY = [101, 204, 205, 304];
+
+  function fetch(input, init = undefined) {
+    let request;
+    try {
+      request = new Request(input, init);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    const url = new URL(request.url);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      return Promise.reject(new TypeError('Fetch API cannot load: ' + request.url));
+    }
+    const signal = internal.requestSignalIfAny(request);
+    if (signal && signal.aborted) return Promise.reject(signal.reason);
+    let body;
+    try {
+      body = internal.requestBody(request).toHost();
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      let responseBody = null;
+      const onAbort = () => {
+        host.abortFetch(id);
+        if (!settled) { settled = true; reject(signal.reason); }
+        if (responseBody) internal.rsError(responseBody, signal.reason);
+      };
+      const id = host.fetch(request.method, request.url, internal.headersToLines(request.headers), body[0], body[1], body[2], body[3],
+        request.redirect, (status, statusText, headerLines, finalUrl, redirected, stream) => {
+          if (status < 0) {
+            host.fetchDone(id);
+            if (signal) signal.removeEventListener('abort', onAbort);
+            if (!settled) { settled = true; reject(new TypeError(statusText)); }
+            return;
+          }
+          if (settled) { stream.cancel(); return; }
+          settled = true;
+          let state;
+          if (NULL_BODY.includes(status) || request.method === 'HEAD') {
+            stream.cancel();
+            state = new internal.BodyState(null);
+          } else {
+            responseBody = internal.streamFromHost(stream);
+            state = new internal.BodyState(responseBody);
+          }
+          if (!signal) host.fetchDone(id);
+          resolve(internal.responseFromHost(status, statusText, headerLines, state, finalUrl, redirected));
+        });
+      if (signal) signal.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+  internal.defineGlobal('fetch', fetch);
+});
