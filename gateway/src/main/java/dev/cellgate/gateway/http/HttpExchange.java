@@ -35,7 +35,8 @@ public final class HttpExchange {
      * Reads the request into the engine's form. Completes with {@link TooLarge} when the declared
      * length is over {@code maxBody}. The request must be paused by the caller on arrival.
      */
-    public static CompletableFuture<HttpRequestData> read(HttpServerRequest req, String requestId, long maxBody) {
+    public static CompletableFuture<HttpRequestData> read(HttpServerRequest req, String requestId, long maxBody,
+                                                          java.util.concurrent.atomic.AtomicBoolean tooLarge) {
         List<Map.Entry<String, String>> headers = new ArrayList<>(req.headers().size());
         for (Map.Entry<String, String> h : req.headers()) {
             headers.add(Map.entry(h.getKey().toLowerCase(java.util.Locale.ROOT), h.getValue()));
@@ -72,7 +73,7 @@ public final class HttpExchange {
             return f;
         }
         return CompletableFuture.completedFuture(new HttpRequestData(method, url, headers,
-                new Body.Stream(new ReadStreamPublisher(req, maxBody), declared), requestId));
+                new Body.Stream(new ReadStreamPublisher(req, maxBody, tooLarge), declared), requestId));
     }
 
     /** Writes the engine's response. Call on the request's context. */

@@ -43,8 +43,10 @@ public final class WorkerRequests implements Handler<HttpServerRequest> {
     public void handle(HttpServerRequest req) {
         if (draining.getAsBoolean()) {
             // Tell the client (or load balancer) to go elsewhere, and close so it reconnects there.
-            req.response().setStatusCode(503).putHeader("connection", "close").putHeader("retry-after", "1")
-                    .putHeader("content-type", "text/plain;charset=UTF-8").end("node is draining; retry");
+            HttpServerResponse resp = req.response().setStatusCode(503).putHeader("retry-after", "1")
+                    .putHeader("content-type", "text/plain;charset=UTF-8");
+            closeAfter(req, resp);
+            resp.end("node is draining; retry");
             return;
         }
         inFlight.incrementAndGet();
@@ -59,10 +61,13 @@ public final class WorkerRequests implements Handler<HttpServerRequest> {
         req.pause();
         Context ctx = Vertx.currentContext();
         String requestId = newRequestId();
-        HttpExchange.read(req, requestId, maxBody)
+        java.util.concurrent.atomic.AtomicBoolean tooLarge = new java.util.concurrent.atomic.AtomicBoolean();
+        HttpExchange.read(req, requestId, maxBody, tooLarge)
                 .thenCompose(data -> pool.fetch(ctx, data))
                 .whenComplete((resp, err) -> ctx.runOnContext(v -> {
-                    if (err == null) {
+                    if (tooLarge.get()) {
+                        fail(req, requestId, new HttpExchange.TooLarge(maxBody));
+                    } else if (err == null) {
                         HttpExchange.write(req.response(), ctx, resp);
                     } else {
                         fail(req, requestId, unwrap(err));
@@ -81,7 +86,7 @@ public final class WorkerRequests implements Handler<HttpServerRequest> {
         if (e instanceof HttpExchange.TooLarge || e instanceof ReadStreamPublisher.BodyTooLargeException) {
             status = 413;
             body = e.getMessage();
-            resp.putHeader("connection", "close");
+            closeAfter(req, resp); // the rest of the body is not read
         } else if (e instanceof HttpExchange.BadRequest) {
             status = 400;
             body = e.getMessage();
@@ -99,6 +104,15 @@ public final class WorkerRequests implements Handler<HttpServerRequest> {
                     .addKeyValue("error", String.valueOf(e.getMessage())).setCause(e).log();
         }
         resp.setStatusCode(status).putHeader("content-type", "text/plain;charset=UTF-8").end(body);
+    }
+
+    /** HTTP/1.x: {@code Connection: close}. HTTP/2 forbids that header: send GOAWAY after the response instead. */
+    private static void closeAfter(HttpServerRequest req, HttpServerResponse resp) {
+        if (req.version() == io.vertx.core.http.HttpVersion.HTTP_2) {
+            resp.endHandler(v -> req.connection().shutdown());
+        } else {
+            resp.putHeader("connection", "close");
+        }
     }
 
     private static Throwable unwrap(Throwable e) {

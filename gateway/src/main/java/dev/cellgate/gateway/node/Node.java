@@ -64,6 +64,7 @@ public final class Node {
     private final Distribution dist;
     private final long startedMs = System.currentTimeMillis();
     private final CompletableFuture<Integer> exit = new CompletableFuture<>();
+    private final CompletableFuture<Void> started = new CompletableFuture<>();
 
     private NodeIdentity identity;
     private Vertx vertx;
@@ -95,6 +96,10 @@ public final class Node {
     /** Starts a node and blocks until it has stopped; returns the exit code. */
     public static int run(NodeConfig config, Distribution dist) {
         Node node = new Node(config, dist);
+        // Signals first: a stop requested while the node starts is honoured as soon as it is up.
+        Signals.onTermination(sig -> node.started.thenRun(() -> node.requestShutdown(sig)));
+        // Relaunched for the JIT: if the launcher is killed (-9), stop gracefully rather than linger.
+        JitLauncher.watchParentIfChild(() -> node.started.thenRun(() -> node.requestShutdown("launcher-exit")));
         try {
             node.start();
         } catch (StartupException e) {
@@ -103,9 +108,7 @@ public final class Node {
             node.closeQuietly();
             return e.exitCode();
         }
-        Signals.onTermination(node::requestShutdown);
-        // Relaunched for the JIT: if the launcher is killed (-9), stop gracefully rather than linger.
-        JitLauncher.watchParentIfChild(() -> node.requestShutdown("launcher-exit"));
+        node.started.complete(null);
         int code = node.exit.join();
         LOG.atInfo().setMessage("node.stopped").addKeyValue("exit_code", code).log();
         return code;
@@ -253,23 +256,27 @@ public final class Node {
     }
 
     /**
-     * One server per event loop. The first binds (possibly an ephemeral port); the others join
-     * it on the port it got, since port 0 would give each its own.
+     * One server per event loop, all in one deployment on one port: Vert.x binds the socket once
+     * and spreads connections over the instances. Vert.x gives each instance its own port when asked
+     * for port 0, so an ephemeral port is picked first.
      */
     private void startPublicServers(int loops) throws StartupException {
         WorkerRequests handler = new WorkerRequests(workers, config.maxRequestBodyBytes(), () -> draining);
         publicRequests = handler;
         String host = config.addr().host();
-        PublicServerVerticle first = new PublicServerVerticle(() -> new PublicListener(vertx, this::unhealthyReason, handler),
-                host, config.addr().port());
-        await(vertx.deployVerticle(first), "public listener on " + config.addr());
-        publicPort = first.actualPort();
-        if (loops > 1) {
-            int port = publicPort;
-            await(vertx.deployVerticle(() -> new PublicServerVerticle(
-                    () -> new PublicListener(vertx, this::unhealthyReason, handler), host, port),
-                    new DeploymentOptions().setInstances(loops - 1)), "public listener on " + host + ":" + port);
+        int port = config.addr().port();
+        if (port == 0) {
+            try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName(host))) {
+                port = probe.getLocalPort();
+            } catch (java.io.IOException e) {
+                throw new StartupException(ExitCodes.STARTUP_FAILED, "cannot pick a free port on " + host + ": " + e.getMessage());
+            }
         }
+        int bound = port;
+        await(vertx.deployVerticle(() -> new PublicServerVerticle(
+                () -> new PublicListener(vertx, this::unhealthyReason, handler), host, bound),
+                new DeploymentOptions().setInstances(loops)), "public listener on " + host + ":" + bound);
+        publicPort = bound;
     }
 
     /** Health: null when healthy. */

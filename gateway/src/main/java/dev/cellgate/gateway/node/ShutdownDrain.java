@@ -45,6 +45,11 @@ final class ShutdownDrain {
     /** Releases (or preserves) every resident cell; completes when drained or at the deadline. */
     CompletableFuture<Result> run(Mode mode, long t0) {
         List<String> scopes = cells.residentScopes();
+        CompletableFuture<Result> done = new CompletableFuture<>();
+        if (scopes.isEmpty()) {
+            poll(mode, t0, done); // an idle node: nothing to release, exit at once
+            return done;
+        }
         WorkerExecutor pool = vertx.createSharedWorkerExecutor("cell-releases", releases);
         for (String scope : scopes) {
             pool.executeBlocking(() -> {
@@ -61,7 +66,6 @@ final class ShutdownDrain {
                 return null;
             }, false);
         }
-        CompletableFuture<Result> done = new CompletableFuture<>();
         poll(mode, t0, done);
         return done.whenComplete((r, e) -> pool.close());
     }

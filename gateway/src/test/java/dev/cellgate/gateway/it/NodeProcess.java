@@ -26,12 +26,13 @@ import java.util.function.Predicate;
  */
 public final class NodeProcess implements AutoCloseable {
     public static final Path GATEWAY_JAR = locateJar();
-    static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
 
     private final String name;
     private final Process process;
     private final List<String> lines = new CopyOnWriteArrayList<>();
     private final Path logFile;
+    private final Thread pumpThread;
     private volatile String publicAddr;
     private volatile String internalAddr;
 
@@ -42,6 +43,7 @@ public final class NodeProcess implements AutoCloseable {
         Thread t = new Thread(this::pump, "node-log-" + name);
         t.setDaemon(true);
         t.start();
+        this.pumpThread = t;
     }
 
     /** Starts a node with these settings (on top of test defaults) and waits until it listens. */
@@ -59,7 +61,9 @@ public final class NodeProcess implements AutoCloseable {
                 .redirectErrorStream(true);
         pb.environment().keySet().removeIf(k -> k.startsWith("CELLD_"));
         pb.environment().putAll(e);
-        NodeProcess n = new NodeProcess(name, pb.start(), workDir.resolve(name + ".log"));
+        Path logs = Path.of("target", "it-logs").toAbsolutePath();
+        Files.createDirectories(logs);
+        NodeProcess n = new NodeProcess(name, pb.start(), logs.resolve(name + "-" + System.currentTimeMillis() + ".log"));
         n.awaitLine(l -> l.contains("\"event\":\"node.listening\""), Duration.ofSeconds(90));
         return n;
     }
@@ -152,9 +156,12 @@ public final class NodeProcess implements AutoCloseable {
         return new JsonObject(get(internalUrl("/state")).body());
     }
 
-    /** SIGTERM to the launcher (which forwards it to the JIT child). */
+    /**
+     * SIGTERM to the launcher (which forwards it to the JIT child). Through the handle:
+     * {@code Process.destroy()} would also close our end of the output pipe and lose the last lines.
+     */
     public void sigterm() {
-        process.destroy();
+        process.toHandle().destroy();
     }
 
     /** SIGKILL to the launcher and its child: the process tree dies at once. */
@@ -177,6 +184,7 @@ public final class NodeProcess implements AutoCloseable {
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
             throw new AssertionError("node " + name + " still running after " + timeout);
         }
+        pumpThread.join(5000); // the JIT child shares the pipe: read its last lines too
         return process.exitValue();
     }
 

@@ -15,11 +15,18 @@ public final class ReadStreamPublisher implements Flow.Publisher<ByteBuffer> {
     private final ReadStream<Buffer> stream;
     private final long maxBytes;
     private final AtomicBoolean subscribed = new AtomicBoolean();
+    private final AtomicBoolean tooLarge;
 
     /** The stream must already be paused (pause it before any asynchronous step). */
     public ReadStreamPublisher(ReadStream<Buffer> stream, long maxBytes) {
+        this(stream, maxBytes, new AtomicBoolean());
+    }
+
+    /** @param tooLarge set when the body went past {@code maxBytes}, so the HTTP layer answers 413 whatever the Worker did */
+    public ReadStreamPublisher(ReadStream<Buffer> stream, long maxBytes, AtomicBoolean tooLarge) {
         this.stream = stream;
         this.maxBytes = maxBytes;
+        this.tooLarge = tooLarge;
     }
 
     @Override
@@ -44,6 +51,7 @@ public final class ReadStreamPublisher implements Flow.Publisher<ByteBuffer> {
             seen[0] += buf.length();
             if (seen[0] > maxBytes) {
                 done[0] = true;
+                tooLarge.set(true);
                 stream.pause();
                 s.onError(new BodyTooLargeException(maxBytes));
                 return;
