@@ -63,15 +63,25 @@ class ConformanceTest {
     record Answer(int status, Map<String, List<String>> headers, String body) {
     }
 
+    static final String MISSING = "miniflare is not installed: run " + NpmTools.SCRIPT + " (the differential conformance harness needs it)";
+
+    /** Reports a missing reference runtime as a skipped test with the fix, or a failure on CI. */
+    @org.junit.jupiter.api.Test
+    void workerdReferenceIsInstalled() {
+        if (NpmTools.miniflare() == null && "true".equals(System.getenv("CI"))) {
+            fail(MISSING);
+        }
+        Assumptions.assumeTrue(NpmTools.miniflare() != null, MISSING);
+    }
+
     @TestFactory
     Stream<DynamicTest> sameAnswersAsWorkerd() throws Exception {
         Path miniflare = NpmTools.miniflare();
         if (miniflare == null) {
-            String msg = "miniflare is not installed: run " + NpmTools.SCRIPT + " (the differential conformance harness needs it)";
             if ("true".equals(System.getenv("CI"))) {
-                fail(msg);
+                fail(MISSING);
             }
-            Assumptions.abort(msg);
+            return Stream.empty();
         }
         JsonObject spec = new JsonObject(Files.readString(FIXTURE.resolve("cases.json")));
         JsonArray cases = spec.getJsonArray("cases");
