@@ -36,7 +36,8 @@
           if (status < 0) {
             host.fetchDone(id);
             if (signal) signal.removeEventListener('abort', onAbort);
-            if (!settled) { settled = true; reject(new TypeError(statusText)); }
+            // workerd rejects a failed connection with a plain Error, not the Fetch standard's TypeError.
+            if (!settled) { settled = true; reject(new Error('Network connection lost: ' + statusText)); }
             return;
           }
           if (settled) { stream.cancel(); return; }

@@ -1,7 +1,10 @@
 // Request.
 (function (host, internal) {
   'use strict';
-  const KNOWN = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH'];
+  // The methods workerd accepts (case-insensitively); anything else is a TypeError there too.
+  const KNOWN = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'PURGE', 'TRACE', 'CONNECT', 'COPY', 'LOCK', 'MKCOL',
+    'MOVE', 'PROPFIND', 'PROPPATCH', 'SEARCH', 'UNLOCK', 'ACL', 'REPORT', 'MKACTIVITY', 'CHECKOUT', 'MERGE', 'M-SEARCH', 'NOTIFY',
+    'SUBSCRIBE', 'UNSUBSCRIBE'];
   const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
   const REDIRECTS = ['follow', 'manual', 'error'];
   const neverAborted = () => internal.newAbortSignal();
@@ -11,7 +14,8 @@
     m = String(m);
     if (!TOKEN.test(m)) throw new TypeError("'" + m + "' is not a valid HTTP method.");
     const upper = m.toUpperCase();
-    return KNOWN.includes(upper) ? upper : m;
+    if (!KNOWN.includes(upper)) throw new TypeError('Invalid HTTP method string: ' + m);
+    return upper;
   }
 
   class Request {

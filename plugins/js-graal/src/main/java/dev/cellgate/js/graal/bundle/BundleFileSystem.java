@@ -119,7 +119,8 @@ public final class BundleFileSystem implements FileSystem {
         }
         if (key.startsWith(UNSUPPORTED_ROOT)) {
             String spec = URLEncoding.decode(key.substring(UNSUPPORTED_ROOT.length(), key.length() - 3));
-            return ("throw new TypeError(" + quote("module '" + spec + "' is not supported by cellgate") + ");")
+            // The default export lets `import x from` link, so evaluation reaches the throw that names the module.
+            return ("throw new TypeError(" + quote("module '" + spec + "' is not supported by cellgate") + ");\nexport default undefined;")
                     .getBytes(StandardCharsets.UTF_8);
         }
         throw new NoSuchFileException(key);

@@ -29,6 +29,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class JsInstance {
     private static final Logger LOG = LoggerFactory.getLogger(JsInstance.class);
+    /** Least CPU time a context's set-up may use, whatever the per-event budget. */
+    static final long STARTUP_MIN_CPU_MS = 10_000;
 
     /**
      * Builds the JavaScript side of a fresh context (runtime, modules, a cell's constructor) and
@@ -186,7 +188,10 @@ public final class JsInstance {
         }
         Context c = contexts.get();
         context = c;
-        Turn turn = new Turn(Thread.currentThread().threadId(), event,
+        // Set-up (runtime scripts, module evaluation, a cell's constructor) has its own, larger
+        // CPU allowance: on the interpreter it can take longer than a tight per-request budget.
+        StartupEvent startup = new StartupEvent(event);
+        Turn turn = new Turn(Thread.currentThread().threadId(), startup,
                 ThreadResources.currentCpuNanos(), ThreadResources.currentAllocatedBytes());
         synchronized (turnLock) {
             active = turn;
@@ -195,7 +200,7 @@ public final class JsInstance {
             contextResources = setup.setUp(this, c);
             return true;
         } catch (PolyglotException e) {
-            onTurnError(event, e);
+            onTurnError(startup, e);
         } catch (RuntimeException e) {
             event.fail(e);
         } finally {
@@ -207,8 +212,24 @@ public final class JsInstance {
         // A context whose set-up failed is unusable: drop it and try again on the next event.
         context = null;
         generation++;
+        resetPending = false;
         c.close(true);
         return false;
+    }
+
+    /** The set-up of a context, on behalf of the event that needed it. */
+    private static final class StartupEvent extends JsEvent {
+        private final JsEvent cause;
+
+        StartupEvent(JsEvent cause) {
+            super(cause.requestId(), "start-up (runtime and module evaluation) for " + cause.label());
+            this.cause = cause;
+        }
+
+        @Override
+        public void fail(Throwable error) {
+            cause.fail(error);
+        }
     }
 
     private void replaceContext(String why) {
@@ -255,8 +276,9 @@ public final class JsInstance {
         long cpu = ev.cpuNanos + ThreadResources.cpuNanos(t.threadId()) - t.cpuStart();
         long alloc = ev.allocatedBytes + ThreadResources.allocatedBytes(t.threadId()) - t.allocStart();
         LimitExceededException reason = null;
-        if (cpu > limits.cpuBudgetMs() * 1_000_000L) {
-            reason = new LimitExceededException(label + " exceeded its CPU budget of " + limits.cpuBudgetMs()
+        long budgetMs = ev instanceof StartupEvent ? Math.max(limits.cpuBudgetMs(), STARTUP_MIN_CPU_MS) : limits.cpuBudgetMs();
+        if (cpu > budgetMs * 1_000_000L) {
+            reason = new LimitExceededException(label + " exceeded its CPU budget of " + budgetMs
                     + " ms (CELLD_CPU_MS) in " + ev.label() + "; the handler was interrupted", false);
         } else if (alloc > limits.maxEventAllocatedBytes()) {
             reason = new LimitExceededException(label + " allocated more than " + limits.maxEventAllocatedBytes()

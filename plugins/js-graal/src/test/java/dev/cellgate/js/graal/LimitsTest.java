@@ -1,0 +1,85 @@
+package dev.cellgate.js.graal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.cellgate.js.graal.instance.LimitExceededException;
+import dev.cellgate.js.graal.support.Bundles;
+import dev.cellgate.js.graal.support.TestEngine;
+import dev.cellgate.js.graal.support.TestWorker;
+import java.util.concurrent.ExecutionException;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Runaway handlers: a CPU hog is interrupted at its budget and the instance keeps serving; an
+ * allocation bomb is interrupted past the allocation limit, the instance is replaced, and the
+ * JVM (this test's own) carries on.
+ */
+class LimitsTest {
+    static final String WORKER = """
+            const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+            export default {
+              async fetch(req) {
+                const path = new URL(req.url).pathname;
+                if (path === '/spin') { for (;;) { } }
+                if (path === '/spin-in-turns') {
+                  // Never more than ~20 ms in one turn: only the per-event total can stop it.
+                  for (;;) { const end = Date.now() + 20; while (Date.now() < end) { } await sleep(0); }
+                }
+                if (path === '/bomb') { globalThis.hoard = []; for (;;) globalThis.hoard.push(new Array(100000).fill(globalThis.hoard.length)); }
+                if (path === '/hoard') return new Response(String(globalThis.hoard === undefined));
+                if (path === '/catch') { try { for (;;) { } } catch (e) { return new Response('caught ' + e); } }
+                return new Response('ok');
+              },
+            };
+            """;
+
+    @Test
+    void cpuHogIsInterruptedAndTheInstanceKeepsServing() throws Exception {
+        try (TestEngine engine = new TestEngine(new JsLimits(300, 1L << 30, 10)); TestWorker w = engine.worker(Bundles.single(WORKER))) {
+            assertThatThrownBy(() -> w.get("http://x.test/spin"))
+                    .isInstanceOf(ExecutionException.class)
+                    .cause().isInstanceOf(LimitExceededException.class)
+                    .hasMessageContaining("exceeded its CPU budget of 300 ms")
+                    .hasMessageContaining("fetch GET http://x.test/spin");
+            assertThat(w.text("http://x.test/ok")).isEqualTo("ok");
+            // JavaScript cannot catch the interruption.
+            assertThatThrownBy(() -> w.get("http://x.test/catch")).cause().isInstanceOf(LimitExceededException.class);
+            assertThat(w.text("http://x.test/ok")).isEqualTo("ok");
+        }
+    }
+
+    @Test
+    void cpuIsSummedOverTheTurnsOfOneEvent() throws Exception {
+        try (TestEngine engine = new TestEngine(new JsLimits(300, 1L << 30, 10)); TestWorker w = engine.worker(Bundles.single(WORKER))) {
+            assertThatThrownBy(() -> w.get("http://x.test/spin-in-turns"))
+                    .cause().isInstanceOf(LimitExceededException.class).hasMessageContaining("CPU budget");
+            assertThat(w.text("http://x.test/ok")).isEqualTo("ok");
+        }
+    }
+
+    @Test
+    void allocationBombIsStoppedAndTheInstanceReplaced() throws Exception {
+        try (TestEngine engine = new TestEngine(new JsLimits(120_000, 64L << 20, 10)); TestWorker w = engine.worker(Bundles.single(WORKER))) {
+            assertThatThrownBy(() -> w.get("http://x.test/bomb"))
+                    .cause().isInstanceOf(LimitExceededException.class)
+                    .hasMessageContaining("allocated more than " + (64L << 20) + " bytes")
+                    .satisfies(e -> assertThat(((LimitExceededException) e).memory()).isTrue());
+            // A fresh context: the hoard the bomb left in globalThis is gone with the old one.
+            assertThat(w.text("http://x.test/hoard")).isEqualTo("true");
+            assertThat(w.text("http://x.test/ok")).isEqualTo("ok");
+        }
+        Runtime.getRuntime().gc();
+        assertThat(Runtime.getRuntime().freeMemory()).as("the JVM is alive and has memory").isPositive();
+    }
+
+    @Test
+    void withoutTheLimitTheBombWouldKeepItsHoard() throws Exception {
+        // The broken variant: the same bomb stopped by the CPU budget instead (allocation limit out of reach)
+        // leaves its hoard in the context, which proves the replacement above is the memory rule's doing.
+        try (TestEngine engine = new TestEngine(new JsLimits(300, Long.MAX_VALUE, 10)); TestWorker w = engine.worker(Bundles.single(WORKER))) {
+            assertThatThrownBy(() -> w.get("http://x.test/bomb")).cause().hasMessageContaining("CPU budget");
+            assertThat(w.text("http://x.test/hoard")).isEqualTo("false");
+        }
+    }
+}

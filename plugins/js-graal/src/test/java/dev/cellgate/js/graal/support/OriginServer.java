@@ -1,0 +1,78 @@
+package dev.cellgate.js.graal.support;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * The origin that outbound {@code fetch()} talks to in tests, on an ephemeral loopback port:
+ * {@code /text}, {@code /echo} (method, path, headers, body as JSON), {@code /redirect?to=&status=},
+ * {@code /status/<n>}, {@code /stream} (chunked, in pieces), {@code /slow} (answers after 2 s).
+ */
+public final class OriginServer implements AutoCloseable {
+    private final Vertx vertx;
+    private final HttpServer server;
+
+    private OriginServer(Vertx vertx, HttpServer server) {
+        this.vertx = vertx;
+        this.server = server;
+    }
+
+    public static OriginServer start(Vertx vertx) {
+        HttpServer server = vertx.createHttpServer().requestHandler(OriginServer::handle);
+        server.listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().join();
+        return new OriginServer(vertx, server);
+    }
+
+    public String url() {
+        return "http://127.0.0.1:" + server.actualPort();
+    }
+
+    private static void handle(HttpServerRequest req) {
+        String path = req.path();
+        switch (path) {
+            case "/text" -> req.response().putHeader("content-type", "text/plain;charset=utf-8")
+                    .putHeader("x-origin-header", "o").end("origin text");
+            case "/echo" -> req.body().onSuccess(body -> {
+                JsonObject headers = new JsonObject();
+                req.headers().forEach(h -> headers.put(h.getKey().toLowerCase(java.util.Locale.ROOT), h.getValue()));
+                req.response().putHeader("content-type", "application/json").end(new JsonObject()
+                        .put("method", req.method().name()).put("path", req.uri()).put("headers", headers)
+                        .put("body", body.toString()).encode());
+            });
+            case "/redirect" -> {
+                String status = req.getParam("status");
+                req.response().setStatusCode(status == null ? 302 : Integer.parseInt(status))
+                        .putHeader("location", req.getParam("to")).end();
+            }
+            case "/stream" -> {
+                var resp = req.response().setChunked(true).putHeader("content-type", "text/plain");
+                Vertx v = Vertx.currentContext().owner();
+                resp.write("s0;");
+                v.setTimer(5, a -> {
+                    resp.write("s1;");
+                    v.setTimer(5, b -> resp.end("s2;"));
+                });
+            }
+            case "/slow" -> Vertx.currentContext().owner().setTimer(2000, t -> {
+                if (!req.response().closed()) {
+                    req.response().end("slow");
+                }
+            });
+            default -> {
+                if (path.startsWith("/status/")) {
+                    int code = Integer.parseInt(path.substring("/status/".length()));
+                    req.response().setStatusCode(code).end("status " + code);
+                } else {
+                    req.response().setStatusCode(404).end("no route " + path);
+                }
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        server.close().toCompletionStage().toCompletableFuture().join();
+    }
+}

@@ -1,0 +1,32 @@
+// Runs every case of cases.json on workerd through miniflare and prints the answers as JSON:
+//   node run-miniflare.mjs <miniflare module url> <fixture dir> <origin url> <output file>
+// Output file: [{ name, status, headers: [[name, value]...], body }] (stdout carries the Worker's console).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const [, , miniflarePath, fixtureDir, origin, outFile] = process.argv;
+const { Miniflare } = await import(miniflarePath);
+const spec = JSON.parse(readFileSync(join(fixtureDir, 'cases.json'), 'utf8'));
+
+const mf = new Miniflare({
+  modules: true,
+  scriptPath: join(fixtureDir, 'worker.js'),
+  modulesRules: [{ type: 'ESModule', include: ['**/*.js'] }],
+  compatibilityDate: '2025-01-01',
+  bindings: spec.vars,
+  durableObjects: spec.durableObjects,
+});
+
+const results = [];
+try {
+  for (const c of spec.cases) {
+    const headers = Object.assign({}, c.requestHeaders || {}, { 'x-origin': origin });
+    const init = { method: c.method || 'GET', headers, redirect: 'manual' };
+    if (c.body !== undefined) init.body = c.body;
+    const res = await mf.dispatchFetch('http://conformance.test/case/' + c.name + (c.path || ''), init);
+    results.push({ name: c.name, status: res.status, headers: [...res.headers], body: await res.text() });
+  }
+} finally {
+  await mf.dispose();
+}
+writeFileSync(outFile, JSON.stringify(results));
