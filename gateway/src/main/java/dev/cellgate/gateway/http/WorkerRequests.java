@@ -93,6 +93,7 @@ public final class WorkerRequests implements Handler<HttpServerRequest> {
         } else if (e instanceof WorkerPool.NoDeploymentException) {
             status = 503;
             body = e.getMessage();
+            resp.putHeader("retry-after", "1");
         } else if (e instanceof StubCallException s && s.retryable()) {
             status = 503;
             body = "Durable Object unavailable, retry: " + e.getMessage();

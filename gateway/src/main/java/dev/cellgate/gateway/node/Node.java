@@ -85,6 +85,7 @@ public final class Node {
     private int publicPort;
     private String advertise;
     private volatile boolean draining;
+    private volatile CompletableFuture<Void> firstDeployment;
     private volatile ShutdownDrain drain;
     private WorkerRequests publicRequests;
 
@@ -163,7 +164,8 @@ public final class Node {
         });
         deployments = new DeploymentWatcher(new DeploymentStore(bucket), engine, config.varOverrides(),
                 Scheduler.system("deployment-watch"), compileExecutor, DEPLOY_POLL_MS, workers::install);
-        await(io.vertx.core.Future.fromCompletionStage(deployments.start()), "deployment watcher");
+        // Not awaited: compiling a deployment can take long on a busy machine; health says "loading" meanwhile.
+        firstDeployment = deployments.start();
 
         InternalListener internal = new InternalListener(vertx);
         new OperatorApi(this).mount(internal.router());
@@ -279,9 +281,15 @@ public final class Node {
         publicPort = bound;
     }
 
-    /** Health: null when healthy. */
+    /** Health: null when healthy. Not ready while draining, or until the current deployment is loaded. */
     private JsonObject unhealthyReason() {
-        return draining ? new JsonObject().put("draining", true) : null;
+        if (draining) {
+            return new JsonObject().put("draining", true);
+        }
+        if (firstDeployment != null && !firstDeployment.isDone()) {
+            return new JsonObject().put("loading", "deployment");
+        }
+        return null;
     }
 
     /** Begins stopping (a signal or {@code POST /shutdown}); idempotent. */

@@ -64,7 +64,8 @@ public final class NodeProcess implements AutoCloseable {
         Path logs = Path.of("target", "it-logs").toAbsolutePath();
         Files.createDirectories(logs);
         NodeProcess n = new NodeProcess(name, pb.start(), logs.resolve(name + "-" + System.currentTimeMillis() + ".log"));
-        n.awaitLine(l -> l.contains("\"event\":\"node.listening\""), Duration.ofSeconds(90));
+        n.awaitLine(l -> l.contains("\"event\":\"node.listening\""), Duration.ofSeconds(180));
+        n.awaitHealthy(Duration.ofSeconds(180));
         return n;
     }
 
@@ -140,6 +141,25 @@ public final class NodeProcess implements AutoCloseable {
         }
         throw new AssertionError("node " + name + ": no expected line within " + timeout + "; log tail:\n"
                 + String.join("\n", lines().subList(Math.max(0, lines().size() - 40), lines().size())));
+    }
+
+    /** Waits until /__celld/health answers 200 (the current deployment is loaded). */
+    public void awaitHealthy(Duration timeout) throws Exception {
+        long end = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < end) {
+            if (!process.isAlive()) {
+                throw new AssertionError("node " + name + " exited (" + process.exitValue() + ") while starting");
+            }
+            try {
+                if (get(publicUrl("/__celld/health")).statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException e) {
+                // not accepting yet
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("node " + name + " not healthy within " + timeout);
     }
 
     public HttpResponse<String> get(String url) throws IOException, InterruptedException {

@@ -1,0 +1,93 @@
+package dev.cellgate.gateway.it;
+
+import dev.cellgate.core.spi.bucket.BucketStore;
+import dev.cellgate.core.store.file.FileBucketStore;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Several real nodes on one bucket, and the Worker they run. */
+public final class Fleet implements AutoCloseable {
+    public static final String COUNTER_WORKER = """
+            import { DurableObject } from "cloudflare:workers";
+            export class Counter extends DurableObject {
+              constructor(ctx, env) {
+                super(ctx, env);
+                ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS c (id INTEGER PRIMARY KEY, v INTEGER NOT NULL)");
+              }
+              increment() {
+                return this.ctx.storage.sql.exec(
+                  "INSERT INTO c (id, v) VALUES (1, 1) ON CONFLICT(id) DO UPDATE SET v = v + 1 RETURNING v").one().v;
+              }
+              read() {
+                const r = this.ctx.storage.sql.exec("SELECT v FROM c WHERE id = 1").toArray();
+                return r.length ? r[0].v : 0;
+              }
+              async fetch(request) {
+                const op = new URL(request.url).searchParams.get("op");
+                return new Response(String(op === "get" ? this.read() : this.increment()));
+              }
+            }
+            export default {
+              async fetch(request, env) {
+                const m = /^\\/(c|rpc)\\/([^/]+)$/.exec(new URL(request.url).pathname);
+                if (!m) return new Response("no", { status: 404 });
+                const stub = env.COUNTER.getByName(m[2]);
+                if (m[1] === "rpc") return new Response(String(await stub.increment()));
+                return stub.fetch(request);
+              }
+            };
+            """;
+
+    public final Path root;
+    public final String bucketUrl;
+    public final List<NodeProcess> nodes = new ArrayList<>();
+    private final Map<String, String> common;
+
+    public Fleet(Path root, String bucketUrl, Map<String, String> common) throws Exception {
+        this.root = root;
+        this.bucketUrl = bucketUrl;
+        this.common = common;
+        Files.createDirectories(root);
+    }
+
+    /** A fleet on a directory bucket under {@code root}. */
+    public static Fleet onFileBucket(Path root, Map<String, String> common) throws Exception {
+        Path b = root.resolve("bucket");
+        Files.createDirectories(b);
+        return new Fleet(root, "file://" + b, common);
+    }
+
+    public BucketStore openBucket() {
+        Path b = Path.of(bucketUrl.substring("file://".length()));
+        return new FileBucketStore(bucketUrl, b, false);
+    }
+
+    public String deployCounter() {
+        try (BucketStore b = openBucket()) {
+            return TestDeployments.publish(b, "fleet", Map.of("index.js", COUNTER_WORKER), "index.js",
+                    Map.of("COUNTER", "Counter"), Map.of());
+        }
+    }
+
+    public NodeProcess start(String name) throws Exception {
+        return start(name, Map.of());
+    }
+
+    public NodeProcess start(String name, Map<String, String> extra) throws Exception {
+        Map<String, String> env = new HashMap<>(common);
+        env.put("CELLD_BUCKET", bucketUrl);
+        env.putAll(extra);
+        NodeProcess n = NodeProcess.start(name, root.resolve(name), env);
+        nodes.add(n);
+        return n;
+    }
+
+    @Override
+    public void close() {
+        nodes.forEach(NodeProcess::close);
+    }
+}

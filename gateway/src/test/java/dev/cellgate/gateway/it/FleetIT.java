@@ -1,0 +1,173 @@
+package dev.cellgate.gateway.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vertx.core.json.JsonObject;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Three real nodes on one bucket: any node serves any cell, one owner per (cell, epoch), signed peers. */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class FleetIT {
+    @TempDir
+    static Path dir;
+    static Fleet fleet;
+
+    @BeforeAll
+    static void start() throws Exception {
+        fleet = Fleet.onFileBucket(dir, Map.of("CELLD_TTL_MS", "4000"));
+        fleet.deployCounter();
+        for (String n : List.of("n1", "n2", "n3")) {
+            fleet.start(n);
+        }
+    }
+
+    @AfterAll
+    static void stop() {
+        if (fleet != null) {
+            fleet.close();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void aCounterIncrementedThroughAllNodesEndsAtTheAcknowledgedCount() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(12);
+        AtomicInteger acked = new AtomicInteger();
+        List<Future<?>> work = new ArrayList<>();
+        for (int t = 0; t < 12; t++) {
+            NodeProcess via = fleet.nodes.get(t % 3);
+            work.add(pool.submit(() -> {
+                for (int i = 0; i < 25; i++) {
+                    HttpResponse<String> r = via.get(via.publicUrl(i % 2 == 0 ? "/c/shared" : "/rpc/shared"));
+                    if (r.statusCode() == 200) {
+                        acked.incrementAndGet();
+                    }
+                }
+                return null;
+            }));
+        }
+        for (Future<?> f : work) {
+            f.get();
+        }
+        pool.shutdown();
+        assertThat(acked.get()).as("acknowledged increments").isEqualTo(300);
+        for (NodeProcess n : fleet.nodes) {
+            assertThat(n.get(n.publicUrl("/c/shared?op=get")).body()).as("read through " + n.name()).isEqualTo("300");
+        }
+        long owners = fleet.nodes.stream().filter(n -> n.events("cell.activated").size() > 0).count();
+        assertThat(owners).as("one node activated the cell").isEqualTo(1);
+    }
+
+    @Test
+    @Order(2)
+    void concurrentClaimantsLeaveExactlyOneOwnerPerCellAndEpoch() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(20);
+        List<Future<Integer>> calls = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            NodeProcess via = fleet.nodes.get(i % 3);
+            String cell = "claim-" + (i % 50);
+            calls.add(pool.submit(() -> via.get(via.publicUrl("/c/" + cell)).statusCode()));
+        }
+        for (Future<Integer> f : calls) {
+            assertThat(f.get()).isEqualTo(200);
+        }
+        pool.shutdown();
+        Map<String, String> ownerOf = new HashMap<>();
+        Set<String> dup = new HashSet<>();
+        for (NodeProcess n : fleet.nodes) {
+            for (JsonObject e : n.events("cell.activated")) {
+                String key = e.getString("scope") + "@" + e.getLong("epoch");
+                String prev = ownerOf.put(key, n.name());
+                if (prev != null) {
+                    dup.add(key + " on " + prev + " and " + n.name());
+                }
+            }
+        }
+        assertThat(dup).as("(cell, epoch) activated by two nodes").isEmpty();
+        long cells = ownerOf.keySet().stream().filter(k -> k.startsWith("Counter:")).map(k -> k.substring(0, k.indexOf('@'))).distinct().count();
+        assertThat(cells).isGreaterThanOrEqualTo(51);
+        for (int c = 0; c < 50; c++) {
+            NodeProcess via = fleet.nodes.get(c % 3);
+            int expected = 4; // 200 calls over 50 cells
+            assertThat(via.get(via.publicUrl("/c/claim-" + c + "?op=get")).body()).as("claim-" + c).isEqualTo(Integer.toString(expected));
+        }
+    }
+
+    @Test
+    @Order(3)
+    void forgedStaleReplayedMisdirectedAndOtherVersionPeerRequestsAreRefused() throws Exception {
+        NodeProcess target = fleet.nodes.get(0);
+        String url = target.internalUrl("/peer/v1/probe");
+        Map<String, String> ok = PeerRequests.signedHeaders(fleet.openBucket(), "GET", "/peer/v1/probe", new byte[0], "n2", "n1",
+                System.currentTimeMillis());
+        assertThat(PeerRequests.send(url, "GET", ok).statusCode()).as("authentic").isEqualTo(200);
+        assertThat(PeerRequests.send(url, "GET", ok).statusCode()).as("replayed nonce").isEqualTo(409);
+
+        Map<String, String> forged = PeerRequests.signedHeaders(fleet.openBucket(), "GET", "/peer/v1/probe", new byte[0], "n2", "n1",
+                System.currentTimeMillis());
+        forged.put("cg-peer-mac", "0".repeat(64));
+        assertThat(PeerRequests.send(url, "GET", forged).statusCode()).as("forged MAC").isEqualTo(401);
+
+        Map<String, String> stale = PeerRequests.signedHeaders(fleet.openBucket(), "GET", "/peer/v1/probe", new byte[0], "n2", "n1",
+                System.currentTimeMillis() - 120_000);
+        assertThat(PeerRequests.send(url, "GET", stale).statusCode()).as("stale timestamp").isEqualTo(401);
+
+        Map<String, String> wrongTarget = PeerRequests.signedHeaders(fleet.openBucket(), "GET", "/peer/v1/probe", new byte[0], "n2", "n3",
+                System.currentTimeMillis());
+        assertThat(PeerRequests.send(url, "GET", wrongTarget).statusCode()).as("wrong target").isEqualTo(409);
+
+        Map<String, String> v2 = PeerRequests.signedHeaders(fleet.openBucket(), "GET", "/peer/v1/probe", new byte[0], "n2", "n1",
+                System.currentTimeMillis());
+        v2.put("cg-peer-version", "2");
+        assertThat(PeerRequests.send(url, "GET", v2).statusCode()).as("other protocol version").isEqualTo(426);
+    }
+
+    @Test
+    @Order(4)
+    void aStoppedOwnerFencesItselfAndNeverAnswersWithStaleState() throws Exception {
+        NodeProcess n1 = fleet.nodes.get(0);
+        NodeProcess n2 = fleet.nodes.get(1);
+        // n1 owns "fence" (activated through n1 itself).
+        assertThat(n1.get(n1.publicUrl("/c/fence")).body()).isEqualTo("1");
+        n1.signal("STOP");
+        try {
+            Thread.sleep(4000 + 2000); // past n1's TTL
+            String after = null;
+            for (int i = 0; i < 40 && after == null; i++) {
+                HttpResponse<String> r = n2.get(n2.publicUrl("/c/fence"));
+                if (r.statusCode() == 200) {
+                    after = r.body();
+                }
+                Thread.sleep(250);
+            }
+            assertThat(after).as("n2 serves the cell after n1's lease expired").isNotNull();
+        } finally {
+            n1.signal("CONT");
+        }
+        int code = n1.waitForExit(Duration.ofSeconds(20));
+        assertThat(code).as("n1 exit code").isEqualTo(3);
+        assertThat(n1.lines()).anyMatch(l -> l.startsWith("SELF-FENCE:"));
+        fleet.nodes.remove(n1);
+    }
+}
