@@ -80,6 +80,11 @@ final class CellHarness implements AutoCloseable {
 
     /** Runs {@code work} in one transaction on the cell thread; the future is the replica's {@code committed()}. */
     CompletableFuture<Void> tx(SqlWork work) {
+        return txHandle(work).thenCompose(f -> f);
+    }
+
+    /** Like {@link #tx}, but yields the very future {@code committed()} returned (shared by a group commit). */
+    CompletableFuture<CompletableFuture<Void>> txHandle(SqlWork work) {
         return CompletableFuture.supplyAsync(() -> {
             try {
                 conn.setAutoCommit(false);
@@ -100,7 +105,7 @@ final class CellHarness implements AutoCloseable {
                 }
             }
             return replica.committed();
-        }, exec).thenCompose(f -> f);
+        }, exec);
     }
 
     CompletableFuture<Void> sql(String... statements) {

@@ -93,6 +93,20 @@ final class Maintenance implements UploadPipeline.Listener {
 
     @Override
     public void confirmed(CommitBatch batch, String key, int bytes) {
+        try {
+            afterSegment(batch, key, bytes);
+        } catch (RuntimeException e) {
+            // Maintenance must never break the commit path; it is retried at the next segment.
+            LOG.atError().setMessage("replica.maintenance_failed").addKeyValue("scope", keys.scope()).addKeyValue("epoch", epoch)
+                    .addKeyValue("task", "schedule").addKeyValue("error", e.toString()).setCause(e).log();
+            synchronized (this) {
+                dropL1();
+            }
+        }
+        host.checkpointSoon();
+    }
+
+    private void afterSegment(CommitBatch batch, String key, int bytes) {
         synchronized (this) {
             segmentsSinceSnapshot++;
             bytesSinceSnapshot += bytes;
@@ -115,7 +129,6 @@ final class Maintenance implements UploadPipeline.Listener {
                 enqueue("snapshot", this::snapshot);
             }
         }
-        host.checkpointSoon();
     }
 
     @Override
@@ -255,7 +268,10 @@ final class Maintenance implements UploadPipeline.Listener {
     }
 
     private synchronized void enqueue(String what, Supplier<CompletableFuture<Void>> task) {
+        LOG.atDebug().setMessage("replica.maintenance_queued").addKeyValue("scope", keys.scope()).addKeyValue("task", what).log();
         lane = lane.thenCompose(x -> stopped ? CompletableFuture.<Void>completedFuture(null) : safe(task))
+                .thenRun(() -> LOG.atDebug().setMessage("replica.maintenance_done").addKeyValue("scope", keys.scope())
+                        .addKeyValue("task", what).log())
                 .exceptionally(err -> {
                     if (!stopped) {
                         LOG.atWarn().setMessage("replica.maintenance_failed").addKeyValue("scope", keys.scope())

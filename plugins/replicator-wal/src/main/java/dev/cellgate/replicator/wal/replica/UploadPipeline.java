@@ -205,14 +205,13 @@ final class UploadPipeline {
                 bytesUploaded += bytes.length;
                 segmentsUploaded++;
                 next = takeNextLocked();
-                check = checks = checks.thenCompose(x -> askOwnership());
+                // Confirmation runs inside the chain, so segment k is fully confirmed before k+1 is even checked.
+                check = checks = checks.thenCompose(x -> askOwnership()).thenRun(() -> confirm(b, key, bytes.length));
             }
             upload(next);
             check.whenComplete((x, cerr) -> {
                 if (cerr != null) {
                     fail(cerr);
-                } else {
-                    confirm(b, key, bytes.length);
                 }
             });
         });
@@ -240,7 +239,7 @@ final class UploadPipeline {
             }
             unconfirmed.remove(b);
         }
+        listener.confirmed(b, key, bytes); // first: background work it triggers is queued before anyone sees the ack
         b.done.complete(null);
-        listener.confirmed(b, key, bytes);
     }
 }

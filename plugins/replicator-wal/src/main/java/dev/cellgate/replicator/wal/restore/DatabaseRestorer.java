@@ -34,6 +34,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class DatabaseRestorer {
     private static final Logger LOG = LoggerFactory.getLogger(DatabaseRestorer.class);
+    private static final int MISSING_RETRIES = 3;
 
     private final LineageKeys keys;
     private final BucketReads reads;
@@ -55,13 +56,7 @@ public final class DatabaseRestorer {
                     + " into " + dbFile + ": the file already exists"));
         }
         long t0 = System.nanoTime();
-        return resolver.resolve(acquiredEpoch).thenCompose(r -> {
-            if (r.plan().isEmpty() || r.plan().get().empty()) {
-                return CompletableFuture.completedFuture(RestoreResult.empty());
-            }
-            RestoreBuild build = new RestoreBuild(keys.scope(), r.plan().get(), dbFile);
-            return run(build, acquiredEpoch);
-        }).handle((res, err) -> {
+        return attempt(acquiredEpoch, dbFile, 1).handle((res, err) -> {
             if (err == null) {
                 LOG.atInfo().setMessage("replica.restored").addKeyValue("scope", keys.scope()).addKeyValue("epoch", res.epoch())
                         .addKeyValue("objects", res.objectsRead()).addKeyValue("bytes", res.databaseBytes())
@@ -82,6 +77,26 @@ public final class DatabaseRestorer {
             }
             throw new RestoreException("cell " + keys.scope() + ": restore failed: " + c, c);
         });
+    }
+
+    /**
+     * One listing, plan and build. An object that was listed but is gone when read was deleted by
+     * the garbage collection of an owner that still ran (possible only for a reader that did not
+     * acquire the cell first): list and plan again, a bounded number of times.
+     */
+    private CompletableFuture<RestoreResult> attempt(long acquiredEpoch, Path dbFile, int n) {
+        return resolver.resolve(acquiredEpoch).thenCompose(r -> {
+            if (r.plan().isEmpty() || r.plan().get().empty()) {
+                return CompletableFuture.completedFuture(RestoreResult.empty());
+            }
+            return run(new RestoreBuild(keys.scope(), r.plan().get(), dbFile), acquiredEpoch);
+        }).handle((res, err) -> {
+            Throwable c = err instanceof CompletionException && err.getCause() != null ? err.getCause() : err;
+            if (c instanceof BucketReads.MissingObjectException && n < MISSING_RETRIES) {
+                return attempt(acquiredEpoch, dbFile, n + 1);
+            }
+            return err == null ? CompletableFuture.completedFuture(res) : CompletableFuture.<RestoreResult>failedFuture(c);
+        }).thenCompose(f -> f);
     }
 
     private CompletableFuture<RestoreResult> run(RestoreBuild b, long acquiredEpoch) {
