@@ -204,7 +204,13 @@ final class Maintenance implements UploadPipeline.Listener {
     }
 
     private CompletableFuture<Void> snapshot() {
-        return host.snapshotPoint().thenCompose(point -> {
+        CompletableFuture<SnapshotPoint> taken;
+        try {
+            taken = host.snapshotPoint();
+        } catch (RuntimeException e) { // the cell's executor refused the task: it is shutting down
+            taken = CompletableFuture.failedFuture(e);
+        }
+        return taken.thenCompose(point -> {
             if (point == null || point.position().pages() == 0) {
                 host.resumeCheckpoints();
                 return CompletableFuture.<Void>completedFuture(null);
