@@ -73,6 +73,9 @@ public class RestoreBench {
             if (plugins != null) {
                 plugins.close();
             }
+            try (var files = Files.walk(work)) { // local databases only: the bucket keeps what the run wrote
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
         }
     }
 

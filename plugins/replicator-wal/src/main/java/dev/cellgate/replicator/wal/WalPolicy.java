@@ -56,6 +56,11 @@ public record WalPolicy(int l1EveryL0, long l1MaxBytes, int maxRestoreSegments, 
                 Math.max(n, forceCheckpointBytes), parallelism, retry, attachTimeout);
     }
 
+    public WalPolicy withForceCheckpointBytes(long n) {
+        return new WalPolicy(l1EveryL0, l1MaxBytes, maxRestoreSegments, attachSnapshotSpans, chunkBytes, checkpointWalBytes,
+                n, parallelism, retry, attachTimeout);
+    }
+
     public WalPolicy withRetry(RetryPolicy r) {
         return new WalPolicy(l1EveryL0, l1MaxBytes, maxRestoreSegments, attachSnapshotSpans, chunkBytes, checkpointWalBytes,
                 forceCheckpointBytes, parallelism, r, attachTimeout);

@@ -70,6 +70,30 @@ class GroupCommitTest {
     }
 
     @Test
+    void checkpointsWhileUploadsAreInFlightLoseNothing() throws Exception {
+        FaultyStore store = new FaultyStore(fx.bucket).delay(20);
+        WalPolicy eager = Fixture.fastPolicy().withCheckpointWalBytes(16 * 1024).withForceCheckpointBytes(16 * 1024);
+        WalReplicator r = fx.replicator(store, eager, 64L << 20);
+        CellHarness a = fx.activate(r, store, "node-a");
+        a.sql("CREATE TABLE t (i INTEGER, pad BLOB)").get(30, TimeUnit.SECONDS);
+        List<CompletableFuture<Void>> acks = new ArrayList<>();
+        long maxWal = 0;
+        for (int i = 0; i < 300; i++) {
+            acks.add(a.sql("INSERT INTO t VALUES (" + i + ", randomblob(3000))"));
+            if (i % 10 == 9) {
+                Thread.sleep(5);
+                maxWal = Math.max(maxWal, java.nio.file.Files.size(a.db.resolveSibling("cell.db-wal")));
+            }
+        }
+        CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+        assertThat(maxWal).as("the WAL was checkpointed along the way").isLessThan(300L * 3000);
+        List<String> live = a.dump();
+        long next = BucketOwnership.acquire(fx.bucket, Fixture.SCOPE, "node-b");
+        r.restore(Fixture.SCOPE, next, fx.db("node-b")).get(30, TimeUnit.SECONDS);
+        assertThat(CellHarness.dumpFile(fx.db("node-b"))).isEqualTo(live);
+    }
+
+    @Test
     void aNoFromTheOwnershipCheckFailsTheCommitsAndAllLaterOnes() throws Exception {
         WalReplicator r = fx.replicator();
         long epoch = BucketOwnership.acquire(fx.bucket, Fixture.SCOPE, "node-a");
