@@ -75,9 +75,14 @@ class RoundTripTest {
     void aCellWithNoDataRestoresToNothing() throws Exception {
         WalReplicator r = fx.replicator();
         Path db = fx.db("node-a");
+        java.nio.file.Files.createDirectories(db.getParent());
+        java.nio.file.Files.write(db.resolveSibling("cell.db-wal"), new byte[100]); // leftovers of an older life
+        java.nio.file.Files.write(db.resolveSibling("cell.db.replica.json"), new byte[10]);
         RestoreResult res = r.restore(Fixture.SCOPE, 1, db).get(30, TimeUnit.SECONDS);
         assertThat(res.hasData()).isFalse();
         assertThat(db).doesNotExist();
+        assertThat(db.resolveSibling("cell.db-wal")).doesNotExist();
+        assertThat(db.resolveSibling("cell.db.replica.json")).doesNotExist();
 
         // attached, pinned, never written: still no data
         CellHarness a = fx.activate(r, fx.bucket, "node-a");

@@ -55,6 +55,17 @@ public final class DatabaseRestorer {
             return CompletableFuture.failedFuture(new IllegalArgumentException("cannot restore cell " + keys.scope()
                     + " into " + dbFile + ": the file already exists"));
         }
+        try {
+            // Without the database, files named after it are leftovers: a stale -wal would even be
+            // replayed into the new database when SQLite opens it.
+            for (String suffix : new String[] {"-wal", "-shm", "-journal"}) {
+                Files.deleteIfExists(dbFile.resolveSibling(dbFile.getFileName() + suffix));
+            }
+            ReplicaMetadata.delete(dbFile);
+        } catch (IOException e) {
+            return CompletableFuture.failedFuture(new UncheckedIOException("cell " + keys.scope()
+                    + ": cannot clear leftovers of " + dbFile + ": " + e.getMessage(), e));
+        }
         long t0 = System.nanoTime();
         return attempt(acquiredEpoch, dbFile, 1).handle((res, err) -> {
             if (err == null) {
@@ -173,11 +184,15 @@ public final class DatabaseRestorer {
                 throw new RestoreException("cell " + keys.scope() + ": the rebuilt database (" + image.pages() + " pages, checksum "
                         + PageHash.hex(image.checksum()) + ") differs from the lineage end " + end);
             }
-            Files.deleteIfExists(b.dbFile.resolveSibling(b.dbFile.getFileName() + "-wal"));
-            Files.deleteIfExists(b.dbFile.resolveSibling(b.dbFile.getFileName() + "-shm"));
-            Files.move(b.tmp, b.dbFile, StandardCopyOption.ATOMIC_MOVE);
+            // Metadata first: without a database next to it, it is inert; the rename is the last step.
             LineageEnd lineage = new LineageEnd(end, b.plan.snapshot(), b.plan.spans(), b.plan.segments().size(), b.segmentBytes);
             new ReplicaMetadata(keys.scope(), acquiredEpoch, true, lineage).write(b.dbFile);
+            try {
+                Files.move(b.tmp, b.dbFile, StandardCopyOption.ATOMIC_MOVE);
+            } catch (IOException e) {
+                ReplicaMetadata.delete(b.dbFile);
+                throw e;
+            }
             return new RestoreResult(b.plan.tip(), b.objects.get(), b.bytes.get(), Files.size(b.dbFile));
         } catch (IOException e) {
             throw new UncheckedIOException("cell " + keys.scope() + ": writing the restored database " + b.dbFile + " failed: " + e, e);
