@@ -1,0 +1,245 @@
+package dev.cellgate.replicator.wal.replica;
+
+import dev.cellgate.core.spi.replication.OwnershipCheck;
+import dev.cellgate.replicator.wal.bucket.DurableWrites;
+import dev.cellgate.replicator.wal.format.LineageKeys;
+import dev.cellgate.replicator.wal.format.SegmentCodec;
+import dev.cellgate.replicator.wal.format.SegmentKind;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SortedMap;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Group commit with the output gate.
+ *
+ * <p>At most one segment upload runs at a time; commits made meanwhile merge into the next
+ * segment, which starts the moment the running one lands. So a commit waits for at most the rest
+ * of the running upload plus its own, never for a timer. Uploads are strictly sequential because
+ * a later segment landing while an earlier one failed would leave a gap that makes the cell
+ * unrestorable.
+ *
+ * <p>After each upload lands, ownership is asked once ({@link OwnershipCheck#stillOwner()}); only
+ * a "yes" completes that segment's commits. A "no", a failed check or a failed upload fails every
+ * unacknowledged commit and every later one: the host resets the cell. Checks run in upload order,
+ * so commits are acknowledged in order. Nothing is uploaded before the epoch's pin is durable.
+ */
+final class UploadPipeline {
+    interface Listener {
+        /** A segment is durable and ownership was confirmed after it landed. */
+        void confirmed(CommitBatch batch, String key, int bytes);
+
+        void failed(Throwable cause);
+    }
+
+    private final DurableWrites writes;
+    private final LineageKeys keys;
+    private final long epoch;
+    private final long scopeTag;
+    private final OwnershipCheck ownership;
+    private final Listener listener;
+    private final CompletableFuture<Void> pin;
+    private final ArrayDeque<CommitBatch> unconfirmed = new ArrayDeque<>();
+    private CompletableFuture<Void> checks = CompletableFuture.completedFuture(null);
+    private final ArrayDeque<CommitBatch> waiting = new ArrayDeque<>(); // last one collects, unless sealed
+    private boolean sealed;
+    private boolean pinned;
+    private boolean uploading;
+    private Throwable broken;
+    private long bytesUploaded;
+    private long segmentsUploaded;
+
+    UploadPipeline(DurableWrites writes, LineageKeys keys, long epoch, OwnershipCheck ownership, Listener listener,
+                   CompletableFuture<Void> pin) {
+        this.writes = writes;
+        this.keys = keys;
+        this.epoch = epoch;
+        this.scopeTag = SegmentCodec.scopeTag(keys.scope());
+        this.ownership = ownership;
+        this.listener = listener;
+        this.pin = pin;
+        pin.whenComplete((v, err) -> {
+            if (err != null) {
+                fail(err);
+                return;
+            }
+            CommitBatch next;
+            synchronized (this) {
+                pinned = true;
+                next = takeNextLocked();
+            }
+            upload(next);
+        });
+    }
+
+    /** Pages that were in a new database's file before its first transaction: shipped with that transaction. */
+    synchronized void seed(int pageSize, int pages, SortedMap<Integer, byte[]> content, long post) {
+        CommitBatch b = new CommitBatch(0, 0);
+        b.add(0, pageSize, pages, 0, content, post);
+        waiting.addLast(b);
+    }
+
+    /**
+     * Ends the collecting segment at the last transaction added: later ones go to a new segment.
+     * A snapshot's txid must be a segment boundary, or a restore starting at the snapshot could
+     * find no segment starting right after it.
+     */
+    synchronized void seal() {
+        if (!waiting.isEmpty() && waiting.peekLast().hasTransactions()) {
+            sealed = true;
+        }
+    }
+
+    /** Adds a committed transaction; returns the future of the segment that will carry it. */
+    CompletableFuture<Void> add(long txid, int pageSize, int commitPages, int low, SortedMap<Integer, byte[]> pages,
+                                long pre, int prePages, long post) {
+        CommitBatch next;
+        CompletableFuture<Void> f;
+        synchronized (this) {
+            if (broken != null) {
+                return CompletableFuture.failedFuture(broken);
+            }
+            if (waiting.isEmpty() || sealed) {
+                waiting.addLast(new CommitBatch(pre, prePages));
+                sealed = false;
+            }
+            CommitBatch collecting = waiting.peekLast();
+            collecting.add(txid, pageSize, commitPages, low, pages, post);
+            f = collecting.done;
+            next = takeNextLocked();
+        }
+        upload(next);
+        return f;
+    }
+
+    /** Completes when everything added so far is durable and confirmed (and the pin is durable). */
+    synchronized CompletableFuture<Void> durable() {
+        if (broken != null) {
+            return CompletableFuture.failedFuture(broken);
+        }
+        if (!waiting.isEmpty() && waiting.peekLast().hasTransactions()) {
+            return waiting.peekLast().done;
+        }
+        if (!unconfirmed.isEmpty()) {
+            return unconfirmed.peekLast().done;
+        }
+        return pinned ? CompletableFuture.completedFuture(null) : pin;
+    }
+
+    /** Nothing waits to be uploaded or confirmed, and nothing failed. */
+    synchronized boolean idle() {
+        return broken == null && unconfirmed.isEmpty() && waiting.stream().noneMatch(CommitBatch::hasTransactions);
+    }
+
+    synchronized Throwable broken() {
+        return broken;
+    }
+
+    synchronized long bytesUploaded() {
+        return bytesUploaded;
+    }
+
+    synchronized long segmentsUploaded() {
+        return segmentsUploaded;
+    }
+
+    synchronized long pendingBytes() {
+        long n = 0;
+        for (CommitBatch b : waiting) {
+            n += b.pageBytes();
+        }
+        for (CommitBatch b : unconfirmed) {
+            n += b.pageBytes();
+        }
+        return n;
+    }
+
+    /** Fails every commit not yet acknowledged, and all later ones. */
+    void fail(Throwable cause) {
+        List<CommitBatch> victims = new ArrayList<>();
+        synchronized (this) {
+            if (broken == null) {
+                broken = cause;
+            }
+            victims.addAll(unconfirmed);
+            unconfirmed.clear();
+            victims.addAll(waiting);
+            waiting.clear();
+        }
+        victims.forEach(b -> b.done.completeExceptionally(cause));
+        listener.failed(cause);
+    }
+
+    private CommitBatch takeNextLocked() {
+        if (uploading || !pinned || broken != null || waiting.isEmpty() || !waiting.peekFirst().hasTransactions()) {
+            return null;
+        }
+        CommitBatch b = waiting.pollFirst();
+        uploading = true;
+        unconfirmed.addLast(b);
+        return b;
+    }
+
+    private void upload(CommitBatch b) {
+        if (b == null) {
+            return;
+        }
+        byte[] bytes;
+        try {
+            bytes = b.encode(SegmentKind.L0, scopeTag, epoch);
+        } catch (RuntimeException e) {
+            fail(e);
+            return;
+        }
+        String key = keys.segment(epoch, SegmentKind.L0, b.minTxid(), b.maxTxid());
+        writes.create(key, bytes).whenComplete((v, err) -> {
+            if (err != null) {
+                fail(err);
+                return;
+            }
+            CommitBatch next;
+            CompletableFuture<Void> check;
+            synchronized (this) {
+                uploading = false;
+                bytesUploaded += bytes.length;
+                segmentsUploaded++;
+                next = takeNextLocked();
+                // Confirmation runs inside the chain, so segment k is fully confirmed before k+1 is even checked.
+                check = checks = checks.thenCompose(x -> askOwnership()).thenRun(() -> confirm(b, key, bytes.length));
+            }
+            upload(next);
+            check.whenComplete((x, cerr) -> {
+                if (cerr != null) {
+                    fail(cerr);
+                }
+            });
+        });
+    }
+
+    private CompletableFuture<Void> askOwnership() {
+        CompletableFuture<Boolean> asked;
+        try {
+            asked = ownership.stillOwner();
+        } catch (RuntimeException e) {
+            asked = CompletableFuture.failedFuture(e);
+        }
+        return asked.thenAccept(owner -> {
+            if (!Boolean.TRUE.equals(owner)) {
+                throw new NotOwnerException("cell " + keys.scope() + ": no longer owned at epoch " + epoch
+                        + " (another node took it over): the commits are not acknowledged");
+            }
+        });
+    }
+
+    private void confirm(CommitBatch b, String key, int bytes) {
+        synchronized (this) {
+            if (broken != null) {
+                return;
+            }
+            unconfirmed.remove(b);
+        }
+        listener.confirmed(b, key, bytes); // first: background work it triggers is queued before anyone sees the ack
+        b.done.complete(null);
+    }
+}

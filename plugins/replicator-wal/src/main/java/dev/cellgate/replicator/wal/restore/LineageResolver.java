@@ -1,0 +1,59 @@
+package dev.cellgate.replicator.wal.restore;
+
+import dev.cellgate.core.spi.replication.RestoreException;
+import dev.cellgate.replicator.wal.bucket.BucketReads;
+import dev.cellgate.replicator.wal.format.BaseRecord;
+import dev.cellgate.replicator.wal.format.LineageKeys;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Lists a cell's lineage objects, finds the newest pinned epoch below a bound, reads its pin and plans. */
+public final class LineageResolver {
+    private static final Logger LOG = LoggerFactory.getLogger(LineageResolver.class);
+
+    private final LineageKeys keys;
+    private final BucketReads reads;
+
+    /** A listing and, when some epoch below the bound is pinned, the plan of its lineage. */
+    public record Resolved(LineageListing listing, Optional<RestorePlan> plan) {
+    }
+
+    public LineageResolver(LineageKeys keys, BucketReads reads) {
+        this.keys = keys;
+        this.reads = reads;
+    }
+
+    public CompletableFuture<Resolved> resolve(long below) {
+        return reads.listAll(keys.root()).thenCompose(listed -> {
+            LineageListing listing = LineageListing.of(keys, listed);
+            if (!listing.unknownKeys().isEmpty()) {
+                LOG.atWarn().setMessage("replica.unknown_keys").addKeyValue("scope", keys.scope())
+                        .addKeyValue("count", listing.unknownKeys().size())
+                        .addKeyValue("first", listing.unknownKeys().get(0)).log();
+            }
+            long tip = listing.newestPinnedBelow(below);
+            if (tip < 0) {
+                return CompletableFuture.completedFuture(new Resolved(listing, Optional.empty()));
+            }
+            String baseKey = keys.base(tip);
+            return reads.get(baseKey).thenApply(found -> {
+                if (found.isEmpty()) {
+                    throw new RestoreException("cell " + keys.scope() + ": pin " + baseKey + " was listed but is gone");
+                }
+                BaseRecord base;
+                try {
+                    base = BaseRecord.fromBytes(found.get().bytes(), "pin " + baseKey);
+                } catch (IllegalArgumentException e) {
+                    throw new RestoreException("cell " + keys.scope() + ": " + e.getMessage(), e);
+                }
+                if (base.epoch() != tip || !base.scope().equals(keys.scope())) {
+                    throw new RestoreException("cell " + keys.scope() + ": pin " + baseKey + " names cell " + base.scope()
+                            + " epoch " + base.epoch());
+                }
+                return new Resolved(listing, Optional.of(LineagePlanner.plan(keys.scope(), listing, tip, base)));
+            });
+        });
+    }
+}
