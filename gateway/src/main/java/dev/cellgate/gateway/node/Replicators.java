@@ -11,20 +11,13 @@ import java.util.concurrent.Executor;
 /** Finds the replication plugin (there must be exactly one). */
 final class Replicators {
     /** Snapshot once this many bytes of WAL segments piled up since the last snapshot. */
-    static final long SNAPSHOT_EVERY_BYTES = 16L * 1024 * 1024;
+    static final long SNAPSHOT_EVERY_BYTES = 64L * 1024 * 1024;
 
     private Replicators() {
     }
 
-    /** Null only for a file:// bucket without the plugin: cells then keep data in local SQLite only (logged loudly). */
     static Replicator create(PluginHost plugins, BucketStore bucket, Executor io) throws StartupException {
         List<ReplicatorProvider> found = plugins.extensions(ReplicatorProvider.class);
-        if (found.isEmpty() && bucket.url().startsWith("file:")) {
-            org.slf4j.LoggerFactory.getLogger(Replicators.class).atWarn().setMessage("replication.disabled")
-                    .addKeyValue("reason", "no replicator plugin in " + plugins.dir())
-                    .addKeyValue("impact", "cell data stays in this node's local SQLite files; another node cannot restore it").log();
-            return null;
-        }
         if (found.isEmpty()) {
             throw new StartupException(ExitCodes.STARTUP_FAILED, "no replicator plugin in " + plugins.dir()
                     + " (expected replicator-wal.jar; it holds " + plugins.jarNames() + "): without it no write would reach the bucket");

@@ -7,6 +7,7 @@ import dev.cellgate.core.spi.js.CellIdentity;
 import dev.cellgate.core.spi.js.LoadedScript;
 import dev.cellgate.core.spi.js.StubCallException;
 import dev.cellgate.core.spi.js.StubChannel;
+import dev.cellgate.core.spi.replication.AttachRefusedException;
 import dev.cellgate.core.spi.replication.CellReplica;
 import dev.cellgate.core.spi.replication.Replicator;
 import dev.cellgate.core.spi.replication.RestoreResult;
@@ -85,6 +86,24 @@ final class CellActivation {
             replica = env.replicator() == null ? null
                     : env.replicator().attach(scope, a.epoch(), files.database(), executor,
                     () -> env.ownership().confirm(scope, a.epoch()));
+        } catch (AttachRefusedException refused) {
+            // The kept local copy cannot be proven to be the end of the lineage: drop it and restore.
+            o.storage.close();
+            LOG.atWarn().setMessage("cell.local_copy_refused").addKeyValue("scope", scope).addKeyValue("reason", refused.getMessage()).log();
+            if (o.brought.reused) {
+                return CompletableFuture.supplyAsync(() -> {
+                    try {
+                        files.wipe();
+                        files.prepare();
+                        return null;
+                    } catch (java.io.IOException e) {
+                        throw new CompletionException(e);
+                    }
+                }, env.io()).thenCompose(x -> env.replicator().restore(scope, a.epoch(), files.database()))
+                        .thenApplyAsync(r -> new Opened(new Brought(false, r), new SqliteCellStorage(files.database())), env.io())
+                        .thenCompose(again -> construct(id, a, files, again, t0));
+            }
+            return CompletableFuture.failedFuture(refused);
         } catch (RuntimeException e) {
             o.storage.close();
             return CompletableFuture.failedFuture(e);

@@ -1,5 +1,6 @@
 package dev.cellgate.replicator.wal;
 
+import dev.cellgate.core.spi.replication.AttachRefusedException;
 import dev.cellgate.replicator.wal.bucket.BucketReads;
 import dev.cellgate.replicator.wal.format.LineageEnd;
 import dev.cellgate.replicator.wal.format.LineageKeys;

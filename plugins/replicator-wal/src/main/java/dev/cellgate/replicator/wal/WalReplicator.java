@@ -1,5 +1,6 @@
 package dev.cellgate.replicator.wal;
 
+import dev.cellgate.core.spi.replication.AttachRefusedException;
 import dev.cellgate.core.spi.replication.CellReplica;
 import dev.cellgate.core.spi.replication.OwnershipCheck;
 import dev.cellgate.core.spi.replication.Replicator;

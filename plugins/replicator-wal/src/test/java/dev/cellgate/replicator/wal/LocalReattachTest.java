@@ -1,5 +1,6 @@
 package dev.cellgate.replicator.wal;
 
+import dev.cellgate.core.spi.replication.AttachRefusedException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

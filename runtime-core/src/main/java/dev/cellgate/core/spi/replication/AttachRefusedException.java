@@ -1,4 +1,4 @@
-package dev.cellgate.replicator.wal;
+package dev.cellgate.core.spi.replication;
 
 /**
  * Attach refused a local database: it cannot be proven to hold exactly the end of the cell's
