@@ -218,7 +218,7 @@ public final class Node {
     private void startLease() throws StartupException {
         lease = new LeaseKeeper(bucket, new Self(identity.nodeId(), identity.session()), advertise, PROTOCOL,
                 config.ttlMs(), Ticker.SYSTEM, Scheduler.system("lease"), this::load, this::selfFence);
-        await(io.vertx.core.Future.fromCompletionStage(lease.start()), "node lease");
+        await(io.vertx.core.Future.fromCompletionStage(lease.start()), "node lease", 3L * config.ttlMs() + 30_000);
     }
 
     private LeaseRecord.Load load() {
@@ -388,8 +388,14 @@ public final class Node {
     }
 
     private static <T> T await(io.vertx.core.Future<T> f, String what) throws StartupException {
+        return await(f, what, 60_000);
+    }
+
+    private static <T> T await(io.vertx.core.Future<T> f, String what, long timeoutMs) throws StartupException {
         try {
-            return f.toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+            return f.toCompletionStage().toCompletableFuture().get(timeoutMs, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new StartupException(ExitCodes.STARTUP_FAILED, "the " + what + " did not start within " + timeoutMs + " ms");
         } catch (Exception e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
             throw new StartupException(ExitCodes.STARTUP_FAILED, "cannot start the " + what + ": " + cause.getMessage());

@@ -54,8 +54,49 @@ public final class LeaseKeeper {
         this.onFence = onFence;
     }
 
-    /** Writes the first lease. Fails when a live process of another session holds this node id. */
+    /**
+     * Writes the first lease. When a live lease of another session holds this node id (typically
+     * this node's previous process, killed moments ago), waits for it to expire — up to three TTLs —
+     * and fails if it is still being renewed: then another live process runs with this CELLD_NODE.
+     */
     public CompletableFuture<Void> start() {
+        return start(ticker.nowMs() + 3 * ttlMs);
+    }
+
+    private CompletableFuture<Void> start(long giveUpAtMs) {
+        return tryStart().exceptionallyCompose(e -> {
+            Throwable c = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
+            if (c instanceof HeldByAnotherSession held && ticker.nowMs() < giveUpAtMs) {
+                LOG.atWarn().setMessage("lease.waiting_for_previous_session").addKeyValue("session", held.session)
+                        .addKeyValue("expires_in_ms", held.expiresInMs).log();
+                CompletableFuture<Void> later = new CompletableFuture<>();
+                scheduler.after(Math.min(Math.max(100, held.expiresInMs + 50), ttlMs), () -> start(giveUpAtMs).whenComplete((v, x) -> {
+                    if (x != null) {
+                        later.completeExceptionally(x);
+                    } else {
+                        later.complete(null);
+                    }
+                }));
+                return later;
+            }
+            return CompletableFuture.failedFuture(c);
+        });
+    }
+
+    /** A live lease of another session holds this node id. */
+    static final class HeldByAnotherSession extends IllegalStateException {
+        final String session;
+        final long expiresInMs;
+
+        HeldByAnotherSession(String node, String session, long expiresInMs) {
+            super("node id " + node + " is held by a live lease of session " + session + " (expires in " + expiresInMs
+                    + " ms) and it keeps being renewed: another process runs with this CELLD_NODE");
+            this.session = session;
+            this.expiresInMs = expiresInMs;
+        }
+    }
+
+    private CompletableFuture<Void> tryStart() {
         String key = Keys.lease(self.node());
         return store.get(key).thenCompose(existing -> {
             long now = ticker.nowMs();
@@ -64,9 +105,7 @@ public final class LeaseKeeper {
                 try {
                     LeaseRecord old = LeaseRecord.decode(existing.get().bytes());
                     if (!old.session().equals(self.session()) && old.expiresMs() > now) {
-                        return CompletableFuture.failedFuture(new IllegalStateException("node id " + self.node()
-                                + " is held by a live lease of session " + old.session() + " (expires in "
-                                + (old.expiresMs() - now) + " ms): another process runs with this CELLD_NODE"));
+                        return CompletableFuture.failedFuture(new HeldByAnotherSession(self.node(), old.session(), old.expiresMs() - now));
                     }
                 } catch (MalformedRecordException e) {
                     LOG.atWarn().setMessage("lease.replacing_malformed").addKeyValue("error", e.getMessage()).log();
