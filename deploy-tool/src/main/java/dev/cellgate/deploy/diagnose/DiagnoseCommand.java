@@ -11,7 +11,7 @@ import java.util.Set;
 
 /** {@code deploy-tool diagnose}: see {@link Diagnosis}. Exit 0 when nothing is wrong, 5 when anything is. */
 public final class DiagnoseCommand implements Command {
-    static final long DEFAULT_TIMEOUT_MS = 5000;
+    static final long DEFAULT_TIMEOUT_MS = 10_000;
 
     private final StorageCheck storage;
 

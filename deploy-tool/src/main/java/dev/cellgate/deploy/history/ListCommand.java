@@ -17,6 +17,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -77,28 +78,29 @@ public final class ListCommand implements Command {
             } catch (RuntimeException e) {
                 throw CommandException.failed("cannot list deployments in " + store.url() + ": " + Rollback.root(e), e);
             }
-            Collections.reverse(ids);
-            List<String> shown = ids.subList(0, Math.min(limit, ids.size()));
+            List<Row> shown = newest(d, ids, limit);
             JsonArray rows = new JsonArray();
             StringBuilder text = new StringBuilder();
             text.append(String.format("  %-30s %-20s %-19s %7s %10s%n", "DEPLOYMENT", "NAME", "CREATED (UTC)", "MODULES", "SIZE"));
-            for (String id : shown) {
-                JsonObject row = new JsonObject().put("id", id).put("current", id.equals(current));
-                try {
-                    Manifest m = d.manifest(id).join();
+            for (Row row : shown) {
+                String id = row.id();
+                String mark = id.equals(current) ? "*" : " ";
+                JsonObject j = new JsonObject().put("id", id).put("current", id.equals(current));
+                if (row.manifest() != null) {
+                    Manifest m = row.manifest();
                     long bytes = m.modules().stream().mapToLong(Manifest.BlobRef::size).sum()
                             + m.plugins().stream().mapToLong(Manifest.BlobRef::size).sum();
-                    row.put("name", m.name()).put("created_ms", m.createdMs()).put("main", m.main())
+                    j.put("name", m.name()).put("created_ms", m.createdMs()).put("main", m.main())
                             .put("modules", m.modules().size()).put("plugins", m.plugins().size()).put("bytes", bytes)
                             .put("compatibility_date", m.compatibilityDate());
-                    text.append(String.format("%s %-30s %-20s %-19s %7d %10s%s%n", id.equals(current) ? "*" : " ", id, m.name(),
+                    text.append(String.format("%s %-30s %-20s %-19s %7d %10s%s%n", mark, id, m.name(),
                             WHEN.format(Instant.ofEpochMilli(m.createdMs())), m.modules().size(), Sizes.human(bytes),
                             m.plugins().isEmpty() ? "" : "  +" + m.plugins().size() + " plugin(s)"));
-                } catch (RuntimeException e) {
-                    row.put("error", Rollback.root(e));
-                    text.append(String.format("%s %-30s UNREADABLE: %s%n", id.equals(current) ? "*" : " ", id, Rollback.root(e)));
+                } else {
+                    j.put("error", row.error());
+                    text.append(String.format("%s %-30s UNREADABLE: %s%n", mark, id, row.error()));
                 }
-                rows.add(row);
+                rows.add(j);
             }
             if (ids.isEmpty()) {
                 text.setLength(0);
@@ -115,6 +117,44 @@ public final class ListCommand implements Command {
                     .put("current_error", currentError).put("total", ids.size()).put("deployments", rows), text.toString());
             return ExitCodes.OK;
         }
+    }
+
+    /** A listed deployment: its manifest, or why it could not be read. */
+    private record Row(String id, Manifest manifest, String error) {
+        long createdMs() {
+            return manifest == null ? Long.MIN_VALUE : manifest.createdMs();
+        }
+    }
+
+    /**
+     * The {@code limit} newest deployments, newest first. Ids sort by their creation second only
+     * (the suffix is random), so pushes within one second are ordered by the manifests'
+     * {@code created_ms}: every id sharing a second with the last one shown is read to place it.
+     */
+    private static List<Row> newest(DeploymentStore d, List<String> oldestFirst, int limit) {
+        List<String> ids = new ArrayList<>(oldestFirst);
+        Collections.reverse(ids);
+        int end = Math.min(limit, ids.size());
+        while (end > 0 && end < ids.size() && second(ids.get(end)).equals(second(ids.get(end - 1)))) {
+            end++;
+        }
+        List<Row> rows = new ArrayList<>();
+        for (String id : ids.subList(0, end)) {
+            try {
+                rows.add(new Row(id, d.manifest(id).join(), null));
+            } catch (RuntimeException e) {
+                rows.add(new Row(id, null, Rollback.root(e)));
+            }
+        }
+        rows.sort(Comparator.comparing((Row r) -> second(r.id())).thenComparingLong(Row::createdMs)
+                .thenComparing(Row::id).reversed());
+        return rows.subList(0, Math.min(limit, rows.size()));
+    }
+
+    /** {@code d-20261130T041350Z}: the part of an id that orders by time. */
+    private static String second(String id) {
+        int dash = id.lastIndexOf('-');
+        return dash > 0 ? id.substring(0, dash) : id;
     }
 
     private static int limit(Args args) {
