@@ -1,111 +1,110 @@
 package dev.cellgate.deploy;
 
-import dev.cellgate.core.deploy.DeploymentStore;
-import dev.cellgate.core.spi.bucket.BucketStore;
 import dev.cellgate.deploy.cli.Args;
+import dev.cellgate.deploy.cli.Command;
+import dev.cellgate.deploy.cli.CommandException;
+import dev.cellgate.deploy.cli.Env;
+import dev.cellgate.deploy.cli.ExitCodes;
+import dev.cellgate.deploy.cli.Output;
 import dev.cellgate.deploy.cli.StoreOpener;
-import dev.cellgate.deploy.push.Bundle;
-import dev.cellgate.deploy.push.BundleReader;
-import dev.cellgate.deploy.push.Publisher;
-import io.vertx.core.json.JsonObject;
-import java.nio.file.Path;
+import dev.cellgate.deploy.cli.ToolPlugins;
+import dev.cellgate.deploy.diagnose.DiagnoseCommand;
+import dev.cellgate.deploy.history.ListCommand;
+import dev.cellgate.deploy.history.RollbackCommand;
+import dev.cellgate.deploy.push.PushCommand;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
- * {@code deploy-tool push|list|rollback}. Exit codes: 0 done, 1 the bucket or the fleet failed,
- * 2 bad usage or bad input (nothing was written).
+ * {@code deploy-tool push|list|rollback|diagnose}. Exit codes are in {@link ExitCodes} and
+ * docs/deploy.md. Everything a run needs from its process comes through {@link Env}, so tests
+ * drive this same entry point in-process.
  */
 public final class DeployTool {
-    static final int OK = 0;
-    static final int FAILED = 1;
-    static final int USAGE = 2;
-
-    private static final Set<String> VALUED = Set.of("bucket", "config", "name", "endpoint", "region");
-    private static final Set<String> FLAGS = Set.of("json", "help");
+    private static final List<Command> COMMANDS = List.of(new PushCommand(), new ListCommand(), new RollbackCommand(),
+            new DiagnoseCommand());
 
     private DeployTool() {
     }
 
     public static void main(String[] argv) {
-        System.exit(run(argv));
+        int code = run(argv);
+        System.out.flush();
+        System.err.flush();
+        // halt, not exit: GraalJS and PF4J may leave non-daemon threads that would keep the JVM alive.
+        Runtime.getRuntime().halt(code);
     }
 
-    static int run(String[] argv) {
-        if (argv.length == 0 || argv[0].equals("--help") || argv[0].equals("help")) {
-            System.out.print(usage());
-            return argv.length == 0 ? USAGE : OK;
+    public static int run(String[] argv) {
+        return run(argv, Env.system());
+    }
+
+    public static int run(String[] argv, Env env) {
+        return run(argv, env, COMMANDS);
+    }
+
+    /** @param commands the command set (tests substitute one, e.g. diagnose over a broken storage check) */
+    public static int run(String[] argv, Env env, List<Command> commands) {
+        Map<String, Command> byName = new LinkedHashMap<>();
+        commands.forEach(c -> byName.put(c.name(), c));
+        if (argv.length == 0 || argv[0].equals("--help") || argv[0].equals("-h") || argv[0].equals("help")) {
+            (argv.length == 0 ? env.err() : env.out()).print(usage(commands));
+            return argv.length == 0 ? ExitCodes.USAGE : ExitCodes.OK;
         }
-        String command = argv[0];
+        Command command = byName.get(argv[0]);
+        boolean json = Arrays.asList(argv).contains("--json");
+        Output out = new Output(env.out(), env.err(), json);
+        if (command == null) {
+            out.error(ExitCodes.USAGE, "unknown command '" + argv[0] + "' (commands: " + byName.keySet() + "; see deploy-tool --help)");
+            return ExitCodes.USAGE;
+        }
         Args args;
         try {
-            args = Args.parse(java.util.Arrays.copyOfRange(argv, 1, argv.length), VALUED, FLAGS);
+            Set<String> valued = new HashSet<>(Command.COMMON_VALUED);
+            valued.addAll(command.valued());
+            Set<String> flags = new HashSet<>(Command.COMMON_FLAGS);
+            flags.addAll(command.flags());
+            args = Args.parse(Arrays.copyOfRange(argv, 1, argv.length), valued, flags);
         } catch (IllegalArgumentException e) {
-            System.err.println("deploy-tool: " + e.getMessage());
-            return USAGE;
+            return out.error(ExitCodes.USAGE, argv[0] + ": " + e.getMessage() + "\n" + command.usage());
         }
-        try (StoreOpener opener = new StoreOpener()) {
-            return switch (command) {
-                case "push" -> push(args, opener);
-                default -> {
-                    System.err.println("deploy-tool: unknown command '" + command + "'\n" + usage());
-                    yield USAGE;
-                }
-            };
+        if (args.flag("help")) {
+            env.out().print("Usage: deploy-tool " + command.usage().strip() + "\n\n" + common());
+            return ExitCodes.OK;
         }
-    }
-
-    private static int push(Args args, StoreOpener opener) {
-        if (args.positional().size() != 1) {
-            System.err.println("deploy-tool: push needs exactly one bundle file or project directory");
-            return USAGE;
-        }
-        Bundle bundle;
-        try {
-            bundle = BundleReader.read(Path.of(args.positional().get(0)),
-                    args.get("config") == null ? null : Path.of(args.get("config")), args.get("name"));
-        } catch (IllegalArgumentException e) {
-            System.err.println("deploy-tool: " + e.getMessage());
-            return USAGE;
-        }
-        boolean json = args.flag("json");
-        try (BucketStore store = opener.open(args)) {
-            Publisher.Result r = new Publisher(new DeploymentStore(store), line -> {
-                if (!json) {
-                    System.err.println(line);
-                }
-            }).publish(bundle);
-            if (json) {
-                System.out.println(new JsonObject().put("deployment", r.deployment()).put("previous", r.previous())
-                        .put("bucket", store.url()).put("blobs_uploaded", r.blobsUploaded()).put("blobs_reused", r.blobsReused()).encode());
-            } else {
-                System.out.println("deployed " + bundle.name() + " as " + r.deployment() + " to " + store.url()
-                        + (r.previous() == null ? "" : " (previous: " + r.previous() + ")"));
-            }
-            return OK;
-        } catch (IllegalArgumentException e) {
-            System.err.println("deploy-tool: " + e.getMessage());
-            return USAGE;
+        try (ToolPlugins plugins = ToolPlugins.locate(env)) {
+            return command.run(args, new Command.Tool(env, out, plugins, new StoreOpener(plugins, env)));
+        } catch (CommandException e) {
+            return out.error(e.exitCode(), e.getMessage());
         } catch (RuntimeException e) {
-            System.err.println("deploy-tool: push failed: " + e.getMessage());
-            return FAILED;
+            return out.error(ExitCodes.FAILED, argv[0] + " failed: " + e);
         }
     }
 
-    static String usage() {
+    static String usage(List<Command> commands) {
+        StringBuilder b = new StringBuilder("Usage: deploy-tool <command> [options]\n\n");
+        commands.forEach(c -> b.append(c.usage()).append('\n'));
+        return b.append(common()).toString();
+    }
+
+    private static String common() {
         return """
-                Usage: deploy-tool <command> [options]
-
-                  push <bundle.js|DIR> [--config wrangler.jsonc] [--name NAME] [--bucket URL] [--json]
-                      Publish a Worker bundle as a new deployment and make it current.
-
-                Options shared by all commands:
+                Options of every command:
                   --bucket URL      file:///path, s3://bucket[/prefix], gs://bucket[/prefix]
                                     (default: $CELLD_BUCKET, else file://./cellgate-data/bucket)
                   --endpoint URL    S3-compatible endpoint (default: $S3_ENDPOINT)
-                  --region REGION   S3 region (default: $AWS_REGION)
-                  --json            machine-readable output
+                  --region REGION   S3 region (default: $AWS_REGION); credentials: the AWS/Google default chains
+                  --json            one JSON object on stdout (errors too); progress off unless --progress
 
-                Exit codes: 0 done, 1 bucket or fleet failure, 2 bad usage or input (nothing written).
+                Environment: CELLD_ESBUILD (esbuild binary), CELLD_PLUGINS_DIR, CELLD_PROGRESS, CELLD_CPU_MS.
+
+                Exit codes: 0 done; 1 bucket, network or installation failure; 2 bad usage;
+                3 refused by validation (nothing written); 4 conflict with a concurrent change (re-run);
+                5 diagnose found problems.
                 """;
     }
 }

@@ -1,8 +1,38 @@
 package dev.cellgate.deploy.push;
 
 import dev.cellgate.deploy.wrangler.WranglerConfig;
+import java.util.List;
 import java.util.Map;
 
-/** What a push uploads: the validated config and the module sources by path (main first). */
-public record Bundle(WranglerConfig config, String name, String main, Map<String, byte[]> modules) {
+/**
+ * What a push uploads, validated: the Wrangler config, the Worker name, the module sources by
+ * path (main first), the plugin jars the deployment carries, and how the modules were made
+ * (for the user: "bundled with esbuild 0.28.2", "single module").
+ */
+public record Bundle(WranglerConfig config, String name, String main, Map<String, byte[]> modules, List<PluginJar> plugins,
+                     String origin) {
+
+    /** A PF4J plugin jar carried by the deployment ({@code --plugin}); nodes hot-load it. */
+    public record PluginJar(String fileName, String pluginId, byte[] bytes) {
+    }
+
+    public Bundle {
+        modules = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(modules));
+        plugins = List.copyOf(plugins);
+    }
+
+    public Bundle withPlugins(List<PluginJar> jars) {
+        return new Bundle(config, name, main, modules, jars, origin);
+    }
+
+    public long totalBytes() {
+        long n = 0;
+        for (byte[] b : modules.values()) {
+            n += b.length;
+        }
+        for (PluginJar p : plugins) {
+            n += p.bytes().length;
+        }
+        return n;
+    }
 }

@@ -1,78 +1,164 @@
 package dev.cellgate.deploy.push;
 
+import dev.cellgate.deploy.cli.CommandException;
+import dev.cellgate.deploy.cli.Env;
 import dev.cellgate.deploy.wrangler.WranglerConfig;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Reads what {@code deploy-tool push} was given: a bundled module ({@code bundle.js}, optionally
- * with {@code --config}), or a Wrangler project directory whose {@code main} is a single module.
- * A project whose main imports other files must be bundled (esbuild) first.
+ * Reads what {@code deploy-tool push} was given, refusing anything a node could not run:
+ * <ul>
+ *   <li>{@code push bundle.js}: one self-contained ES module (it may import {@code cloudflare:*}
+ *       only), with {@code --config} or a {@code wrangler.jsonc}/{@code wrangler.json} beside it;</li>
+ *   <li>{@code push DIR}: a Wrangler project. Its {@code main} is pushed as it is when it is a
+ *       JavaScript module that imports nothing; anything else (relative or package imports,
+ *       TypeScript) is bundled with esbuild first.</li>
+ * </ul>
  */
 public final class BundleReader {
-    private static final Pattern IMPORT = Pattern.compile("(?m)^\\s*(?:import|export)\\b[^'\"]*?from\\s*['\"]([^'\"]+)['\"]|^\\s*import\\s*['\"]([^'\"]+)['\"]");
+    private static final Pattern IMPORT = Pattern.compile(
+            "(?m)^\\s*(?:import|export)\\b[^'\";]*?\\bfrom\\s*['\"]([^'\"]+)['\"]"
+                    + "|^\\s*import\\s*['\"]([^'\"]+)['\"]"
+                    + "|\\bimport\\s*\\(\\s*['\"]([^'\"]+)['\"]\\s*\\)"
+                    + "|\\brequire\\s*\\(\\s*['\"]([^'\"]+)['\"]\\s*\\)");
+    static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,62}");
 
     private BundleReader() {
     }
 
-    public static Bundle read(Path target, Path configFile, String nameOverride) {
+    public static Bundle read(Path target, Path configFile, String nameOverride, Env env, Consumer<String> note) {
         if (!Files.exists(target)) {
-            throw new IllegalArgumentException(target + " does not exist");
+            throw CommandException.refused(target + " does not exist");
         }
-        Path project = Files.isDirectory(target) ? target : target.toAbsolutePath().getParent();
-        Path cfg = configFile != null ? configFile : findConfig(project, Files.isDirectory(target));
-        WranglerConfig config = cfg == null
-                ? WranglerConfig.parse(new io.vertx.core.json.JsonObject(), "(no wrangler config)")
-                : WranglerConfig.read(cfg);
-        Path mainFile;
-        if (Files.isDirectory(target)) {
+        if (configFile != null && !Files.isRegularFile(configFile)) {
+            throw CommandException.refused("config " + configFile + " does not exist");
+        }
+        boolean project = Files.isDirectory(target);
+        Path dir = project ? target : target.toAbsolutePath().getParent();
+        Path cfg = configFile != null ? configFile : findConfig(dir, project);
+        if (project && cfg == null) {
+            throw CommandException.refused(target + " has no wrangler.jsonc or wrangler.json");
+        }
+        if (!project && cfg != null && configFile == null) {
+            note.accept("using " + cfg + " (found beside the bundle; --config names another)");
+        }
+        WranglerConfig config = read(cfg);
+        Map<String, byte[]> modules = new LinkedHashMap<>();
+        String main;
+        String origin;
+        if (project) {
             if (config.main() == null) {
-                throw new IllegalArgumentException((cfg == null ? target + " has no wrangler.jsonc/wrangler.json" : cfg + " has no \"main\""));
+                throw CommandException.refused(cfg + " has no \"main\"");
             }
-            mainFile = cfg.getParent().resolve(config.main()).normalize();
+            Path mainFile = cfg.toAbsolutePath().getParent().resolve(config.main()).normalize();
+            byte[] source = readFile(mainFile, "main module");
+            Set<String> imports = isJs(mainFile) ? imports(utf8(source, mainFile)) : Set.of("(not plain JavaScript)");
+            if (imports.isEmpty()) {
+                main = mainFile.getFileName().toString();
+                modules.put(main, source);
+                origin = "single module " + config.main() + " (imports nothing, pushed as is)";
+            } else {
+                Esbuild esbuild = Esbuild.locate(env, dir);
+                String version = esbuild.version();
+                note.accept("bundling " + config.main() + " with esbuild " + version + " (" + esbuild.binary() + ", via "
+                        + esbuild.foundVia() + ")");
+                main = mainFile.getFileName().toString().replaceAll("\\.[A-Za-z]+$", "") + ".js";
+                modules.put(main, esbuild.bundle(dir, mainFile));
+                origin = "bundled " + config.main() + " with esbuild " + version;
+            }
         } else {
-            mainFile = target;
-        }
-        byte[] source;
-        try {
-            source = Files.readAllBytes(mainFile);
-        } catch (IOException e) {
-            throw new IllegalArgumentException("cannot read main module " + mainFile + ": " + e.getMessage());
-        }
-        String text = new String(source, java.nio.charset.StandardCharsets.UTF_8);
-        Matcher m = IMPORT.matcher(text);
-        while (m.find()) {
-            String spec = m.group(1) != null ? m.group(1) : m.group(2);
-            if (!spec.startsWith("cloudflare:")) {
-                throw new IllegalArgumentException(mainFile + " imports '" + spec
-                        + "': bundle the project first (esbuild --bundle --format=esm) and push the bundle");
+            byte[] source = readFile(target, "bundle");
+            Set<String> imports = imports(utf8(source, target));
+            if (!imports.isEmpty()) {
+                throw CommandException.refused(target + " imports " + imports + ": a bundle must be one self-contained module. "
+                        + "Push the project directory (bundled with esbuild) or bundle it first (esbuild --bundle --format=esm)");
             }
+            main = target.getFileName().toString();
+            modules.put(main, source);
+            origin = "bundle " + target.getFileName();
+        }
+        for (Map.Entry<String, byte[]> m : modules.entrySet()) {
+            utf8(m.getValue(), Path.of(m.getKey()));
         }
         String name = nameOverride != null ? nameOverride : config.name() != null ? config.name()
-                : mainFile.getFileName().toString().replaceAll("\\.[mc]?js$", "");
-        if (!name.matches("[A-Za-z0-9][A-Za-z0-9_-]{0,62}")) {
-            throw new IllegalArgumentException("Worker name '" + name + "' must be letters, digits, - and _ (use --name)");
+                : main.replaceAll("\\.[mc]?js$", "");
+        if (!NAME.matcher(name).matches()) {
+            throw CommandException.refused("Worker name '" + name + "' must be 1-63 letters, digits, - and _, starting with a "
+                    + "letter or digit (set \"name\" in the config or use --name)");
         }
-        Map<String, byte[]> modules = new LinkedHashMap<>();
-        String mainPath = mainFile.getFileName().toString();
-        modules.put(mainPath, source);
-        return new Bundle(config, name, mainPath, modules);
+        return new Bundle(config, name, main, modules, List.of(), origin);
     }
 
-    private static Path findConfig(Path dir, boolean required) {
+    /** Module specifiers other than {@code cloudflare:*} that {@code source} imports or requires. */
+    static Set<String> imports(String source) {
+        Set<String> out = new TreeSet<>();
+        Matcher m = IMPORT.matcher(source);
+        while (m.find()) {
+            for (int g = 1; g <= 4; g++) {
+                String spec = m.group(g);
+                if (spec != null && !spec.startsWith("cloudflare:")) {
+                    out.add(spec);
+                }
+            }
+        }
+        return out;
+    }
+
+    private static boolean isJs(Path p) {
+        String n = p.getFileName().toString();
+        return n.endsWith(".js") || n.endsWith(".mjs");
+    }
+
+    private static WranglerConfig read(Path cfg) {
+        try {
+            return cfg == null ? WranglerConfig.parse(new io.vertx.core.json.JsonObject(), "(no wrangler config)") : WranglerConfig.read(cfg);
+        } catch (IllegalArgumentException e) {
+            throw CommandException.refused(e.getMessage());
+        }
+    }
+
+    private static byte[] readFile(Path p, String what) {
+        try {
+            return Files.readAllBytes(p);
+        } catch (IOException e) {
+            throw CommandException.refused("cannot read " + what + " " + p + ": " + e);
+        }
+    }
+
+    /** Modules are text: refuse bytes that are not UTF-8 rather than let a node decode them into something else. */
+    private static String utf8(byte[] bytes, Path where) {
+        try {
+            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
+        } catch (CharacterCodingException e) {
+            throw CommandException.refused(where + " is not UTF-8 text");
+        }
+    }
+
+    private static Path findConfig(Path dir, boolean project) {
         for (String n : new String[] {"wrangler.jsonc", "wrangler.json"}) {
             Path p = dir.resolve(n);
             if (Files.isRegularFile(p)) {
                 return p;
             }
         }
-        if (Files.isRegularFile(dir.resolve("wrangler.toml")) && required) {
-            throw new IllegalArgumentException(dir + " has wrangler.toml: cellgate reads wrangler.jsonc or wrangler.json");
+        if (project && Files.isRegularFile(dir.resolve("wrangler.toml"))) {
+            throw CommandException.refused(dir + " has wrangler.toml: cellgate reads wrangler.jsonc or wrangler.json "
+                    + "(the same keys, as JSON)");
         }
         return null;
     }

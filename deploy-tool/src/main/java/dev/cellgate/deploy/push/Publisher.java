@@ -4,69 +4,126 @@ import dev.cellgate.core.deploy.DeploymentIds;
 import dev.cellgate.core.deploy.DeploymentStore;
 import dev.cellgate.core.deploy.Manifest;
 import dev.cellgate.core.fleet.StoredRecord;
+import dev.cellgate.core.logic.Keys;
 import dev.cellgate.core.records.CurrentDeployment;
+import dev.cellgate.core.spi.bucket.BucketStore;
+import dev.cellgate.core.spi.bucket.StoredObject;
 import dev.cellgate.core.spi.bucket.WriteOutcome;
+import dev.cellgate.deploy.cli.CommandException;
+import dev.cellgate.deploy.cli.ExitCodes;
+import dev.cellgate.deploy.progress.Progress;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Consumer;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Publishes a bundle: blobs (skipping those already present), then the manifest, then moves
- * {@code deploy/current.json} by compare-and-swap. A lost race re-reads and retries, so two
- * concurrent pushes both land in history and exactly one ends up current (the later one).
+ * Publishes a validated bundle in three steps, each safe to repeat: blobs (content-addressed,
+ * skipped when present), the manifest (create-only under a fresh id), then {@code current}
+ * moved by compare-and-swap. A lost race re-reads and retries: two concurrent pushes both land
+ * in history, exactly one ends up current, and the other's {@code previous} names the first.
+ * A push that still cannot win after {@link #MAX_CAS_ATTEMPTS} leaves its deployment stored but
+ * not current, and says so (exit code 4).
  */
 public final class Publisher {
-    static final int MAX_CAS_ATTEMPTS = 5;
+    static final int MAX_CAS_ATTEMPTS = 8;
 
+    private final BucketStore bucket;
     private final DeploymentStore store;
-    private final Consumer<String> progress;
+    private final Progress progress;
+    private final CurrentMove mover;
+    private final Runnable beforeMove;
 
-    public Publisher(DeploymentStore store, Consumer<String> progress) {
-        this.store = store;
-        this.progress = progress;
+    public Publisher(BucketStore bucket, Progress progress) {
+        this(bucket, progress, null, () -> { });
     }
 
-    public record Result(String deployment, String previous, int blobsUploaded, int blobsReused) {
+    /** @param mover null for compare-and-swap; {@code beforeMove} runs after each read of current (tests line racers up there) */
+    Publisher(BucketStore bucket, Progress progress, CurrentMove mover, Runnable beforeMove) {
+        this.bucket = bucket;
+        this.store = new DeploymentStore(bucket);
+        this.progress = progress;
+        this.mover = mover == null ? CurrentMove.compareAndSwap(store) : mover;
+        this.beforeMove = beforeMove;
+    }
+
+    public record Result(String deployment, String previous, int blobsUploaded, int blobsReused, int casRetries, Manifest manifest) {
     }
 
     public Result publish(Bundle b) {
         long now = System.currentTimeMillis();
         String id = DeploymentIds.next(now);
-        List<Manifest.BlobRef> refs = new ArrayList<>();
+        progress.begin(b.modules().size() + b.plugins().size(), b.totalBytes());
+        List<Manifest.BlobRef> modules = new ArrayList<>();
+        List<Manifest.BlobRef> plugins = new ArrayList<>();
         int uploaded = 0;
-        int i = 0;
-        for (Map.Entry<String, byte[]> m : b.modules().entrySet()) {
-            i++;
-            boolean fresh = store.putBlob(m.getValue()).join();
-            uploaded += fresh ? 1 : 0;
-            refs.add(new Manifest.BlobRef(m.getKey(), DeploymentStore.sha256(m.getValue()), m.getValue().length));
-            progress.accept(String.format("[%d/%d] %s %s (%d bytes)", i, b.modules().size(), fresh ? "uploaded" : "exists  ",
-                    m.getKey(), m.getValue().length));
+        try {
+            for (Map.Entry<String, byte[]> m : b.modules().entrySet()) {
+                uploaded += upload(m.getKey(), m.getValue(), modules) ? 1 : 0;
+            }
+            for (Bundle.PluginJar p : b.plugins()) {
+                uploaded += upload(p.fileName(), p.bytes(), plugins) ? 1 : 0;
+            }
+        } finally {
+            progress.end();
         }
-        Manifest manifest = new Manifest(id, b.name(), now, b.main(), refs, b.config().vars(), b.config().durableObjects(),
+        Manifest manifest = new Manifest(id, b.name(), now, b.main(), modules, b.config().vars(), b.config().durableObjects(),
                 b.config().migrations(), b.config().compatibilityDate() == null ? "2024-01-01" : b.config().compatibilityDate(),
-                b.config().compatibilityFlags(), b.config().triggers(), List.of());
-        WriteOutcome mw = store.putManifest(manifest).join();
-        if (!mw.written()) {
-            throw new IllegalStateException("could not write the manifest of " + id + ": " + mw);
-        }
+                b.config().compatibilityFlags(), b.config().triggers(), plugins);
+        writeManifest(manifest);
+        int total = modules.size() + plugins.size();
         for (int attempt = 1; attempt <= MAX_CAS_ATTEMPTS; attempt++) {
             Optional<StoredRecord<CurrentDeployment>> cur = store.current().join();
-            WriteOutcome w = store.moveCurrent(cur, id, System.currentTimeMillis()).join();
+            beforeMove.run();
+            WriteOutcome w = mover.move(cur, id, System.currentTimeMillis()).join();
+            String previous = cur.map(r -> r.value().deployment()).orElse(null);
             if (w.written()) {
-                return new Result(id, cur.map(r -> r.value().deployment()).orElse(null), uploaded, refs.size() - uploaded);
+                return new Result(id, previous, uploaded, total - uploaded, attempt - 1, manifest);
             }
             if (w instanceof WriteOutcome.Ambiguous) {
-                Optional<StoredRecord<CurrentDeployment>> now2 = store.current().join();
-                if (now2.isPresent() && now2.get().value().deployment().equals(id)) {
-                    return new Result(id, now2.get().value().previous(), uploaded, refs.size() - uploaded);
+                // The write may have landed: only a re-read can tell.
+                Optional<StoredRecord<CurrentDeployment>> after = store.current().join();
+                if (after.isPresent() && after.get().value().deployment().equals(id)) {
+                    return new Result(id, after.get().value().previous(), uploaded, total - uploaded, attempt - 1, manifest);
                 }
             }
-            progress.accept("another push moved deploy/current.json first; retrying (" + attempt + ")");
+            progress.note("deploy/current.json moved while this push was writing (another push?); retrying ("
+                    + attempt + "/" + MAX_CAS_ATTEMPTS + ")");
+            backoff(attempt);
         }
-        throw new IllegalStateException("deployment " + id + " is stored but could not become current after "
-                + MAX_CAS_ATTEMPTS + " attempts (concurrent pushes); run deploy-tool rollback " + id);
+        throw new CommandException(ExitCodes.CONFLICT, "deployment " + id + " is stored but could not become current after "
+                + MAX_CAS_ATTEMPTS + " attempts (other pushes kept winning); make it current with: deploy-tool rollback " + id);
+    }
+
+    private boolean upload(String path, byte[] bytes, List<Manifest.BlobRef> refs) {
+        boolean fresh = store.putBlob(bytes).join();
+        refs.add(new Manifest.BlobRef(path, DeploymentStore.sha256(bytes), bytes.length));
+        progress.advance(path, bytes.length, fresh);
+        return fresh;
+    }
+
+    private void writeManifest(Manifest m) {
+        byte[] bytes = m.encode();
+        WriteOutcome w = store.putManifest(m).join();
+        if (w.written()) {
+            return;
+        }
+        // Rejected cannot be ours (the id is fresh); Ambiguous may be: it counts only if our bytes are there.
+        Optional<StoredObject> there = bucket.get(Keys.manifest(m.id())).join();
+        if (w instanceof WriteOutcome.Ambiguous && there.isPresent() && Arrays.equals(there.get().bytes(), bytes)) {
+            return;
+        }
+        throw CommandException.failed("could not write the manifest of " + m.id() + ": " + w, null);
+    }
+
+    private static void backoff(int attempt) {
+        try {
+            Thread.sleep(ThreadLocalRandom.current().nextLong(10, 20L << Math.min(attempt, 5)));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw CommandException.failed("interrupted while retrying", e);
+        }
     }
 }

@@ -1,38 +1,30 @@
 package dev.cellgate.gateway.peer;
 
-import java.nio.charset.StandardCharsets;
-import java.security.InvalidKeyException;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.security.SecureRandom;
-import java.util.HexFormat;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
+import dev.cellgate.core.fleet.PeerSignature;
 
 /**
  * Peer request signatures (SPEC §6): HMAC-SHA256 with the fleet key over the protocol version,
  * method, path and query, SHA-256 of the body, source node, target node, timestamp and nonce.
  * The receiver checks, in order: version (426), MAC (401), timestamp within ±30 s (401), target
- * (409), nonce not seen within the replay window (409). MACs compare in constant time.
+ * (409), nonce not seen within the replay window (409). MACs compare in constant time. The
+ * signature itself is {@link PeerSignature} in runtime-core, shared with {@code deploy-tool diagnose}.
  */
 public final class PeerAuth {
-    public static final int VERSION = 1;
-    public static final long SKEW_MS = 30_000;
+    public static final int VERSION = PeerSignature.VERSION;
+    public static final long SKEW_MS = PeerSignature.SKEW_MS;
 
-    public static final String H_VERSION = "cg-peer-version";
-    public static final String H_SOURCE = "cg-peer-source";
-    public static final String H_TARGET = "cg-peer-target";
-    public static final String H_TS = "cg-peer-ts";
-    public static final String H_NONCE = "cg-peer-nonce";
-    public static final String H_BODY = "cg-peer-body-sha256";
-    public static final String H_MAC = "cg-peer-mac";
+    public static final String H_VERSION = PeerSignature.H_VERSION;
+    public static final String H_SOURCE = PeerSignature.H_SOURCE;
+    public static final String H_TARGET = PeerSignature.H_TARGET;
+    public static final String H_TS = PeerSignature.H_TS;
+    public static final String H_NONCE = PeerSignature.H_NONCE;
+    public static final String H_BODY = PeerSignature.H_BODY;
+    public static final String H_MAC = PeerSignature.H_MAC;
 
-    private static final SecureRandom RANDOM = new SecureRandom();
-
-    private final byte[] key;
+    private final PeerSignature signature;
 
     public PeerAuth(String keyHex) {
-        this.key = HexFormat.of().parseHex(keyHex);
+        this.signature = new PeerSignature(keyHex);
     }
 
     /** The headers a request must carry. */
@@ -40,13 +32,8 @@ public final class PeerAuth {
     }
 
     public Signed sign(String method, String pathAndQuery, byte[] body, String source, String target, long nowMs) {
-        byte[] n = new byte[16];
-        RANDOM.nextBytes(n);
-        String nonce = HexFormat.of().formatHex(n);
-        String bodyHash = sha256(body);
-        String ts = Long.toString(nowMs);
-        String mac = mac(Integer.toString(VERSION), method, pathAndQuery, bodyHash, source, target, ts, nonce);
-        return new Signed(Integer.toString(VERSION), source, target, ts, nonce, bodyHash, mac);
+        PeerSignature.Signed s = signature.sign(method, pathAndQuery, body, source, target, nowMs);
+        return new Signed(s.version(), s.source(), s.target(), s.ts(), s.nonce(), s.bodySha256(), s.mac());
     }
 
     /** Why a request is refused (HTTP status and reason), or null when it is authentic and fresh. */
@@ -58,11 +45,12 @@ public final class PeerAuth {
                 || got.bodySha256() == null) {
             return new Refusal(401, "missing peer signature headers");
         }
-        String expected = mac(got.version(), method, pathAndQuery, got.bodySha256(), got.source(), got.target(), got.ts(), got.nonce());
-        if (!MessageDigest.isEqual(expected.getBytes(StandardCharsets.US_ASCII), got.mac().getBytes(StandardCharsets.US_ASCII))) {
+        String expected = signature.mac(got.version(), method, pathAndQuery, got.bodySha256(), got.source(), got.target(),
+                got.ts(), got.nonce());
+        if (!PeerSignature.sameHex(expected, got.mac())) {
             return new Refusal(401, "bad peer signature");
         }
-        if (!MessageDigest.isEqual(sha256(body).getBytes(StandardCharsets.US_ASCII), got.bodySha256().getBytes(StandardCharsets.US_ASCII))) {
+        if (!PeerSignature.sameHex(sha256(body), got.bodySha256())) {
             return new Refusal(401, "body does not match its signed digest");
         }
         long ts;
@@ -86,23 +74,7 @@ public final class PeerAuth {
     public record Refusal(int status, String reason) {
     }
 
-    private String mac(String version, String method, String pathAndQuery, String bodyHash, String source, String target,
-                       String ts, String nonce) {
-        String canonical = String.join("\n", "cellgate-peer", version, method, pathAndQuery, bodyHash, source, target, ts, nonce);
-        try {
-            Mac m = Mac.getInstance("HmacSHA256");
-            m.init(new SecretKeySpec(key, "HmacSHA256"));
-            return HexFormat.of().formatHex(m.doFinal(canonical.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException | InvalidKeyException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
     public static String sha256(byte[] body) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(body == null ? new byte[0] : body));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return PeerSignature.sha256(body);
     }
 }

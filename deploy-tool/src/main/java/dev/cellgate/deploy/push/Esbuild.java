@@ -1,0 +1,178 @@
+package dev.cellgate.deploy.push;
+
+import dev.cellgate.deploy.cli.CommandException;
+import dev.cellgate.deploy.cli.Env;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * Bundles a Wrangler project's entry module with esbuild, the way Wrangler does for Workers: one
+ * ES module, {@code cloudflare:*} left to the runtime, the {@code workerd}/{@code worker}/
+ * {@code browser} package conditions.
+ *
+ * <p>The binary is found, in order: {@code CELLD_ESBUILD} (must exist when set: a wrong path is an
+ * error, not a reason to look elsewhere); the project's {@code node_modules/.bin/esbuild}; {@code esbuild}
+ * on {@code PATH}; the repository's {@code .ci/npm-tools/node_modules/.bin/esbuild} (or under
+ * {@code CELLGATE_NPM_TOOLS}) that {@code .ci/npm-tools.sh} installs.
+ */
+public final class Esbuild {
+    static final long TIMEOUT_S = 120;
+
+    private final Path binary;
+    private final String foundVia;
+
+    private Esbuild(Path binary, String foundVia) {
+        this.binary = binary;
+        this.foundVia = foundVia;
+    }
+
+    public Path binary() {
+        return binary;
+    }
+
+    public String foundVia() {
+        return foundVia;
+    }
+
+    public static Esbuild locate(Env env, Path projectDir) {
+        String set = env.get("CELLD_ESBUILD");
+        if (set != null) {
+            Path p = Path.of(set);
+            if (!Files.isRegularFile(p) || !Files.isExecutable(p)) {
+                throw CommandException.refused("CELLD_ESBUILD=" + set + " is not an executable file");
+            }
+            return new Esbuild(p, "CELLD_ESBUILD");
+        }
+        Path local = projectDir.resolve("node_modules/.bin/esbuild");
+        if (Files.isExecutable(local)) {
+            return new Esbuild(local, "the project's node_modules");
+        }
+        String path = env.get("PATH");
+        if (path != null) {
+            for (String dir : path.split(java.io.File.pathSeparator)) {
+                Path p = dir.isEmpty() ? null : Path.of(dir, "esbuild");
+                if (p != null && Files.isRegularFile(p) && Files.isExecutable(p)) {
+                    return new Esbuild(p, "PATH");
+                }
+            }
+        }
+        Path tools = npmTools(env);
+        if (tools != null && Files.isExecutable(tools.resolve("node_modules/.bin/esbuild"))) {
+            return new Esbuild(tools.resolve("node_modules/.bin/esbuild"), tools.toString());
+        }
+        throw CommandException.refused("esbuild is needed to bundle " + projectDir + " and was not found. Get it one of these ways:\n"
+                + "  - run .ci/npm-tools.sh in the cellgate repository (installs esbuild 0.28.2 under .ci/npm-tools)\n"
+                + "  - npm install --save-dev esbuild   (in the project)\n"
+                + "  - npm install -g esbuild, or put an esbuild binary on PATH\n"
+                + "  - set CELLD_ESBUILD=/path/to/esbuild\n"
+                + "or bundle it yourself (esbuild --bundle --format=esm) and push the bundle file");
+    }
+
+    /** {@code CELLGATE_NPM_TOOLS}, else {@code <repo>/.ci/npm-tools} when this tool runs from a checkout. */
+    private static Path npmTools(Env env) {
+        String set = env.get("CELLGATE_NPM_TOOLS");
+        if (set != null) {
+            return Path.of(set);
+        }
+        try {
+            // deploy-tool/target/deploy-tool.jar or deploy-tool/target/classes: the checkout is three levels up.
+            Path code = Path.of(Esbuild.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            Path root = code.getParent() == null || code.getParent().getParent() == null ? null : code.getParent().getParent().getParent();
+            return root == null ? null : root.resolve(".ci/npm-tools");
+        } catch (URISyntaxException | SecurityException | IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    public String version() {
+        Run r = run(List.of(binary.toString(), "--version"), binary.getParent() == null ? Path.of(".") : binary.getParent());
+        if (r.exit != 0) {
+            throw CommandException.refused(binary + " --version failed (exit " + r.exit + "): " + r.output.strip());
+        }
+        return r.output.strip();
+    }
+
+    /** Bundles {@code entry} into one ES module; a build error is a refusal carrying esbuild's own message. */
+    public byte[] bundle(Path projectDir, Path entry) {
+        Path out = null;
+        try {
+            out = Files.createTempDirectory("deploy-tool-esbuild-");
+            Path file = out.resolve("bundle.js");
+            List<String> cmd = new ArrayList<>(List.of(binary.toString(), entry.toAbsolutePath().toString(),
+                    "--bundle", "--format=esm", "--platform=neutral", "--target=es2022",
+                    "--main-fields=module,main", "--conditions=workerd,worker,browser",
+                    "--external:cloudflare:*", "--external:node:*", "--charset=utf8", "--log-level=warning",
+                    "--outfile=" + file));
+            Run r = run(cmd, projectDir);
+            if (r.exit != 0 || !Files.isRegularFile(file)) {
+                throw CommandException.refused("esbuild could not bundle " + entry + " (exit " + r.exit + "):\n" + r.output.strip());
+            }
+            return Files.readAllBytes(file);
+        } catch (IOException e) {
+            throw CommandException.failed("esbuild output could not be read: " + e.getMessage(), e);
+        } finally {
+            deleteTree(out);
+        }
+    }
+
+    private record Run(int exit, String output) {
+    }
+
+    private static Run run(List<String> cmd, Path dir) {
+        try {
+            Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
+            p.getOutputStream().close();
+            ByteArrayOutputStream buf = new ByteArrayOutputStream();
+            Thread pump = new Thread(() -> copy(p.getInputStream(), buf), "esbuild-output");
+            pump.start();
+            if (!p.waitFor(TIMEOUT_S, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw CommandException.refused("esbuild did not finish within " + TIMEOUT_S + " s: " + String.join(" ", cmd));
+            }
+            pump.join(5000);
+            synchronized (buf) {
+                return new Run(p.exitValue(), buf.toString(StandardCharsets.UTF_8));
+            }
+        } catch (IOException e) {
+            throw CommandException.refused("could not run " + cmd.get(0) + ": " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw CommandException.failed("interrupted while esbuild ran", e);
+        }
+    }
+
+    private static void copy(InputStream in, ByteArrayOutputStream buf) {
+        byte[] b = new byte[8192];
+        try (in) {
+            int n;
+            while ((n = in.read(b)) > 0) {
+                synchronized (buf) {
+                    buf.write(b, 0, n);
+                }
+            }
+        } catch (IOException ignored) {
+            // the process ended
+        }
+    }
+
+    private static void deleteTree(Path dir) {
+        if (dir == null) {
+            return;
+        }
+        try (Stream<Path> s = Files.walk(dir)) {
+            s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException ignored) {
+            // a temp dir left behind is harmless
+        }
+    }
+}

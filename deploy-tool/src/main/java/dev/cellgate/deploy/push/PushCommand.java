@@ -1,0 +1,99 @@
+package dev.cellgate.deploy.push;
+
+import dev.cellgate.core.spi.bucket.BucketStore;
+import dev.cellgate.deploy.cli.Args;
+import dev.cellgate.deploy.cli.Command;
+import dev.cellgate.deploy.cli.CommandException;
+import dev.cellgate.deploy.cli.ExitCodes;
+import dev.cellgate.deploy.progress.Progress;
+import dev.cellgate.deploy.progress.ProgressMode;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.nio.file.Path;
+import java.util.Set;
+
+/**
+ * {@code deploy-tool push}: read and validate everything (config, bundle or esbuild output,
+ * plugin jars, a load in GraalJS), and only then write: blobs, manifest, {@code current}.
+ */
+public final class PushCommand implements Command {
+    @Override
+    public String name() {
+        return "push";
+    }
+
+    @Override
+    public Set<String> valued() {
+        return Set.of("config", "name", "plugin", "progress");
+    }
+
+    @Override
+    public Set<String> flags() {
+        return Set.of("dry-run");
+    }
+
+    @Override
+    public String usage() {
+        return """
+                  push <bundle.js|DIR> [--config wrangler.jsonc] [--name NAME] [--plugin x.jar]... [--dry-run]
+                                       [--progress bar|lines|off]
+                      Validate, upload and make current a new deployment. DIR is a Wrangler project
+                      (wrangler.jsonc or wrangler.json); its main is bundled with esbuild unless it
+                      imports nothing. --plugin attaches a PF4J plugin jar that nodes hot-load.
+                      --dry-run validates (including the GraalJS load) and writes nothing.
+                """;
+    }
+
+    @Override
+    public int run(Args args, Tool tool) {
+        if (args.positional().size() != 1) {
+            throw CommandException.usage("push needs exactly one bundle file or project directory");
+        }
+        ProgressMode mode;
+        try {
+            mode = ProgressMode.decide(args.get("progress"), tool.env().get("CELLD_PROGRESS"), tool.out().json(),
+                    tool.env().get("DEPLOY_TOOL_STDERR_TTY"), tool.env().get("TERM"), ProgressMode::stderrLink);
+        } catch (IllegalArgumentException e) {
+            throw CommandException.usage(e.getMessage());
+        }
+        Bundle bundle = BundleReader.read(Path.of(args.positional().get(0)),
+                args.get("config") == null ? null : Path.of(args.get("config")), args.get("name"), tool.env(), tool.out()::note);
+        bundle = bundle.withPlugins(PluginJars.read(args.all("plugin")));
+        tool.out().note("checking " + bundle.name() + " (" + bundle.origin() + ") in GraalJS");
+        Set<String> exported = LoadCheck.check(bundle, tool.plugins(), tool.env());
+        JsonObject summary = new JsonObject().put("name", bundle.name()).put("main", bundle.main()).put("origin", bundle.origin())
+                .put("modules", new JsonArray(bundle.modules().keySet().stream().toList()))
+                .put("plugins", new JsonArray(bundle.plugins().stream().map(p -> p.fileName() + " (" + p.pluginId() + ")").toList()))
+                .put("exported_classes", new JsonArray(exported.stream().sorted().toList()));
+        if (args.flag("dry-run")) {
+            tool.out().result(summary.put("dry_run", true), bundle.name() + " is valid (" + bundle.origin() + "; exports "
+                    + exported + "); --dry-run: nothing written");
+            return ExitCodes.OK;
+        }
+        Progress progress = mode.open(tool.out().err());
+        try (BucketStore store = tool.stores().open(args)) {
+            Publisher.Result r;
+            try {
+                r = new Publisher(store, progress).publish(bundle);
+            } catch (CommandException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                throw CommandException.failed("push to " + store.url() + " failed: " + rootMessage(e)
+                        + " (nothing was made current; blobs already uploaded are reused by the next push)", e);
+            }
+            summary.put("deployment", r.deployment()).put("previous", r.previous()).put("bucket", store.url())
+                    .put("blobs_uploaded", r.blobsUploaded()).put("blobs_reused", r.blobsReused()).put("cas_retries", r.casRetries());
+            tool.out().result(summary, "deployed " + bundle.name() + " as " + r.deployment() + " to " + store.url()
+                    + (r.previous() == null ? "" : " (previous: " + r.previous() + ")"));
+            return ExitCodes.OK;
+        }
+    }
+
+    static String rootMessage(Throwable e) {
+        Throwable c = e;
+        while (c.getCause() != null && (c instanceof java.util.concurrent.CompletionException || c.getMessage() == null)) {
+            c = c.getCause();
+        }
+        return c.getMessage() == null ? c.toString() : c.getMessage();
+    }
+}

@@ -1,0 +1,127 @@
+package dev.cellgate.deploy.diagnose;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cellgate.core.logic.Keys;
+import dev.cellgate.core.plugin.BucketStores;
+import dev.cellgate.core.records.PeerAuthRecord;
+import dev.cellgate.core.spi.bucket.BucketStore;
+import dev.cellgate.core.spi.bucket.StoreOptions;
+import dev.cellgate.deploy.ToolRun;
+import dev.cellgate.deploy.cli.ExitCodes;
+import io.vertx.core.json.JsonObject;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code diagnose} against a real node ({@code java -jar gateway/target/gateway.jar}) on a file
+ * bucket: its lease is live, the signed probe is accepted (so deploy-tool signs exactly as the
+ * node verifies), the node reports its protocol and load. With another fleet key in the bucket
+ * the same probe is refused with 401, and diagnose says so and exits 5. After SIGTERM the node
+ * retires its lease and the fleet is clean again.
+ */
+class DiagnoseRealNodeTest {
+    /** Generous: a node's first requests run before its JIT warms up, on a shared 2-core machine. */
+    static final String T = "60000";
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void aRealNodeIsProbedWithAValidSignature() throws Exception {
+        Path jar = ToolRun.repoRoot().resolve("gateway/target/gateway.jar");
+        assertThat(jar).as("build first: mvn -q package -DskipTests").exists();
+        String bucket = "file://" + tmp.resolve("bucket");
+        Path bundle = tmp.resolve("hello.js");
+        Files.writeString(bundle, "export default { fetch() { return new Response('hello'); } };\n");
+        assertThat(ToolRun.run("push", bundle.toString(), "--bucket", bucket).code()).isZero();
+
+        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
+                "-jar", jar.toString()).directory(tmp.toFile()).redirectErrorStream(true);
+        pb.environment().keySet().removeIf(k -> k.startsWith("CELLD_"));
+        pb.environment().put("CELLD_BUCKET", bucket);
+        pb.environment().put("CELLD_NODE", "diag-n1");
+        pb.environment().put("CELLD_ADDR", "127.0.0.1:0");
+        pb.environment().put("CELLD_INTERNAL_ADDR", "127.0.0.1:0");
+        pb.environment().put("CELLD_WATCH", tmp.resolve("watch").toString());
+        pb.environment().put("CELLD_FILE_FSYNC", "0");
+        pb.environment().put("CELLD_LOG_FORMAT", "json");
+        Process node = pb.start();
+        List<String> lines = new CopyOnWriteArrayList<>();
+        Thread pump = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(node.getInputStream(), StandardCharsets.UTF_8))) {
+                String l;
+                while ((l = r.readLine()) != null) {
+                    lines.add(l);
+                }
+            } catch (java.io.IOException ignored) {
+                // the node ended
+            }
+        });
+        pump.setDaemon(true);
+        pump.start();
+        try {
+            JsonObject listening = awaitListening(node, lines);
+            String advertise = listening.getString("advertise");
+
+            ToolRun r = ToolRun.run("diagnose", "--bucket", bucket, "--json", "--timeout-ms", T);
+            assertThat(r.code()).as(r + "\nnode log:\n" + String.join("\n", lines)).isEqualTo(ExitCodes.OK);
+            JsonObject lease = r.json().getJsonArray("leases").getJsonObject(0);
+            assertThat(lease.getString("node")).isEqualTo("diag-n1");
+            assertThat(lease.getString("status")).isEqualTo("live");
+            assertThat(lease.getString("advertise")).isEqualTo(advertise);
+            JsonObject peer = r.json().getJsonArray("peers").getJsonObject(0);
+            assertThat(peer.getMap()).containsEntry("node", "diag-n1").containsEntry("reachable", true).containsEntry("status", 200)
+                    .containsEntry("protocol", 1).containsEntry("auth_ok", true).containsEntry("draining", false);
+            assertThat(peer.getJsonObject("load").containsKey("resident")).isTrue();
+            assertThat(r.json().getJsonObject("storage").getBoolean("ok")).isTrue();
+
+            ToolRun named = ToolRun.run("diagnose", "--bucket", bucket, "--peer", "diag-n1", "--read-only", "--timeout-ms", T);
+            assertThat(named.code()).isZero();
+            assertThat(named.out()).contains("OK      diag-n1  reachable at " + advertise + ", protocol 1, auth ok");
+
+            // Another fleet's key: the node (which keeps the key it started with) refuses our signature.
+            try (BucketStore s = new BucketStores(null).open(bucket, StoreOptions.none())) {
+                s.put(Keys.PEER_AUTH, new PeerAuthRecord(1, "cd".repeat(32), System.currentTimeMillis()).encode()).join();
+            }
+            ToolRun wrongKey = ToolRun.run("diagnose", "--bucket", bucket, "--json", "--read-only", "--timeout-ms", T);
+            assertThat(wrongKey.code()).isEqualTo(ExitCodes.UNHEALTHY);
+            assertThat(wrongKey.json().getJsonArray("problems").getString(0))
+                    .startsWith("peer diag-n1: refused our signature (401: bad peer signature)");
+            assertThat(lines).anySatisfy(l -> assertThat(l).contains("\"event\":\"peer.refused\"").contains("deploy-tool"));
+
+            node.toHandle().destroy(); // SIGTERM: a clean stop retires the lease
+            assertThat(node.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            ToolRun after = ToolRun.run("diagnose", "--bucket", bucket, "--json", "--read-only", "--timeout-ms", T);
+            assertThat(after.code()).as(after.toString()).isZero();
+            assertThat(after.json().getJsonArray("leases")).isEmpty();
+        } finally {
+            node.descendants().forEach(ProcessHandle::destroyForcibly);
+            node.destroyForcibly();
+        }
+    }
+
+    private static JsonObject awaitListening(Process node, List<String> lines) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+        while (System.nanoTime() < end) {
+            for (String l : lines) {
+                if (l.contains("\"event\":\"node.listening\"")) {
+                    return new JsonObject(l);
+                }
+            }
+            if (!node.isAlive()) {
+                throw new AssertionError("the node exited (" + node.exitValue() + "):\n" + String.join("\n", lines));
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("the node did not start listening in 180 s:\n" + String.join("\n", lines));
+    }
+}
