@@ -48,33 +48,43 @@ final class CrashLedger {
     record Result(int acked, int lost, List<String> details) {
     }
 
-    /** Runs {@code cycles} kill/wipe/restart cycles; returns what was acknowledged and what was lost. */
-    static Result run(Fleet fleet, int cycles, int cells, Map<String, String> nodeEnv, long seed) throws Exception {
+    /**
+     * Runs up to {@code cycles} kill/wipe/restart cycles, checking every acknowledged value after
+     * each restart. With {@code stopAtFirstLoss} (the broken variant) it stops once a loss is seen.
+     */
+    static Result run(Fleet fleet, int cycles, int cells, Map<String, String> nodeEnv, long seed, boolean stopAtFirstLoss)
+            throws Exception {
         Random rnd = new Random(seed);
         Path ledger = fleet.root.resolve("ledger.txt");
         Map<String, List<String>> acked = new ConcurrentHashMap<>();
         for (int c = 0; c < cells; c++) {
             acked.put("cell" + c, new CopyOnWriteArrayList<>());
         }
-        long counter = 0;
+        NodeProcess node = fleet.start("crash", nodeEnv);
+        Result last = new Result(0, 0, List.of());
         for (int cycle = 0; cycle < cycles; cycle++) {
-            NodeProcess node = fleet.start("crash", nodeEnv);
             AtomicBoolean stop = new AtomicBoolean();
             List<Thread> writers = new ArrayList<>();
-            long base = counter;
-            counter += 1_000_000;
+            long base = (cycle + 1) * 1_000_000L;
+            java.util.concurrent.CountDownLatch warm = new java.util.concurrent.CountDownLatch(cells);
+            NodeProcess target = node;
             for (int c = 0; c < cells; c++) {
                 String cell = "cell" + c;
                 int cc = c;
                 Thread t = new Thread(() -> {
                     long v = base + cc * 100_000L;
+                    boolean first = true;
                     while (!stop.get()) {
                         String value = Long.toString(++v);
                         try {
-                            HttpResponse<String> r = node.post(node.publicUrl("/" + cell + "?v=" + value), "");
+                            HttpResponse<String> r = target.post(target.publicUrl("/" + cell + "?v=" + value), "");
                             if (r.statusCode() == 200 && r.body().equals("ok")) {
                                 acked.get(cell).add(value);
                                 Files.writeString(ledger, cell + " " + value + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+                                if (first) {
+                                    warm.countDown();
+                                    first = false;
+                                }
                             }
                         } catch (Exception e) {
                             // not acknowledged: the node died under us
@@ -84,7 +94,8 @@ final class CrashLedger {
                 t.start();
                 writers.add(t);
             }
-            Thread.sleep(1500 + rnd.nextInt(2500));
+            warm.await(120, java.util.concurrent.TimeUnit.SECONDS); // every cell active and writing
+            Thread.sleep(1000 + rnd.nextInt(2000));
             node.sigkill();
             node.waitForExit(Duration.ofSeconds(30));
             stop.set(true);
@@ -93,13 +104,24 @@ final class CrashLedger {
             }
             fleet.nodes.remove(node);
             deleteRecursively(fleet.root.resolve("crash").resolve("watch"));
+            node = fleet.start("crash", nodeEnv);
+            last = verify(node, acked);
+            if (stopAtFirstLoss && last.lost() > 0) {
+                break;
+            }
         }
-        NodeProcess check = fleet.start("crash", nodeEnv);
+        node.close();
+        fleet.nodes.remove(node);
+        return last;
+    }
+
+    /** Every acknowledged value must be stored, in acknowledgement order per cell. */
+    static Result verify(NodeProcess node, Map<String, List<String>> acked) throws Exception {
         int total = 0;
         int lost = 0;
         List<String> details = new ArrayList<>();
         for (Map.Entry<String, List<String>> e : acked.entrySet()) {
-            HttpResponse<String> r = check.get(check.publicUrl("/" + e.getKey()));
+            HttpResponse<String> r = node.get(node.publicUrl("/" + e.getKey()));
             assertThat(r.statusCode()).isEqualTo(200);
             List<String> stored = r.body().isEmpty() ? List.of() : List.of(r.body().split("\n"));
             total += e.getValue().size();
@@ -116,8 +138,6 @@ final class CrashLedger {
                 }
             }
         }
-        check.close();
-        fleet.nodes.remove(check);
         return new Result(total, lost, details);
     }
 

@@ -6,9 +6,9 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.HexFormat;
 
-/** Deployment ids sort by creation time: {@code d-20261130T041350Z-1a2b3c}. */
+/** Deployment ids sort by creation time, to the millisecond: {@code d-20261130T041350123Z-1a2b3c}. */
 public final class DeploymentIds {
-    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmssSSS'Z'").withZone(ZoneOffset.UTC);
 
     private DeploymentIds() {
     }
@@ -20,6 +20,6 @@ public final class DeploymentIds {
     }
 
     public static boolean isValid(String id) {
-        return id != null && id.matches("d-[0-9]{8}T[0-9]{6}Z-[0-9a-f]{6}");
+        return id != null && id.matches("d-[0-9]{8}T[0-9]{6}([0-9]{3})?Z-[0-9a-f]{6}");
     }
 }
