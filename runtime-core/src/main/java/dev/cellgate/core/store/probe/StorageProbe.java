@@ -184,11 +184,13 @@ public final class StorageProbe {
         int winners = 0;
         int winner = -1;
         String winnerVersion = null;
+        WriteOutcome.Ambiguous ambiguous = null;
+        int ambiguousRacer = -1;
         for (int i = 0; i < RACERS; i++) {
             WriteOutcome o = unwrap(results.get(i));
-            if (o instanceof WriteOutcome.Ambiguous a) {
-                throw new Misbehaved("round " + round + " of " + rounds + ", racer " + i + ": ambiguous answer ("
-                        + a.reason() + "): atomicity cannot be shown");
+            if (o instanceof WriteOutcome.Ambiguous a && ambiguous == null) {
+                ambiguous = a;
+                ambiguousRacer = i;
             }
             if (o instanceof WriteOutcome.Written w) {
                 winners++;
@@ -196,9 +198,18 @@ public final class StorageProbe {
                 winnerVersion = w.version();
             }
         }
-        if (winners != 1) {
-            throw new Misbehaved("round " + round + " of " + rounds + ": " + winners + " of " + RACERS
+        String where = "round " + round + " of " + rounds + ": ";
+        if (winners > 1) {
+            throw new Misbehaved(where + winners + " of " + RACERS
                     + " compare-and-swaps on the same version succeeded (want exactly 1): conditional writes are not atomic");
+        }
+        if (ambiguous != null) {
+            // Not proof of a double win, but a store that cannot answer a race cleanly cannot be shown atomic.
+            throw new Misbehaved(where + "racer " + ambiguousRacer + " got an ambiguous answer (" + ambiguous.reason()
+                    + "): atomicity cannot be shown");
+        }
+        if (winners == 0) {
+            throw new Misbehaved(where + "none of " + RACERS + " compare-and-swaps with the current version succeeded");
         }
         expectStored(bodies.get(winner), winnerVersion, "after race round " + round);
         version = winnerVersion;
