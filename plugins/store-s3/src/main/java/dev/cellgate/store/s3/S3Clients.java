@@ -2,6 +2,7 @@ package dev.cellgate.store.s3;
 
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
@@ -36,6 +37,10 @@ final class S3Clients {
                         .writeTimeout(c.attemptTimeout()))
                 .credentialsProvider(credentials)
                 .region(region(c))
+                // Plain bodies with Content-MD5 (set per request) instead of aws-chunked bodies with a
+                // trailing CRC: every S3-compatible server understands them, and the server still
+                // checks the bytes it stored.
+                .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
                 .overrideConfiguration(ClientOverrideConfiguration.builder()
                         .retryStrategy(AwsRetryStrategy.doNotRetry())
                         .apiCallAttemptTimeout(c.attemptTimeout())

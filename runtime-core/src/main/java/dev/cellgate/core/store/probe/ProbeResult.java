@@ -27,8 +27,12 @@ public record ProbeResult(String storeUrl, String key, List<ProbeStep> steps) {
     /** One line for logs and for the node's refusal to start: names the store URL and the failed step. */
     public String summary() {
         return failedStep()
-                .map(s -> "storage probe FAILED on " + storeUrl + " at step '" + s.name() + "': " + s.detail())
+                .map(s -> "storage probe FAILED on " + storeUrl + " at step '" + s.name() + "': " + oneLine(s.detail()))
                 .orElse("storage probe passed on " + storeUrl + " (" + steps.size() + " steps)");
+    }
+
+    private static String oneLine(String s) {
+        return s.replaceAll("\\s*[\\r\\n]+\\s*", " ");
     }
 
     public Map<String, Object> toMap() {
