@@ -5,6 +5,8 @@ import dev.cellgate.core.plugin.BucketStores;
 import dev.cellgate.core.plugin.PluginHost;
 import dev.cellgate.core.spi.bucket.BucketStore;
 import dev.cellgate.core.spi.bucket.StoreOptions;
+import dev.cellgate.core.store.probe.ProbeResult;
+import dev.cellgate.core.store.probe.StorageProbe;
 import dev.cellgate.gateway.Distribution;
 import dev.cellgate.gateway.http.InternalListener;
 import dev.cellgate.gateway.http.Json;
@@ -91,6 +93,13 @@ public final class Node {
         } catch (RuntimeException e) {
             throw new StartupException(ExitCodes.STARTUP_FAILED, "cannot open bucket " + config.bucket() + ": " + e.getMessage());
         }
+        if (config.storageProbe()) {
+            // Ownership rests on atomic conditional writes: refuse a bucket that does not prove them.
+            ProbeResult probe = StorageProbe.run(bucket, identity.nodeId());
+            if (!probe.ok()) {
+                throw new StartupException(ExitCodes.STARTUP_FAILED, probe.summary());
+            }
+        }
 
         InternalListener internal = new InternalListener(vertx);
         new OperatorApi(this).mount(internal.router());
@@ -153,6 +162,18 @@ public final class Node {
 
     BucketStores stores() {
         return stores;
+    }
+
+    StoreOptions storeOptions() {
+        return new StoreOptions(config.storeOptions());
+    }
+
+    String nodeId() {
+        return identity.nodeId();
+    }
+
+    Vertx vertx() {
+        return vertx;
     }
 
     private void closeQuietly() {
