@@ -27,12 +27,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Hot-drop, end to end: a real node ({@code java -jar target/gateway.jar}) on a {@code file://}
- * bucket does not know {@code gs://}; copying the store-gcs plugin jar into its plugins directory
- * makes {@code gs://} usable without a restart, shown by the storage probe passing on a gs://
- * bucket served by the GCS emulator.
+ * Store plugins in a real node ({@code java -jar target/gateway.jar}), end to end:
+ * <ul>
+ * <li>hot-drop: a node on a {@code file://} bucket does not know {@code gs://}; copying the
+ * store-gcs plugin jar into its plugins directory makes {@code gs://} usable without a restart,
+ * shown by {@code POST /probe} passing on a gs:// bucket served by the GCS emulator;</li>
+ * <li>the startup probe: a node whose bucket's conditional writes are not atomic (the emulator's
+ * check-then-write variant) refuses to start, exit code 1, one line naming the URL and the step.</li>
+ * </ul>
  */
-class StorePluginHotDropIT {
+class StorePluginNodeIT {
     private static final Pattern INTERNAL = Pattern.compile("\"internal\":\"([^\"]+)\"");
     private static final Duration WAIT = Duration.ofSeconds(60);
 
@@ -98,6 +102,29 @@ class StorePluginHotDropIT {
                 assertThat(exited).as("node exited after SIGTERM; output:%n%s", String.join("\n", output)).isTrue();
                 assertThat(node.exitValue()).as(String.join("\n", output)).isZero();
             }
+        }
+    }
+
+    @Test
+    void aNodeRefusesToStartOnABucketWhoseConditionalWritesAreNotAtomic() throws Exception {
+        Path plugins = Files.createDirectories(tmp.resolve("plugins"));
+        Files.copy(Path.of("target/optional-plugins/store-gcs.jar"), plugins.resolve("store-gcs.jar"));
+        try (GcsEmulator broken = GcsEmulator.startNonAtomic(0).createBucket("racy-bucket")) {
+            ProcessBuilder pb = new ProcessBuilder(javaBin(), "-jar", Path.of("target/gateway.jar").toAbsolutePath().toString());
+            pb.environment().keySet().removeIf(k -> k.startsWith("CELLD_") || k.equals("S3_ENDPOINT"));
+            pb.environment().put("CELLD_BUCKET", "gs://racy-bucket/fleet");
+            pb.environment().put("CELLD_WATCH", tmp.resolve("node").toString());
+            pb.environment().put("CELLD_ADDR", "127.0.0.1:0");
+            pb.environment().put("CELLD_PLUGINS_DIR", plugins.toString());
+            pb.environment().put("CELLD_JIT", "0");
+            pb.environment().put("CELLD_GCS_ENDPOINT", broken.endpoint());
+            Process node = pb.redirectError(tmp.resolve("stderr.txt").toFile()).redirectOutput(tmp.resolve("stdout.txt").toFile()).start();
+            assertThat(node.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)).as("node stops by itself").isTrue();
+            List<String> stderr = Files.readAllLines(tmp.resolve("stderr.txt")).stream().filter(l -> l.startsWith("cellgate:")).toList();
+            assertThat(node.exitValue()).as(String.join("\n", stderr)).isEqualTo(1);
+            assertThat(stderr).singleElement().asString()
+                    .contains("storage probe FAILED on gs://racy-bucket/fleet at step 'race'")
+                    .contains("not atomic");
         }
     }
 
