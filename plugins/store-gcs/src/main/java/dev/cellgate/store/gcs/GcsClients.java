@@ -6,6 +6,7 @@ import com.google.cloud.ServiceOptions;
 import com.google.cloud.http.HttpTransportOptions;
 import com.google.cloud.storage.Storage;
 import com.google.cloud.storage.StorageOptions;
+import com.google.cloud.storage.spi.v1.HttpStorageRpc;
 import java.io.IOException;
 
 /**
@@ -36,6 +37,14 @@ final class GcsClients {
             b.setCredentials(applicationDefault(c));
         }
         return b.build().getService();
+    }
+
+    /** The JSON API (apiary) client the HTTP transport of {@code storage} uses, for media downloads with headers. */
+    static com.google.api.services.storage.Storage jsonApi(Storage storage) {
+        if (storage.getOptions().getRpc() instanceof HttpStorageRpc rpc) {
+            return rpc.getStorage();
+        }
+        throw new IllegalStateException("the GCS client does not use the JSON API transport: " + storage.getOptions().getRpc());
     }
 
     private static GoogleCredentials applicationDefault(GcsStoreConfig c) {

@@ -71,8 +71,10 @@ class GcsFaultHandlingTest {
     void readsRetryServerErrors() throws Exception {
         assertThat(store.put("k", BODY).get(30, TimeUnit.SECONDS).written()).isTrue();
         emulator.injectFaults(503, 500);
+        long before = emulator.requests();
         assertThat(store.get("k").get(30, TimeUnit.SECONDS)).get()
                 .satisfies(o -> assertThat(new String(o.bytes(), StandardCharsets.UTF_8)).isEqualTo("x"));
+        assertThat(emulator.requests() - before).as("two failed downloads, one good; no hidden library retries").isEqualTo(3);
     }
 
     @Test
