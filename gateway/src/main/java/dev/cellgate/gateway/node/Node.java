@@ -27,6 +27,8 @@ import dev.cellgate.core.spi.js.EngineInfo;
 import dev.cellgate.core.spi.js.JsEngine;
 import dev.cellgate.core.time.Scheduler;
 import dev.cellgate.core.worker.WorkerPool;
+import dev.cellgate.core.store.probe.ProbeResult;
+import dev.cellgate.core.store.probe.StorageProbe;
 import dev.cellgate.gateway.Distribution;
 import dev.cellgate.gateway.http.InternalListener;
 import dev.cellgate.gateway.http.Json;
@@ -143,6 +145,13 @@ public final class Node {
             throw new StartupException(ExitCodes.CONFIG, "invalid CELLD_BUCKET=" + config.bucket() + ": " + e.getMessage());
         } catch (RuntimeException e) {
             throw new StartupException(ExitCodes.STARTUP_FAILED, "cannot open bucket " + config.bucket() + ": " + e.getMessage());
+        }
+        if (config.storageProbe()) {
+            // Ownership rests on atomic conditional writes: refuse a bucket that does not prove them.
+            ProbeResult probe = StorageProbe.run(bucket, identity.nodeId());
+            if (!probe.ok()) {
+                throw new StartupException(ExitCodes.STARTUP_FAILED, probe.summary());
+            }
         }
 
         engine = Engines.create(plugins, vertx, config, identity.nodeId(), pluginsDir);
@@ -363,6 +372,18 @@ public final class Node {
 
     BucketStores stores() {
         return stores;
+    }
+
+    StoreOptions storeOptions() {
+        return new StoreOptions(config.storeOptions());
+    }
+
+    String nodeId() {
+        return identity.nodeId();
+    }
+
+    Vertx vertx() {
+        return vertx;
     }
 
     private void closeQuietly() {

@@ -1,7 +1,10 @@
 package dev.cellgate.gateway.node;
 
+import dev.cellgate.core.store.probe.StorageProbe;
 import dev.cellgate.gateway.http.Json;
+import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
 
 /** The operator routes of the internal listener. */
 final class OperatorApi {
@@ -28,5 +31,19 @@ final class OperatorApi {
             Json.send(ctx.response(), 202, new io.vertx.core.json.JsonObject().put("shutdown", mode.name().toLowerCase(java.util.Locale.ROOT)));
             node.requestShutdown("POST /shutdown", mode);
         });
+        r.post("/probe").handler(this::probe);
+    }
+
+    /** {@code POST /probe?bucket=URL}: the storage probe on any bucket the node's plugins can open. */
+    private void probe(RoutingContext ctx) {
+        String url = ctx.request().getParam("bucket");
+        if (url == null || url.isBlank()) {
+            Json.send(ctx.response(), 400, Json.error("POST /probe needs ?bucket=URL"));
+            return;
+        }
+        node.vertx().executeBlocking(() -> StorageProbe.openAndRun(node.stores(), url, node.storeOptions(), node.nodeId()), false)
+                .onSuccess(res -> Json.send(ctx.response(), res.ok() ? 200 : 422, new JsonObject(res.toMap())))
+                .onFailure(e -> Json.send(ctx.response(), e instanceof IllegalArgumentException ? 400 : 500,
+                        Json.error(String.valueOf(e.getMessage())).put("bucket", url)));
     }
 }

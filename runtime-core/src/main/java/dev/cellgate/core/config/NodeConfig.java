@@ -183,11 +183,12 @@ public final class NodeConfig {
         return vars;
     }
 
-    /** Store options handed to bucket providers (endpoint, region). */
+    /** Store options handed to bucket providers (S3 endpoint and region, GCS endpoint, file fsync). */
     public Map<String, String> storeOptions() {
         var m = new java.util.HashMap<String, String>();
         text(Settings.S3_ENDPOINT).ifPresent(v -> m.put(Settings.S3_ENDPOINT.env(), v));
         text(Settings.AWS_REGION).ifPresent(v -> m.put(Settings.AWS_REGION.env(), v));
+        text(Settings.GCS_ENDPOINT).ifPresent(v -> m.put(Settings.GCS_ENDPOINT.env(), v));
         m.put(Settings.FILE_FSYNC.env(), flag(Settings.FILE_FSYNC) ? "1" : "0");
         return m;
     }

@@ -120,4 +120,11 @@ class ConfigLoaderTest {
             assertThat(help).contains(s.env()).contains(s.key()).contains(s.defaultText());
         }
     }
+
+    @Test
+    void storeOptionsCarryTheGcsEndpoint() {
+        NodeConfig c = ConfigLoader.load(null, Map.of("CELLD_GCS_ENDPOINT", "http://127.0.0.1:9", "S3_ENDPOINT", "http://s3"));
+        assertThat(c.storeOptions()).containsEntry("CELLD_GCS_ENDPOINT", "http://127.0.0.1:9").containsEntry("S3_ENDPOINT", "http://s3");
+        assertThat(NodeConfig.defaults().storeOptions()).doesNotContainKey("CELLD_GCS_ENDPOINT");
+    }
 }

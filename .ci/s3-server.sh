@@ -1,0 +1,209 @@
+#!/usr/bin/env bash
+# .ci/s3-server.sh start|stop|status
+#
+# Real S3-compatible servers on loopback for the store-s3 tests and the storage probe tests.
+# Installs what it needs from Maven Central (mvn) and the npm registry (npm) only.
+#
+#   azurite-backed S3 : S3Proxy 4.1.0 (azureblob provider) on Azurite 3.37.0, in memory.
+#                       Azure's Put Blob evaluates If-Match / If-None-Match atomically, so this
+#                       server QUALIFIES as a cellgate bucket.
+#   filesystem S3     : S3Proxy 4.1.0 (filesystem provider), the NEGATIVE CONTROL. Its If-Match
+#                       is a read-then-write emulation, so racing compare-and-swaps can all win;
+#                       the storage probe must refuse it.
+#
+# `start` writes $WORK/s3.env (source it before running the tests):
+#   S3_ENDPOINT, S3_FS_ENDPOINT, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION, S3_BUCKET
+#
+# Environment (all optional):
+#   S3_SERVER_WORK  work dir (default: <repo>/.ci/work/s3-server, git-ignored)
+#   S3_PORT         azurite-backed S3 port      (default 19000)
+#   S3_FS_PORT      filesystem-backed S3 port   (default 19001)
+#   AZURITE_PORT    Azurite blob port           (default 19010)
+#   S3_BUCKET       bucket created on both servers (default cellgate-test)
+set -euo pipefail
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+WORK=${S3_SERVER_WORK:-$REPO/.ci/work/s3-server}
+S3_PORT=${S3_PORT:-19000}
+S3_FS_PORT=${S3_FS_PORT:-19001}
+AZURITE_PORT=${AZURITE_PORT:-19010}
+BUCKET=${S3_BUCKET:-cellgate-test}
+S3PROXY_VERSION=4.1.0
+AZURITE_VERSION=3.37.0
+ACCESS_KEY=cellgate-test-access
+SECRET_KEY=cellgate-test-secret
+REGION=us-east-1
+# Azurite's well-known development account (documented by Microsoft; not a secret).
+AZURE_ACCOUNT=devstoreaccount1
+AZURE_KEY='Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=='
+JAVA=${JAVA_HOME:+$JAVA_HOME/bin/}java
+PROCS="azurite s3proxy-azure s3proxy-fs"
+
+say() { echo "[s3-server] $*" >&2; }
+fail() { say "FAILED: $*"; exit 1; }
+
+stop_one() {
+  local name=$1 pidfile=$WORK/$1.pid pid
+  [ -f "$pidfile" ] || return 0
+  pid=$(cat "$pidfile")
+  if kill -0 "$pid" 2>/dev/null; then
+    kill "$pid" 2>/dev/null || true
+    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    if kill -0 "$pid" 2>/dev/null; then kill -9 "$pid" 2>/dev/null || true; fi
+    say "stopped $name (pid $pid)"
+  fi
+  rm -f "$pidfile"
+}
+
+stop_all() { for p in $PROCS; do stop_one "$p"; done; }
+
+listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+# Waits until something answers HTTP on the port; gives up early when the process died.
+await_port() {
+  local name=$1 port=$2 seconds=$3 pid
+  pid=$(cat "$WORK/$name.pid")
+  for _ in $(seq $((seconds * 10))); do
+    if [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 1 "http://127.0.0.1:$port/" || true)" != 000 ]; then
+      return 0
+    fi
+    kill -0 "$pid" 2>/dev/null || { tail -30 "$WORK/logs/$name.log" >&2; fail "$name exited while starting"; }
+    sleep 0.1
+  done
+  tail -30 "$WORK/logs/$name.log" >&2
+  fail "$name did not answer on 127.0.0.1:$port within ${seconds}s"
+}
+
+install() {
+  command -v curl >/dev/null || fail "curl is required (apt-get install curl)"
+  command -v mvn >/dev/null || fail "mvn is required"
+  command -v npm >/dev/null || fail "node and npm are required (Node 18+)"
+  local jar=$WORK/lib/s3proxy-$S3PROXY_VERSION-jar-with-dependencies.jar
+  if [ ! -s "$jar" ]; then
+    say "fetching S3Proxy $S3PROXY_VERSION from Maven Central"
+    mvn -B -q dependency:copy -Dartifact="org.gaul:s3proxy:$S3PROXY_VERSION:jar:jar-with-dependencies" \
+        -DoutputDirectory="$WORK/lib" >"$WORK/logs/mvn.log" 2>&1 \
+      || { tail -30 "$WORK/logs/mvn.log" >&2; fail "mvn could not fetch org.gaul:s3proxy:$S3PROXY_VERSION"; }
+  fi
+  local have
+  have=$(node -e "try{console.log(require('$WORK/npm/node_modules/azurite/package.json').version)}catch(e){}" 2>/dev/null || true)
+  if [ "$have" != "$AZURITE_VERSION" ]; then
+    say "installing azurite $AZURITE_VERSION from the npm registry"
+    mkdir -p "$WORK/npm"
+    npm install --prefix "$WORK/npm" --no-save --no-audit --no-fund --loglevel=error "azurite@$AZURITE_VERSION" \
+        >"$WORK/logs/npm.log" 2>&1 \
+      || { tail -30 "$WORK/logs/npm.log" >&2; fail "npm could not install azurite@$AZURITE_VERSION"; }
+  fi
+  S3PROXY_JAR=$jar
+}
+
+# Writes an S3Proxy properties file: $1 name, $2 port, then provider lines.
+s3proxy_conf() {
+  local name=$1 port=$2
+  shift 2
+  {
+    echo "s3proxy.endpoint=http://127.0.0.1:$port"
+    echo "s3proxy.authorization=aws-v2-or-v4"
+    echo "s3proxy.identity=$ACCESS_KEY"
+    echo "s3proxy.credential=$SECRET_KEY"
+    printf '%s\n' "$@"
+  } >"$WORK/$name.properties"
+}
+
+launch() {  # name, command...
+  local name=$1
+  shift
+  nohup "$@" >"$WORK/logs/$name.log" 2>&1 </dev/null &
+  echo $! >"$WORK/$name.pid"
+}
+
+# A SigV4-signed request with curl (the explicit sha256 header is signed along; curl 7.88 does not add it).
+s3req() {  # endpoint method path [curl args...]
+  local endpoint=$1 method=$2 path=$3
+  shift 3
+  curl -s -X "$method" --aws-sigv4 "aws:amz:$REGION:s3" --user "$ACCESS_KEY:$SECRET_KEY" \
+    -H 'x-amz-content-sha256: UNSIGNED-PAYLOAD' -H 'Content-Type: application/octet-stream' "$@" "$endpoint$path"
+}
+
+# Creates the bucket and checks that both conditional headers are understood (sequentially: this
+# proves the server speaks the protocol, not that it is atomic; the tests and the probe race it).
+prepare() {  # endpoint
+  local ep=$1 code key hdr etag a b c d
+  code=$(s3req "$ep" PUT "/$BUCKET" -o /dev/null -w '%{http_code}')
+  case $code in 200 | 409) ;; *) fail "create bucket $BUCKET on $ep answered HTTP $code" ;; esac
+  key="/$BUCKET/s3-server-check-$$"
+  hdr=$(mktemp)
+  a=$(s3req "$ep" PUT "$key" -H 'If-None-Match: *' --data-binary 1 -D "$hdr" -o /dev/null -w '%{http_code}')
+  etag=$(tr -d '\r' <"$hdr" | sed -n 's/^[Ee][Tt][Aa][Gg]: *//p')
+  b=$(s3req "$ep" PUT "$key" -H 'If-None-Match: *' --data-binary 2 -o /dev/null -w '%{http_code}')
+  c=$(s3req "$ep" PUT "$key" -H "If-Match: $etag" --data-binary 3 -o /dev/null -w '%{http_code}')
+  d=$(s3req "$ep" PUT "$key" -H "If-Match: $etag" --data-binary 4 -o /dev/null -w '%{http_code}')
+  s3req "$ep" DELETE "$key" -o /dev/null
+  rm -f "$hdr"
+  [ "$a $b $c $d" = "200 412 200 412" ] \
+    || fail "$ep: conditional writes answered create=$a create-again=$b cas=$c stale-cas=$d (want 200 412 200 412)"
+}
+
+start() {
+  mkdir -p "$WORK/logs" "$WORK/lib"
+  stop_all
+  for port in "$S3_PORT" "$S3_FS_PORT" "$AZURITE_PORT"; do
+    listening "$port" && fail "127.0.0.1:$port is in use (set S3_PORT / S3_FS_PORT / AZURITE_PORT)"
+  done
+  local t0=$SECONDS
+  install
+  say "installed in $((SECONDS - t0))s; starting"
+
+  launch azurite "$WORK/npm/node_modules/.bin/azurite-blob" --blobHost 127.0.0.1 --blobPort "$AZURITE_PORT" \
+    --inMemoryPersistence --skipApiVersionCheck --disableTelemetry --silent
+  await_port azurite "$AZURITE_PORT" 60
+
+  s3proxy_conf s3proxy-azure "$S3_PORT" \
+    "jclouds.provider=azureblob" \
+    "jclouds.endpoint=http://127.0.0.1:$AZURITE_PORT/$AZURE_ACCOUNT" \
+    "jclouds.identity=$AZURE_ACCOUNT" \
+    "jclouds.credential=$AZURE_KEY"
+  rm -rf "$WORK/fs-data" && mkdir -p "$WORK/fs-data"
+  s3proxy_conf s3proxy-fs "$S3_FS_PORT" \
+    "jclouds.provider=filesystem" \
+    "jclouds.filesystem.basedir=$WORK/fs-data"
+  # Small heaps: both proxies together must fit next to a build on a 2-core CI box.
+  for name in s3proxy-azure s3proxy-fs; do
+    launch "$name" "$JAVA" -Xms32m -Xmx384m -XX:+UseSerialGC -jar "$S3PROXY_JAR" --properties "$WORK/$name.properties"
+  done
+  await_port s3proxy-azure "$S3_PORT" 120
+  await_port s3proxy-fs "$S3_FS_PORT" 120
+
+  prepare "http://127.0.0.1:$S3_PORT"
+  prepare "http://127.0.0.1:$S3_FS_PORT"
+
+  cat >"$WORK/s3.env" <<EOF
+export S3_ENDPOINT=http://127.0.0.1:$S3_PORT
+export S3_FS_ENDPOINT=http://127.0.0.1:$S3_FS_PORT
+export AWS_ACCESS_KEY_ID=$ACCESS_KEY
+export AWS_SECRET_ACCESS_KEY=$SECRET_KEY
+export AWS_REGION=$REGION
+export S3_BUCKET=$BUCKET
+EOF
+  say "ready in $((SECONDS - t0))s: azurite-backed S3 on :$S3_PORT, filesystem S3 (negative control) on :$S3_FS_PORT"
+  say "env file: $WORK/s3.env   logs: $WORK/logs   stop: $0 stop"
+  echo "$WORK/s3.env"
+}
+
+status() {
+  local p
+  for p in $PROCS; do
+    if [ -f "$WORK/$p.pid" ] && kill -0 "$(cat "$WORK/$p.pid")" 2>/dev/null; then
+      echo "$p running (pid $(cat "$WORK/$p.pid"))"
+    else
+      echo "$p stopped"
+    fi
+  done
+}
+
+case ${1:-} in
+  start) start ;;
+  stop) stop_all ;;
+  status) status ;;
+  *) echo "usage: $0 start|stop|status" >&2; exit 2 ;;
+esac

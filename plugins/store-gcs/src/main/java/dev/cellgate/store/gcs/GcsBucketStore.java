@@ -1,0 +1,257 @@
+package dev.cellgate.store.gcs;
+
+import com.google.api.client.http.HttpResponse;
+import com.google.api.client.http.HttpResponseException;
+import com.google.api.gax.paging.Page;
+import com.google.cloud.storage.Blob;
+import com.google.cloud.storage.BlobId;
+import com.google.cloud.storage.BlobInfo;
+import com.google.cloud.storage.Storage;
+import com.google.cloud.storage.Storage.BlobListOption;
+import com.google.cloud.storage.Storage.BlobTargetOption;
+import com.google.cloud.storage.StorageException;
+import dev.cellgate.core.spi.bucket.BucketException;
+import dev.cellgate.core.spi.bucket.BucketStore;
+import dev.cellgate.core.spi.bucket.BucketUrl;
+import dev.cellgate.core.spi.bucket.ListPage;
+import dev.cellgate.core.spi.bucket.StoredObject;
+import dev.cellgate.core.spi.bucket.WriteOutcome;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A bucket on Google Cloud Storage. Create-only is {@code ifGenerationMatch=0}
+ * ({@code doesNotExist}), compare-and-swap is {@code ifGenerationMatch=<generation>}; the version
+ * is the object's generation, which GCS changes on every write.
+ *
+ * <p>The client library is blocking: calls run on this store's own bounded thread pool.
+ */
+final class GcsBucketStore implements BucketStore {
+    private static final Logger LOG = LoggerFactory.getLogger(GcsBucketStore.class);
+    private static final int THREADS = 32;
+    private static final AtomicInteger POOLS = new AtomicInteger();
+
+    private final GcsStoreConfig config;
+    private final BucketUrl url;
+    private final Storage storage;
+    /** The JSON API client under {@link #storage}: same transport, host and credentials. */
+    private final com.google.api.services.storage.Storage apiary;
+    private final ExecutorService io;
+
+    GcsBucketStore(GcsStoreConfig config) {
+        this.config = config;
+        this.url = config.url();
+        this.storage = GcsClients.build(config);
+        this.apiary = GcsClients.jsonApi(storage);
+        int pool = POOLS.incrementAndGet();
+        this.io = Executors.newFixedThreadPool(THREADS, r -> {
+            Thread t = new Thread(r, "gcs-bucket-" + pool);
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    @Override
+    public String url() {
+        return url.raw();
+    }
+
+    @Override
+    public CompletableFuture<Optional<StoredObject>> get(String key) {
+        return async(key, () -> retried("read", key, GcsFailure::retryableRead, () -> readOnce(key)));
+    }
+
+    /**
+     * One media download; the generation comes from the same response ({@code x-goog-generation}),
+     * so bytes and version always belong together. (Metadata first, then the bytes of that
+     * generation, is two requests: under a busy CAS loop the object changes in between again and
+     * again, measured with the contract's 8-worker counter.)
+     */
+    private Optional<StoredObject> readOnce(String key) {
+        HttpResponse r;
+        try {
+            r = apiary.objects().get(url.bucket(), url.fullKey(key)).executeMedia();
+        } catch (HttpResponseException e) {
+            if (e.getStatusCode() == 404) {
+                return Optional.empty();
+            }
+            throw new StorageException(e.getStatusCode(), e.getStatusMessage() + ": " + e.getContent(), e);
+        } catch (IOException e) {
+            throw new StorageException(0, e.toString(), e);
+        }
+        try {
+            String generation = r.getHeaders().getFirstHeaderStringValue("x-goog-generation");
+            if (generation == null) {
+                throw new BucketException("read '" + key + "' in " + url + ": the download carried no x-goog-generation header");
+            }
+            return Optional.of(new StoredObject(r.getContent().readAllBytes(), generation));
+        } catch (IOException e) {
+            throw new StorageException(0, e.toString(), e);
+        } finally {
+            disconnect(r);
+        }
+    }
+
+    private static void disconnect(HttpResponse r) {
+        try {
+            r.disconnect();
+        } catch (IOException e) {
+            // the body was read or the read failed already; nothing left to release
+        }
+    }
+
+    @Override
+    public CompletableFuture<WriteOutcome> putIfAbsent(String key, byte[] bytes) {
+        return write(key, bytes, BlobInfo.newBuilder(blobId(key)).build(), true, BlobTargetOption.doesNotExist());
+    }
+
+    @Override
+    public CompletableFuture<WriteOutcome> putIfVersion(String key, byte[] bytes, String version) {
+        long generation;
+        try {
+            generation = Long.parseLong(version);
+        } catch (NumberFormatException | NullPointerException e) {
+            return CompletableFuture.failedFuture(new IllegalArgumentException("compare-and-swap of '" + key + "' in " + url
+                    + ": '" + version + "' is not a version this store handed out (a GCS generation)"));
+        }
+        BlobInfo info = BlobInfo.newBuilder(BlobId.of(url.bucket(), url.fullKey(key), generation)).build();
+        return write(key, bytes, info, true, BlobTargetOption.generationMatch());
+    }
+
+    @Override
+    public CompletableFuture<WriteOutcome> put(String key, byte[] bytes) {
+        return write(key, bytes, BlobInfo.newBuilder(blobId(key)).build(), false);
+    }
+
+    @Override
+    public CompletableFuture<ListPage> list(String prefix, String cursor, int limit) {
+        if (limit < 1) {
+            return CompletableFuture.failedFuture(new IllegalArgumentException("list limit must be positive"));
+        }
+        String storePrefix = url.prefix().isEmpty() ? "" : url.prefix() + "/";
+        return CompletableFuture.supplyAsync(() -> {
+            List<BlobListOption> opts = new ArrayList<>(List.of(BlobListOption.prefix(storePrefix + prefix),
+                    BlobListOption.pageSize(limit)));
+            if (cursor != null) {
+                opts.add(BlobListOption.pageToken(cursor));
+            }
+            Page<Blob> page = retried("list", prefix, GcsFailure::retryableRead,
+                    () -> storage.list(url.bucket(), opts.toArray(BlobListOption[]::new)));
+            List<String> keys = new ArrayList<>();
+            for (Blob b : page.getValues()) { // this page only: iterateAll() would fetch every page
+                keys.add(b.getName().substring(storePrefix.length()));
+            }
+            String next = page.getNextPageToken();
+            return new ListPage(keys, next == null || next.isEmpty() ? null : next);
+        }, io);
+    }
+
+    @Override
+    public CompletableFuture<Void> delete(String key) {
+        return async(key, () -> {
+            retried("delete", key, GcsFailure::retryableRead, () -> storage.delete(blobId(key)));
+            return null; // false (nothing to delete) is a success too
+        });
+    }
+
+    @Override
+    public void close() {
+        io.shutdown();
+        try {
+            storage.close();
+        } catch (Exception e) {
+            LOG.atWarn().setMessage("gcs.close_failed").addKeyValue("bucket", url.raw()).addKeyValue("error", e.toString()).log();
+        }
+    }
+
+    // ------------------------------------------------------------------ internals
+
+    private CompletableFuture<WriteOutcome> write(String key, byte[] bytes, BlobInfo info, boolean conditional,
+                                                  BlobTargetOption... options) {
+        return async(key, () -> {
+            try {
+                Blob b = retried("write", key, GcsFailure::retryableWrite, () -> storage.create(info, bytes, options));
+                return new WriteOutcome.Written(Long.toString(b.getGeneration()));
+            } catch (StorageException e) {
+                return outcome(key, e, conditional);
+            }
+        });
+    }
+
+    private WriteOutcome outcome(String key, StorageException e, boolean conditional) {
+        GcsFailure f = GcsFailure.of(e);
+        String what = GcsFailure.describe(e);
+        return switch (f) {
+            case PRECONDITION_FAILED -> new WriteOutcome.Rejected("precondition failed (" + what + ")");
+            case NOT_FOUND -> throw failure("write", key, e); // the bucket itself is missing
+            case THROTTLED -> new WriteOutcome.Ambiguous("throttled " + config.maxAttempts() + " times (" + what + ")", e);
+            case SERVER_ERROR, NO_ANSWER -> new WriteOutcome.Ambiguous(url + " key '" + key + "': " + what, e);
+            case REFUSED -> throw failure("write", key, e);
+        };
+    }
+
+    /** Runs {@code call}, re-running it after {@code retryable} failures with capped, jittered backoff. */
+    private <T> T retried(String op, String key, Predicate<GcsFailure> retryable, Call<T> call) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return call.run();
+            } catch (StorageException e) {
+                GcsFailure f = GcsFailure.of(e);
+                if (attempt >= config.maxAttempts() || !retryable.test(f)) {
+                    throw e;
+                }
+                long ceiling = Math.min(config.backoffCap().toMillis(), config.backoffBase().toMillis() << Math.min(attempt - 1, 20));
+                LOG.atDebug().setMessage("gcs.retry").addKeyValue("bucket", url.raw()).addKeyValue("op", op)
+                        .addKeyValue("key", key).addKeyValue("failure", f).log();
+                sleep(ThreadLocalRandom.current().nextLong(ceiling + 1));
+            }
+        }
+    }
+
+    private <T> CompletableFuture<T> async(String key, Call<T> call) {
+        if (key == null || key.isEmpty() || key.startsWith("/")) {
+            return CompletableFuture.failedFuture(new IllegalArgumentException("invalid bucket key '" + key
+                    + "': empty or starts with '/'"));
+        }
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return call.run();
+            } catch (StorageException e) {
+                throw failure("access", key, e);
+            }
+        }, io);
+    }
+
+    private BucketException failure(String op, String key, StorageException e) {
+        return new BucketException(op + " '" + key + "' in " + url + " failed: " + GcsFailure.describe(e), e);
+    }
+
+    private BlobId blobId(String key) {
+        return BlobId.of(url.bucket(), url.fullKey(key));
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CompletionException(e);
+        }
+    }
+
+    @FunctionalInterface
+    private interface Call<T> {
+        T run();
+    }
+}

@@ -1,0 +1,311 @@
+package dev.cellgate.core.store.probe;
+
+import dev.cellgate.core.plugin.BucketStores;
+import dev.cellgate.core.spi.bucket.BucketStore;
+import dev.cellgate.core.spi.bucket.StoreOptions;
+import dev.cellgate.core.spi.bucket.StoredObject;
+import dev.cellgate.core.spi.bucket.WriteOutcome;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Proves, on the live store, that conditional writes are atomic before a node trusts the bucket
+ * with ownership: create, a rejected second create, a compare-and-swap, a rejected stale
+ * compare-and-swap, then {@value #RACERS} racing compare-and-swaps on one version that must have
+ * exactly one winner, for {@link #DEFAULT_ROUNDS} rounds. All of it under one scratch key
+ * {@code probe/<node>-<nonce>}, deleted at the end.
+ *
+ * <p>Why several race rounds: a store whose If-Match is a read-then-write emulation (S3Proxy's
+ * filesystem back end) lets several racers win only when their requests overlap inside its
+ * window, so a single round can come out clean by luck. docs/storage.md has the measurement that
+ * fixed the round count.
+ */
+public final class StorageProbe {
+    private static final Logger LOG = LoggerFactory.getLogger(StorageProbe.class);
+    public static final int RACERS = 16;
+    public static final int DEFAULT_ROUNDS = 8;
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final BucketStore store;
+    private final String nodeId;
+    private final String key;
+    private final int rounds;
+    private final Duration timeout;
+    private final List<ProbeStep> steps = new ArrayList<>();
+    private String version;
+    private String replacedVersion;
+    private byte[] body;
+
+    private StorageProbe(BucketStore store, String nodeId, int rounds, Duration timeout) {
+        if (rounds < 1) {
+            throw new IllegalArgumentException("probe race rounds must be positive, got " + rounds);
+        }
+        this.store = store;
+        this.nodeId = nodeId;
+        this.key = "probe/" + nodeId + "-" + HexFormat.of().formatHex(nonce());
+        this.rounds = rounds;
+        this.timeout = timeout;
+    }
+
+    /** Runs the probe with the default race rounds; blocks until done (at most a few timeouts). */
+    public static ProbeResult run(BucketStore store, String nodeId) {
+        return run(store, nodeId, DEFAULT_ROUNDS, DEFAULT_TIMEOUT);
+    }
+
+    public static ProbeResult run(BucketStore store, String nodeId, int rounds, Duration timeout) {
+        ProbeResult r = new StorageProbe(store, nodeId, rounds, timeout).runAll();
+        var log = r.ok() ? LOG.atInfo() : LOG.atError();
+        log.setMessage("storage.probe").addKeyValue("bucket", r.storeUrl()).addKeyValue("ok", r.ok())
+                .addKeyValue("failed_step", r.failedStep().map(ProbeStep::name).orElse(""))
+                .addKeyValue("ms", r.steps().stream().mapToLong(ProbeStep::ms).sum()).log();
+        return r;
+    }
+
+    /**
+     * Opens {@code url} with the node's providers and options, probes it and closes it (the
+     * operator endpoint). A malformed URL or an unknown scheme throws {@link IllegalArgumentException}.
+     */
+    public static ProbeResult openAndRun(BucketStores stores, String url, StoreOptions options, String nodeId) {
+        try (BucketStore s = stores.open(url, options)) {
+            return run(s, nodeId);
+        }
+    }
+
+    private ProbeResult runAll() {
+        // Each step builds on the one before (versions, expected bytes): stop at the first failure.
+        boolean ok = step("create", this::create);
+        ok = ok && step("reject-create", this::rejectCreate);
+        ok = ok && step("cas-update", this::casUpdate);
+        ok = ok && step("reject-stale-cas", this::rejectStaleCas);
+        ok = ok && step("race", this::race);
+        step("cleanup", this::cleanup); // also after a failure: leave no scratch object behind
+        return new ProbeResult(store.url(), key, steps);
+    }
+
+    // ------------------------------------------------------------------ the steps
+
+    private String create() throws Exception {
+        byte[] b = bytes("create");
+        WriteOutcome o = await(store.putIfAbsent(key, b));
+        if (!(o instanceof WriteOutcome.Written w)) {
+            throw new Misbehaved("create-only write of a fresh key answered " + o);
+        }
+        expectStored(b, w.version(), "after the create");
+        version = w.version();
+        body = b;
+        return "created " + key + " (version " + version + ")";
+    }
+
+    private String rejectCreate() throws Exception {
+        WriteOutcome o = await(store.putIfAbsent(key, bytes("create-again")));
+        if (!(o instanceof WriteOutcome.Rejected)) {
+            throw new Misbehaved("a second create-only write of an existing key answered " + o + " (want a rejection)");
+        }
+        expectStored(body, version, "after the rejected create");
+        return "second create rejected, object unchanged";
+    }
+
+    private String casUpdate() throws Exception {
+        byte[] b = bytes("cas");
+        WriteOutcome o = await(store.putIfVersion(key, b, version));
+        if (!(o instanceof WriteOutcome.Written w)) {
+            throw new Misbehaved("compare-and-swap with the current version answered " + o);
+        }
+        if (w.version().equals(version)) {
+            throw new Misbehaved("compare-and-swap kept the old version " + version + ": versions do not change on write");
+        }
+        expectStored(b, w.version(), "after the compare-and-swap");
+        replacedVersion = version;
+        version = w.version();
+        body = b;
+        return "version " + replacedVersion + " -> " + version;
+    }
+
+    private String rejectStaleCas() throws Exception {
+        String stale = replacedVersion;
+        WriteOutcome o = await(store.putIfVersion(key, bytes("stale"), stale));
+        if (!(o instanceof WriteOutcome.Rejected)) {
+            throw new Misbehaved("compare-and-swap with the replaced version " + stale + " answered " + o + " (want a rejection)");
+        }
+        expectStored(body, version, "after the stale compare-and-swap");
+        return "stale version rejected, object unchanged";
+    }
+
+    private String race() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(RACERS, r -> {
+            Thread t = new Thread(r, "storage-probe-racer");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            for (int round = 1; round <= rounds; round++) {
+                raceRound(pool, round);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        return RACERS + " racing compare-and-swaps x " + rounds + " rounds: exactly one winner each round";
+    }
+
+    private void raceRound(ExecutorService pool, int round) throws Exception {
+        String expected = version;
+        CountDownLatch ready = new CountDownLatch(RACERS);
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<WriteOutcome>> results = new ArrayList<>();
+        List<byte[]> bodies = new ArrayList<>();
+        for (int i = 0; i < RACERS; i++) {
+            byte[] b = bytes("race-" + round + "-" + i);
+            bodies.add(b);
+            results.add(pool.submit(() -> {
+                ready.countDown();
+                go.await();
+                return await(store.putIfVersion(key, b, expected));
+            }));
+        }
+        ready.await();
+        go.countDown();
+        int winners = 0;
+        int winner = -1;
+        String winnerVersion = null;
+        WriteOutcome.Ambiguous ambiguous = null;
+        int ambiguousRacer = -1;
+        for (int i = 0; i < RACERS; i++) {
+            WriteOutcome o = unwrap(results.get(i));
+            if (o instanceof WriteOutcome.Ambiguous a && ambiguous == null) {
+                ambiguous = a;
+                ambiguousRacer = i;
+            }
+            if (o instanceof WriteOutcome.Written w) {
+                winners++;
+                winner = i;
+                winnerVersion = w.version();
+            }
+        }
+        String where = "round " + round + " of " + rounds + ": ";
+        if (winners > 1) {
+            throw new Misbehaved(where + winners + " of " + RACERS
+                    + " compare-and-swaps on the same version succeeded (want exactly 1): conditional writes are not atomic");
+        }
+        if (ambiguous != null) {
+            // Not proof of a double win, but a store that cannot answer a race cleanly cannot be shown atomic.
+            throw new Misbehaved(where + "racer " + ambiguousRacer + " got an ambiguous answer (" + ambiguous.reason()
+                    + "): atomicity cannot be shown");
+        }
+        if (winners == 0) {
+            throw new Misbehaved(where + "none of " + RACERS + " compare-and-swaps with the current version succeeded");
+        }
+        expectStored(bodies.get(winner), winnerVersion, "after race round " + round);
+        version = winnerVersion;
+        body = bodies.get(winner);
+    }
+
+    private String cleanup() throws Exception {
+        await(store.delete(key));
+        Optional<StoredObject> left = await(store.get(key));
+        if (left.isPresent()) {
+            throw new Misbehaved("the probe object " + key + " is still readable after its delete");
+        }
+        return "deleted " + key;
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    /** Runs one step and records it; false stops the probe. */
+    private boolean step(String name, StepBody b) {
+        long t0 = System.nanoTime();
+        boolean ok;
+        String detail;
+        try {
+            detail = b.run();
+            ok = true;
+        } catch (Misbehaved e) {
+            detail = e.getMessage();
+            ok = false;
+        } catch (TimeoutException e) {
+            detail = "no answer within " + timeout.toSeconds() + " s";
+            ok = false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            detail = "interrupted";
+            ok = false;
+        } catch (Exception e) {
+            Throwable c = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+            detail = "store error: " + c;
+            ok = false;
+        }
+        steps.add(new ProbeStep(name, ok, detail, (System.nanoTime() - t0) / 1_000_000));
+        return ok;
+    }
+
+    private void expectStored(byte[] wantBody, String wantVersion, String when) throws Exception {
+        Optional<StoredObject> got = await(store.get(key));
+        if (got.isEmpty()) {
+            throw new Misbehaved("object missing " + when);
+        }
+        if (!Arrays.equals(got.get().bytes(), wantBody)) {
+            throw new Misbehaved("stored bytes are '" + text(got.get().bytes()) + "' " + when + ", want '" + text(wantBody)
+                    + "' (a write that lost its race landed anyway)");
+        }
+        if (!got.get().version().equals(wantVersion)) {
+            throw new Misbehaved("stored version is " + got.get().version() + " " + when + ", want " + wantVersion);
+        }
+    }
+
+    private <T> T await(CompletableFuture<T> f) throws Exception {
+        return f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private WriteOutcome unwrap(Future<WriteOutcome> f) throws Exception {
+        try {
+            return f.get(timeout.toMillis() * 2, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof Exception c) {
+                throw c;
+            }
+            throw e;
+        }
+    }
+
+    private byte[] bytes(String what) {
+        return ("{\"probe\":\"" + nodeId + "\",\"write\":\"" + what + "\"}").getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String text(byte[] b) {
+        return new String(b, StandardCharsets.UTF_8);
+    }
+
+    private static byte[] nonce() {
+        byte[] n = new byte[8];
+        RANDOM.nextBytes(n);
+        return n;
+    }
+
+    @FunctionalInterface
+    private interface StepBody {
+        String run() throws Exception;
+    }
+
+    /** The store answered, but not as an atomic conditional store must. */
+    private static final class Misbehaved extends Exception {
+        Misbehaved(String message) {
+            super(message, null, false, false);
+        }
+    }
+}

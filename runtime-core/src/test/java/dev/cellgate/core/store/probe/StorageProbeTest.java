@@ -1,0 +1,102 @@
+package dev.cellgate.core.store.probe;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.cellgate.core.plugin.BucketStores;
+import dev.cellgate.core.spi.bucket.BucketStoreContract;
+import dev.cellgate.core.spi.bucket.StoreOptions;
+import dev.cellgate.core.store.file.FileBucketStore;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The probe accepts the embedded file store, refuses stores that break each step, and cleans up. */
+class StorageProbeTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void acceptsTheFileStoreAndLeavesNothingBehind() throws Exception {
+        try (FileBucketStore store = new FileBucketStore("file://" + dir, dir, false)) {
+            ProbeResult r = StorageProbe.run(store, "node-a");
+            assertThat(r.ok()).as(r.summary()).isTrue();
+            assertThat(r.steps()).extracting(ProbeStep::name)
+                    .containsExactly("create", "reject-create", "cas-update", "reject-stale-cas", "race", "cleanup");
+            assertThat(r.key()).matches("probe/node-a-[0-9a-f]{16}");
+            assertThat(BucketStoreContract.listAll(store, "probe/", 100)).isEmpty();
+            assertThat(r.toMap()).containsEntry("ok", true).doesNotContainKey("failed_step");
+        }
+    }
+
+    @Test
+    void refusesAStoreWhoseCreateOnlyOverwrites() throws Exception {
+        try (FileBucketStore real = new FileBucketStore("file://" + dir, dir, false)) {
+            ProbeResult r = StorageProbe.run(new MisbehavingStore(real, MisbehavingStore.Fault.CREATE_OVERWRITES), "n1");
+            assertRefused(r, "reject-create", "want a rejection");
+            assertThat(BucketStoreContract.listAll(real, "probe/", 100)).as("cleaned up after a failure").isEmpty();
+        }
+    }
+
+    @Test
+    void refusesAStoreThatIgnoresTheVersionOfACompareAndSwap() throws Exception {
+        try (FileBucketStore real = new FileBucketStore("file://" + dir, dir, false)) {
+            ProbeResult r = StorageProbe.run(new MisbehavingStore(real, MisbehavingStore.Fault.CAS_IGNORES_VERSION), "n1");
+            assertRefused(r, "reject-stale-cas", "replaced version");
+        }
+    }
+
+    @Test
+    void refusesAStoreWhoseRacingCompareAndSwapsCanAllWin() throws Exception {
+        try (FileBucketStore real = new FileBucketStore("file://" + dir, dir, false)) {
+            // Sequential steps pass on this store: only the race can catch it.
+            ProbeResult r = StorageProbe.run(new MisbehavingStore(real, MisbehavingStore.Fault.CAS_CHECK_THEN_WRITE), "n1");
+            assertRefused(r, "race", "not atomic");
+            assertThat(r.steps()).filteredOn(ProbeStep::ok).extracting(ProbeStep::name)
+                    .containsExactly("create", "reject-create", "cas-update", "reject-stale-cas", "cleanup");
+        }
+    }
+
+    @Test
+    void refusesAStoreThatAnswersAmbiguously() throws Exception {
+        try (FileBucketStore real = new FileBucketStore("file://" + dir, dir, false)) {
+            ProbeResult r = StorageProbe.run(new MisbehavingStore(real, MisbehavingStore.Fault.WRITES_AMBIGUOUS), "n1");
+            assertRefused(r, "create", "Ambiguous");
+        }
+    }
+
+    @Test
+    void refusesAStoreThatDoesNotAnswerInTime() throws Exception {
+        try (FileBucketStore real = new FileBucketStore("file://" + dir, dir, false)) {
+            ProbeResult r = StorageProbe.run(new MisbehavingStore(real, MisbehavingStore.Fault.NEVER_ANSWERS), "n1", 1,
+                    Duration.ofMillis(200));
+            assertRefused(r, "create", "no answer within");
+        }
+    }
+
+    @Test
+    void openAndRunProbesAUrlAndRejectsUnknownSchemes() {
+        BucketStores stores = new BucketStores(null);
+        ProbeResult r = StorageProbe.openAndRun(stores, "file://" + dir.resolve("other"), StoreOptions.none(), "op");
+        assertThat(r.ok()).as(r.summary()).isTrue();
+        assertThat(r.storeUrl()).isEqualTo("file://" + dir.resolve("other"));
+        assertThatThrownBy(() -> StorageProbe.openAndRun(stores, "gs://bucket", StoreOptions.none(), "op"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("scheme 'gs'");
+        assertThatThrownBy(() -> StorageProbe.openAndRun(stores, "no-scheme", StoreOptions.none(), "op"))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    private static void assertRefused(ProbeResult r, String step, String detailPart) {
+        assertThat(r.ok()).isFalse();
+        assertThat(r.failedStep()).hasValueSatisfying(s -> {
+            assertThat(s.name()).isEqualTo(step);
+            assertThat(s.detail()).contains(detailPart);
+        });
+        assertThat(r.summary()).contains(r.storeUrl()).contains("'" + step + "'");
+        assertThat(r.toMap()).containsEntry("ok", false).containsEntry("failed_step", step);
+        assertThat(r.steps().get(r.steps().size() - 1).name()).isEqualTo("cleanup");
+        assertThat(Map.copyOf(r.toMap())).containsKey("steps");
+    }
+}
