@@ -15,8 +15,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The alarm wake index {@code wake/<minute>/<scope>} (SPEC §4, §11): lets the waker find cells with
  * a due alarm that no node holds. Invariant the host keeps with it: a cell's durable alarm always has
- * its entry, so the host awaits {@link #moved} BEFORE the alarm change becomes durable, and calls
- * {@link #consumed} only AFTER the consumption is durable. An entry without an alarm is harmless (a
+ * its entry, so the host awaits {@link #moved} BEFORE the alarm change becomes durable, finishes the
+ * {@link Move} after it is, and calls {@link #consumed} only AFTER the alarm's consumption is durable.
+ * The host runs one alarm change of a cell at a time, awaiting each index call (two writes to one key
+ * in flight could land in either order). An entry without an alarm is harmless (a
  * spurious wake); an alarm without an entry could sleep forever in an inactive cell.
  */
 public final class WakeIndex {
@@ -28,21 +30,44 @@ public final class WakeIndex {
     }
 
     /**
-     * The cell's alarm was set, changed or deleted. Completes when the new entry is durable; fails
-     * when it may not be (the caller must then not make the alarm durable). The previous entry is
-     * removed afterwards, best effort: if that fails, the cost is a spurious wake.
+     * Step one of an alarm change (set, change or delete), taken BEFORE the change is durable: writes
+     * the next alarm's entry. Completes with the {@link Move} once that entry is durable; fails when it
+     * may not be, and then the caller must not make the change durable. The previous entry stays for
+     * now: until the change lands, the previous alarm is still the durable one.
      */
-    public CompletableFuture<Void> moved(String scope, OptionalLong previousMs, OptionalLong nextMs) {
-        CompletableFuture<Void> put = nextMs.isPresent()
-                ? store.put(WakeKeys.key(nextMs.getAsLong(), scope), new byte[0]).thenCompose(o -> o instanceof WriteOutcome.Written
-                        ? CompletableFuture.<Void>completedFuture(null)
-                        : CompletableFuture.<Void>failedFuture(new BucketException("wake entry for " + scope + " not written: " + o)))
-                : CompletableFuture.completedFuture(null);
-        if (previousMs.isEmpty() || (nextMs.isPresent() && WakeKeys.sameMinute(previousMs.getAsLong(), nextMs.getAsLong()))) {
-            return put;
+    public CompletableFuture<Move> moved(String scope, OptionalLong previousMs, OptionalLong nextMs) {
+        Move move = new Move(scope, previousMs, nextMs);
+        if (nextMs.isEmpty()) {
+            return CompletableFuture.completedFuture(move);
         }
-        long prev = previousMs.getAsLong();
-        return put.thenCompose(x -> dropQuietly(scope, prev));
+        return store.put(WakeKeys.key(nextMs.getAsLong(), scope), new byte[0]).thenCompose(o -> o instanceof WriteOutcome.Written
+                ? CompletableFuture.completedFuture(move)
+                : CompletableFuture.failedFuture(new BucketException("wake entry for " + scope + " not written: " + o)));
+    }
+
+    /** An alarm change whose new entry is durable; {@link #durable} finishes it. */
+    public final class Move {
+        private final String scope;
+        private final OptionalLong previousMs;
+        private final OptionalLong nextMs;
+
+        private Move(String scope, OptionalLong previousMs, OptionalLong nextMs) {
+            this.scope = scope;
+            this.previousMs = previousMs;
+            this.nextMs = nextMs;
+        }
+
+        /**
+         * Step two, once the change is durable: removes the previous entry unless the next alarm shares
+         * its minute (and so its key). Best effort: a failure leaves a stale entry, which costs a
+         * spurious wake. A change that never became durable is simply not finished.
+         */
+        public CompletableFuture<Void> durable() {
+            if (previousMs.isEmpty() || (nextMs.isPresent() && WakeKeys.sameMinute(previousMs.getAsLong(), nextMs.getAsLong()))) {
+                return CompletableFuture.completedFuture(null);
+            }
+            return dropQuietly(scope, previousMs.getAsLong());
+        }
     }
 
     /** The alarm at {@code alarmMs} ran and no alarm is set any more. */

@@ -44,22 +44,39 @@ class WakeIndexTest {
         return BucketStoreContract.listAll(bucket, Keys.WAKE, 100);
     }
 
+    void move(String scope, OptionalLong prev, OptionalLong next) throws Exception {
+        index.moved(scope, prev, next).get().durable().get();
+    }
+
     @Test
     void setChangeAndDeleteKeepExactlyTheCurrentMinute() throws Exception {
-        index.moved(A, OptionalLong.empty(), OptionalLong.of(T + 5_000)).get();
+        move(A, OptionalLong.empty(), OptionalLong.of(T + 5_000));
         assertThat(entries()).containsExactly(WakeKeys.key(T, A));
-        index.moved(A, OptionalLong.of(T + 5_000), OptionalLong.of(T + 50_000)).get(); // same minute
+        move(A, OptionalLong.of(T + 5_000), OptionalLong.of(T + 50_000)); // same minute
         assertThat(entries()).containsExactly(WakeKeys.key(T, A));
         assertThat(store.deletes).as("the shared entry is not deleted").isEmpty();
-        index.moved(A, OptionalLong.of(T + 50_000), OptionalLong.of(T + 3 * MIN)).get();
+        move(A, OptionalLong.of(T + 50_000), OptionalLong.of(T + 3 * MIN));
         assertThat(entries()).containsExactly(WakeKeys.key(T + 3 * MIN, A));
-        index.moved(A, OptionalLong.of(T + 3 * MIN), OptionalLong.empty()).get();
+        move(A, OptionalLong.of(T + 3 * MIN), OptionalLong.empty());
+        assertThat(entries()).isEmpty();
+    }
+
+    @Test
+    void thePreviousEntryStaysUntilTheChangeIsDurable() throws Exception {
+        move(A, OptionalLong.empty(), OptionalLong.of(T));
+        WakeIndex.Move m = index.moved(A, OptionalLong.of(T), OptionalLong.of(T + 5 * MIN)).get();
+        assertThat(entries()).as("both while the change is in flight").containsExactly(WakeKeys.key(T, A), WakeKeys.key(T + 5 * MIN, A));
+        m.durable().get();
+        assertThat(entries()).containsExactly(WakeKeys.key(T + 5 * MIN, A));
+        WakeIndex.Move delete = index.moved(A, OptionalLong.of(T + 5 * MIN), OptionalLong.empty()).get();
+        assertThat(entries()).as("a delete that is not durable yet keeps the entry").hasSize(1);
+        delete.durable().get();
         assertThat(entries()).isEmpty();
     }
 
     @Test
     void aNewEntryThatMayNotBeDurableFailsTheMoveAndKeepsTheOldOne() throws Exception {
-        index.moved(A, OptionalLong.empty(), OptionalLong.of(T)).get();
+        move(A, OptionalLong.empty(), OptionalLong.of(T));
         store.ambiguousPut = k -> true;
         assertThatThrownBy(() -> index.moved(A, OptionalLong.of(T), OptionalLong.of(T + 5 * MIN)).get())
                 .isInstanceOf(ExecutionException.class).hasMessageContaining("not written");
@@ -68,15 +85,15 @@ class WakeIndexTest {
 
     @Test
     void aFailedRemovalOfTheOldEntryOnlyLeavesAStaleEntry() throws Exception {
-        index.moved(A, OptionalLong.empty(), OptionalLong.of(T)).get();
+        move(A, OptionalLong.empty(), OptionalLong.of(T));
         store.failDelete = k -> true;
-        index.moved(A, OptionalLong.of(T), OptionalLong.of(T + 5 * MIN)).get();
+        move(A, OptionalLong.of(T), OptionalLong.of(T + 5 * MIN));
         assertThat(entries()).containsExactly(WakeKeys.key(T, A), WakeKeys.key(T + 5 * MIN, A));
     }
 
     @Test
     void consumedRemovesTheEntryUnlessTheNextAlarmSharesItsMinute() throws Exception {
-        index.moved(A, OptionalLong.empty(), OptionalLong.of(T + 1_000)).get();
+        move(A, OptionalLong.empty(), OptionalLong.of(T + 1_000));
         index.consumed(A, T + 1_000, OptionalLong.of(T + 30_000)).get(); // the handler re-armed within the minute
         assertThat(entries()).containsExactly(WakeKeys.key(T, A));
         index.consumed(A, T + 30_000).get();
@@ -85,9 +102,9 @@ class WakeIndexTest {
 
     @Test
     void dueListsMinutesThatHaveBegunInTimeOrderAndStopsAtTheFuture() throws Exception {
-        index.moved(B, OptionalLong.empty(), OptionalLong.of(T - 10 * MIN)).get();
-        index.moved(A, OptionalLong.empty(), OptionalLong.of(T + 59_000)).get();
-        index.moved(B, OptionalLong.empty(), OptionalLong.of(T + MIN)).get();
+        move(B, OptionalLong.empty(), OptionalLong.of(T - 10 * MIN));
+        move(A, OptionalLong.empty(), OptionalLong.of(T + 59_000));
+        move(B, OptionalLong.empty(), OptionalLong.of(T + MIN));
         bucket.put(Keys.WAKER, "{}".getBytes()).get();
         bucket.put("wake/0000-stray", new byte[0]).get();
         assertThat(index.due(T, 100).get()).containsExactly(

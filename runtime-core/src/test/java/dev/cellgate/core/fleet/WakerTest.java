@@ -65,7 +65,7 @@ class WakerTest {
     }
 
     void alarm(int i, long at) throws Exception {
-        new WakeIndex(bucket).moved(scope(i), OptionalLong.empty(), OptionalLong.of(at)).get();
+        new WakeIndex(bucket).moved(scope(i), OptionalLong.empty(), OptionalLong.of(at)).get().durable().get();
     }
 
     void deadNode(String n) throws Exception {
