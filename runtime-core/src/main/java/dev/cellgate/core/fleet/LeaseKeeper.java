@@ -117,12 +117,19 @@ public final class LeaseKeeper {
     private void renew() {
         LeaseRecord next;
         String expected;
+        long now = ticker.nowMs();
         synchronized (this) {
             if (stopped || fenced) {
                 return;
             }
-            next = record.withExpiry(ticker.nowMs() + ttlMs).withLoad(load.get());
-            expected = version;
+            expected = now < publishedExpiryMs ? version : null;
+            next = record.withExpiry(now + ttlMs).withLoad(load.get());
+        }
+        if (expected == null) {
+            // Paused (SIGSTOP, a long GC) past the expiry, and this timer ran before the expiry watch.
+            // Renewing now would bring back a lease peers already treat as dead: fence instead.
+            fence("lease expired before it could be renewed (the process was paused or starved)");
+            return;
         }
         store.putIfVersion(Keys.lease(self.node()), next.encode(), expected).whenComplete((o, e) -> {
             if (e != null || o instanceof WriteOutcome.Ambiguous) {
@@ -165,6 +172,9 @@ public final class LeaseKeeper {
 
     private void renewed(LeaseRecord next, String newVersion) {
         synchronized (this) {
+            if (fenced || stopped) {
+                return; // a late answer after fencing changes nothing: this process is done
+            }
             record = next;
             version = newVersion;
             publishedExpiryMs = next.expiresMs();
