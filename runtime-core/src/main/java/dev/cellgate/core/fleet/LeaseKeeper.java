@@ -22,6 +22,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class LeaseKeeper {
     private static final Logger LOG = LoggerFactory.getLogger(LeaseKeeper.class);
+    /** Renewal periods a starting process waits for a tombstoned lease of its node to be deleted. */
+    static final int TOMBSTONE_WAITS = 9;
 
     private final BucketStore store;
     private final Self self;
@@ -56,6 +58,10 @@ public final class LeaseKeeper {
 
     /** Writes the first lease. Fails when a live process of another session holds this node id. */
     public CompletableFuture<Void> start() {
+        return start(0);
+    }
+
+    private CompletableFuture<Void> start(int tombstoneWaits) {
         String key = Keys.lease(self.node());
         return store.get(key).thenCompose(existing -> {
             long now = ticker.nowMs();
@@ -63,6 +69,9 @@ public final class LeaseKeeper {
             if (existing.isPresent()) {
                 try {
                     LeaseRecord old = LeaseRecord.decode(existing.get().bytes());
+                    if (old.isTombstone() && old.node().equals(self.node()) && tombstoneWaits < TOMBSTONE_WAITS) {
+                        return waitForRetirement(tombstoneWaits);
+                    }
                     if (!old.session().equals(self.session()) && old.expiresMs() > now) {
                         return CompletableFuture.failedFuture(new IllegalStateException("node id " + self.node()
                                 + " is held by a live lease of session " + old.session() + " (expires in "
@@ -90,6 +99,27 @@ public final class LeaseKeeper {
                 return CompletableFuture.failedFuture(new IllegalStateException("could not write lease " + key + ": " + o));
             });
         });
+    }
+
+    /**
+     * Dead-node GC is retiring an earlier process's lease: it wrote the tombstone and its plain delete
+     * follows (object stores have no conditional delete). A lease written over the tombstone now
+     * would be deleted by it: this process would then serve cells under a lease peers see as missing
+     * until its first renewal fails. So wait for the record to go, a renewal period at a time; a
+     * tombstone still there after {@value #TOMBSTONE_WAITS} periods was left by a GC that crashed, and
+     * is overwritten.
+     */
+    private CompletableFuture<Void> waitForRetirement(int waits) {
+        LOG.atInfo().setMessage("lease.waiting_for_retirement").addKeyValue("waits", waits).log();
+        CompletableFuture<Void> later = new CompletableFuture<>();
+        scheduler.after(Math.max(1, ttlMs / 3), () -> start(waits + 1).whenComplete((v, e) -> {
+            if (e != null) {
+                later.completeExceptionally(e);
+            } else {
+                later.complete(null);
+            }
+        }));
+        return later;
     }
 
     /** The expiry this node last published; after it passes the node must not serve cells. */
