@@ -51,8 +51,17 @@ final class Checker {
     private record LastRead(long at, String session) {
     }
 
+    /** Where lease and ownership changes are traced when a seed is replayed; null otherwise. */
+    java.util.function.BiConsumer<String, String> tracer;
+
     Checker(long maxSkew) {
         this.maxSkew = maxSkew;
+    }
+
+    private void trace(SimProcess who, String what) {
+        if (tracer != null) {
+            tracer.accept(who.node, what);
+        }
     }
 
     SimFailure failure() {
@@ -92,14 +101,20 @@ final class Checker {
 
     // ------------------------------------------------------------ what the bucket reports
 
-    void onRead(SimProcess reader, String key, SimBucket.Obj o, long now) {
+    void onRead(SimProcess reader, String component, String key, SimBucket.Obj o, long now) {
         if (Keys.nodeOfLeaseKey(key) != null) {
-            lastLeaseRead.put(reader.session + "|" + key, new LastRead(now, o == null ? null : lease(o).session()));
+            if (tracer != null) {
+                trace(reader, "read " + key + (o == null ? " (absent)" : " " + o.version()));
+            }
+            lastLeaseRead.put(reader.session + "|" + component + "|" + key, new LastRead(now, o == null ? null : lease(o).session()));
         }
     }
 
     void onWrite(String key, SimBucket.Obj before, SimBucket.Obj after, SimProcess w, long issuerClock, long now) {
         String node = Keys.nodeOfLeaseKey(key);
+        if (tracer != null && (node != null || key.endsWith("/own.json"))) {
+            trace(w, "wrote " + key + " " + new String(after.bytes(), java.nio.charset.StandardCharsets.UTF_8) + " " + after.version());
+        }
         if (node != null) {
             leaseWritten(node, before, after, w, issuerClock, now);
         } else if (key.startsWith("cells/") && key.endsWith("/own.json")) {
@@ -115,8 +130,11 @@ final class Checker {
         }
     }
 
-    void onDelete(String key, SimBucket.Obj before, SimProcess w, long now) {
+    void onDelete(String key, SimBucket.Obj before, SimProcess w, String component, long now) {
         String node = Keys.nodeOfLeaseKey(key);
+        if (tracer != null && node != null) {
+            trace(w, "deleted " + key + (before == null ? " (absent)" : " " + before.version()));
+        }
         if (node == null || before == null) {
             return;
         }
@@ -126,7 +144,7 @@ final class Checker {
         if (r.isTombstone() || r.session().equals(w.session)) {
             return; // a tombstone, or the node deleting its own lease at shutdown
         }
-        LastRead read = lastLeaseRead.get(w.session + "|" + key);
+        LastRead read = lastLeaseRead.get(w.session + "|" + component + "|" + key);
         if (read != null && r.session().equals(read.session()) && before.at() > read.at()) {
             fail("a live lease is never retired", w + " deleted " + key + " (session " + r.session() + ", expires "
                     + r.expiresMs() + ") renewed at " + before.at() + " after the deleter read it at " + read.at(), now);

@@ -33,9 +33,9 @@ final class SimBucket {
         return objects.get(key);
     }
 
-    Optional<StoredObject> read(String key, SimProcess reader) {
+    Optional<StoredObject> read(String key, SimProcess reader, String component) {
         Obj o = objects.get(key);
-        checker.onRead(reader, key, o, loop.now());
+        checker.onRead(reader, component, key, o, loop.now());
         return o == null ? Optional.empty() : Optional.of(new StoredObject(o.bytes().clone(), o.version()));
     }
 
@@ -61,9 +61,9 @@ final class SimBucket {
         return write(key, bytes, w, issuerClock);
     }
 
-    void delete(String key, SimProcess w) {
+    void delete(String key, SimProcess w, String component) {
         Obj before = objects.remove(key);
-        checker.onDelete(key, before, w, loop.now());
+        checker.onDelete(key, before, w, component, loop.now());
     }
 
     ListPage list(String prefix, String cursor, int limit) {

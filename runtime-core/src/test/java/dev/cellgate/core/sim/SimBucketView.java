@@ -23,8 +23,12 @@ final class SimBucketView implements BucketStore {
     private final SimProcess process;
     private final SimClock clock;
     private final Runnable crash;
+    /** Which part of the process calls (e.g. "gc"): the checker judges a delete against the same part's read. */
+    private final String component;
 
-    SimBucketView(EventLoop loop, SimBucket bucket, Faults faults, SimProcess process, SimClock clock, Runnable crash) {
+    SimBucketView(EventLoop loop, SimBucket bucket, Faults faults, SimProcess process, SimClock clock, Runnable crash,
+                  String component) {
+        this.component = component;
         this.loop = loop;
         this.bucket = bucket;
         this.faults = faults;
@@ -40,7 +44,7 @@ final class SimBucketView implements BucketStore {
 
     @Override
     public CompletableFuture<Optional<StoredObject>> get(String key) {
-        return call(() -> bucket.read(key, process));
+        return call(() -> bucket.read(key, process, component));
     }
 
     @Override
@@ -81,7 +85,7 @@ final class SimBucketView implements BucketStore {
                 answer(() -> f.completeExceptionally(new BucketException("timeout deleting " + key)), faults.timeout());
                 return;
             }
-            bucket.delete(key, process);
+            bucket.delete(key, process, component);
             if (faults.responseLost()) {
                 answer(() -> f.completeExceptionally(new BucketException("timeout deleting " + key)), faults.timeout());
             } else {

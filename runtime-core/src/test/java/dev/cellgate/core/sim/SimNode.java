@@ -58,7 +58,9 @@ final class SimNode {
         serving = false;
         cells.clear();
         scheduler = new SimScheduler(sim.loop, p);
-        view = new SimBucketView(sim.loop, sim.bucket, sim.faults, p, clock, () -> crash(p, "crash at an await point"));
+        view = new SimBucketView(sim.loop, sim.bucket, sim.faults, p, clock, () -> crash(p, "crash at an await point"), "node");
+        SimBucketView gcView = new SimBucketView(sim.loop, sim.bucket, sim.faults, p, clock,
+                () -> crash(p, "crash at an await point"), "gc");
         Self self = new Self(name, p.session);
         BucketStore ownershipView = switch (sim.variant) {
             case TAKEOVER_WITHOUT_LEASE_CHECK -> BrokenViews.leaseBlind(view);
@@ -69,7 +71,7 @@ final class SimNode {
         lease = new LeaseKeeper(view, self, "sim:" + name, 1, Simulation.TTL_MS, clock, scheduler,
                 () -> LeaseRecord.Load.IDLE, cause -> crash(p, "SELF-FENCE: " + cause));
         index = new WakeIndex(view);
-        DeadNodeGc gc = new DeadNodeGc(sim.variant == Variant.GC_WITHOUT_TOMBSTONE ? BrokenViews.noTombstone(view) : view,
+        DeadNodeGc gc = new DeadNodeGc(sim.variant == Variant.GC_WITHOUT_TOMBSTONE ? BrokenViews.noTombstone(gcView) : gcView,
                 clock, Simulation.TICK_MS);
         waker = new Waker(view, self, clock, scheduler, Simulation.TICK_MS, index, this::wake, gc);
         sim.trace(name, "boot " + p.session);

@@ -52,6 +52,9 @@ final class Simulation {
         this.bucket = new SimBucket(loop, checker);
         this.faults = new Faults(rnd, start, FAULT_MS);
         this.trace = tracing ? new ArrayDeque<>() : null;
+        if (tracing) {
+            checker.tracer = this::trace;
+        }
     }
 
     Result run() {
@@ -210,7 +213,7 @@ final class Simulation {
     void trace(String who, String what) {
         if (trace != null) {
             trace.add(String.format("%+8d %-4s %s", loop.now() - start, who, what));
-            if (trace.size() > 400) {
+            if (trace.size() > 3000) {
                 trace.removeFirst();
             }
         }
