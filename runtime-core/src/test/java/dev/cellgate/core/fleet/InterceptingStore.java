@@ -19,6 +19,8 @@ final class InterceptingStore implements BucketStore {
     volatile Predicate<String> hangDelete = k -> false;
     volatile Function<String, CompletableFuture<Void>> beforeCas = k -> CompletableFuture.completedFuture(null);
     volatile Predicate<String> ambiguousPut = k -> false;
+    /** Runs after a read has been answered by the store and before the caller sees the answer. */
+    volatile Function<String, CompletableFuture<Void>> afterGet = k -> CompletableFuture.completedFuture(null);
     final List<String> deletes = new CopyOnWriteArrayList<>();
 
     InterceptingStore(BucketStore real) {
@@ -32,7 +34,7 @@ final class InterceptingStore implements BucketStore {
 
     @Override
     public CompletableFuture<Optional<StoredObject>> get(String key) {
-        return real.get(key);
+        return real.get(key).thenCompose(o -> afterGet.apply(key).thenApply(x -> o));
     }
 
     @Override
