@@ -48,8 +48,11 @@ final class Checker {
     private record LeaseVersion(long at, LeaseRecord record) {
     }
 
-    private record LastRead(long at, String session) {
+    private record LastRead(long at, SimBucket.Obj seen) {
     }
+
+    /** Decoded leases by version: each is decoded once, however often it is read. */
+    private final Map<String, LeaseRecord> decoded = new HashMap<>();
 
     /** Where lease and ownership changes are traced when a seed is replayed; null otherwise. */
     java.util.function.BiConsumer<String, String> tracer;
@@ -106,7 +109,7 @@ final class Checker {
             if (tracer != null) {
                 trace(reader, "read " + key + (o == null ? " (absent)" : " " + o.version()));
             }
-            lastLeaseRead.put(reader.session + "|" + component + "|" + key, new LastRead(now, o == null ? null : lease(o).session()));
+            lastLeaseRead.put(reader.session + "|" + component + "|" + key, new LastRead(now, o));
         }
     }
 
@@ -145,7 +148,7 @@ final class Checker {
             return; // a tombstone, or the node deleting its own lease at shutdown
         }
         LastRead read = lastLeaseRead.get(w.session + "|" + component + "|" + key);
-        if (read != null && r.session().equals(read.session()) && before.at() > read.at()) {
+        if (read != null && read.seen() != null && r.session().equals(lease(read.seen()).session()) && before.at() > read.at()) {
             fail("a live lease is never retired", w + " deleted " + key + " (session " + r.session() + ", expires "
                     + r.expiresMs() + ") renewed at " + before.at() + " after the deleter read it at " + read.at(), now);
         }
@@ -211,7 +214,7 @@ final class Checker {
         return leaseHistory.computeIfAbsent(node, n -> new ArrayList<>());
     }
 
-    private static LeaseRecord lease(SimBucket.Obj o) {
-        return LeaseRecord.decode(o.bytes());
+    private LeaseRecord lease(SimBucket.Obj o) {
+        return decoded.computeIfAbsent(o.version(), v -> LeaseRecord.decode(o.bytes()));
     }
 }

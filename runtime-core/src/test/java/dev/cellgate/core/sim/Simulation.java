@@ -16,12 +16,12 @@ import java.util.SplittableRandom;
  * replays the same run exactly: one random source, one thread, events ordered by (time, sequence).
  */
 final class Simulation {
-    static final long TTL_MS = 3_000;
-    static final long TICK_MS = 1_000;
+    static final long TTL_MS = 4_500;
+    static final long TICK_MS = 2_000;
     static final long MAX_SKEW_MS = 200;
-    static final long FAULT_MS = 20_000;
-    static final long QUIET_MS = 20_000;
-    static final long FINAL_MS = 8_000;
+    static final long FAULT_MS = 15_000;
+    static final long QUIET_MS = 15_000;
+    static final long FINAL_MS = 5_000;
     static final long MAX_EVENTS = 2_000_000;
 
     final long seed;
