@@ -115,8 +115,8 @@ public final class Waker {
             }
             leaseAttemptInFlight = true;
         }
+        long now = ticker.nowMs(); // before the read: a lease judged expired was expired when read
         return readLease().thenCompose(cur -> {
-            long now = ticker.nowMs();
             WakerLease.Action action = WakerLease.decide(cur.record, cur.malformed, self.node(), self.session(), now);
             if (action == WakerLease.Action.LEAVE) {
                 return CompletableFuture.completedFuture(false);

@@ -44,6 +44,8 @@ final class Checker {
     final Map<String, TreeSet<Long>> ackedAlarms = new TreeMap<>();
     long acks;
     long takeovers;
+    long wakeActivations;
+    long alarmsFired;
 
     private record LeaseVersion(long at, LeaseRecord record) {
     }
@@ -148,9 +150,10 @@ final class Checker {
             return; // a tombstone, or the node deleting its own lease at shutdown
         }
         LastRead read = lastLeaseRead.get(w.session + "|" + component + "|" + key);
-        if (read != null && read.seen() != null && r.session().equals(lease(read.seen()).session()) && before.at() > read.at()) {
-            fail("a live lease is never retired", w + " deleted " + key + " (session " + r.session() + ", expires "
-                    + r.expiresMs() + ") renewed at " + before.at() + " after the deleter read it at " + read.at(), now);
+        if (read != null && before.at() > read.at()) {
+            fail("a live lease is never retired", w + " (" + component + ") deleted " + key + " (session " + r.session()
+                    + ", expires " + r.expiresMs() + ") written at " + before.at() + ", after the deleter last read it at "
+                    + read.at() + (read.seen() == null ? " (absent)" : " (session " + lease(read.seen()).session() + ")"), now);
         }
     }
 

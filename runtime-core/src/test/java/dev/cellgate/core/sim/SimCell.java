@@ -220,6 +220,7 @@ final class SimCell {
         return gate().thenCompose(ok -> {
             if (ok) {
                 consumeFailures = 0;
+                node.sim.checker.alarmsFired++;
                 return node.index.consumed(scope, at, state.hasAlarm() ? OptionalLong.of(state.alarmAt) : OptionalLong.empty())
                         .handle((x, e) -> (Void) null);
             }

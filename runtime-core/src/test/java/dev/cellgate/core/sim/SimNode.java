@@ -86,7 +86,9 @@ final class SimNode {
                 return;
             }
             serving = true;
-            waker.start();
+            if (sim.variant != Variant.NO_WAKER) {
+                waker.start();
+            }
         }));
     }
 
@@ -154,6 +156,9 @@ final class SimNode {
     /** The waker's host call: make sure the cell's alarm is armed somewhere live. */
     CompletableFuture<Void> wake(String scope) {
         CompletableFuture<Void> done = new CompletableFuture<>();
+        if (up() && !cells.containsKey(scope)) {
+            sim.checker.wakeActivations++;
+        }
         accept(new SimCell.Work(SimCell.Kind.WAKE, scope, null, 0, false, false, r -> {
             if (r == null) {
                 done.complete(null);

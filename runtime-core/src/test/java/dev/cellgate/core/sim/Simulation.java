@@ -20,6 +20,7 @@ final class Simulation {
     static final long TICK_MS = 2_000;
     static final long MAX_SKEW_MS = 200;
     static final long FAULT_MS = 15_000;
+    /** Long enough for leases of crashed nodes to expire and every alarm (due by +8 s into it) to be woken and fire. */
     static final long QUIET_MS = 15_000;
     static final long FINAL_MS = 5_000;
     static final long MAX_EVENTS = 2_000_000;
@@ -39,7 +40,8 @@ final class Simulation {
     private final List<String> finalFailures = new ArrayList<>();
 
     /** What a run found. {@code failure} is null when every property held. */
-    record Result(long seed, SimFailure failure, long failedAtMs, long events, long acks, long takeovers, int restarts, List<String> trace) {
+    record Result(long seed, SimFailure failure, long failedAtMs, long events, long acks, long takeovers, int restarts,
+                  long wakeActivations, long alarmsFired, List<String> trace) {
     }
 
     Simulation(long seed, Variant variant, boolean tracing) {
@@ -84,7 +86,7 @@ final class Simulation {
         }
         int restarts = nodes.stream().mapToInt(n -> n.restarts).sum();
         return new Result(seed, checker.failure(), checker.failureAt() - start, loop.executed(), checker.acks,
-                checker.takeovers, restarts, trace == null ? List.of() : List.copyOf(trace));
+                checker.takeovers, restarts, checker.wakeActivations, checker.alarmsFired, trace == null ? List.of() : List.copyOf(trace));
     }
 
     private void scheduleFaultPhase() {
@@ -151,6 +153,7 @@ final class Simulation {
 
     /** Every live node writes to every cell, one call at a time, each retried once a second later. */
     private void finalRound() {
+        FinalChecks.alarms(this);
         trace("sim", "final round");
         List<Runnable> calls = new ArrayList<>();
         for (String scope : scopes) {

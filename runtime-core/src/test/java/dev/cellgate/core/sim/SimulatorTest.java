@@ -12,7 +12,10 @@ import org.junit.jupiter.api.Test;
  * (default 0);</li>
  * <li>{@code -Dsim.seconds=S} time box (default {@value #DEFAULT_SECONDS}, which covers the default
  * seeds with room to spare on a loaded 2-core box: see the report for the measured rate);</li>
- * <li>{@code -Dsim.seed=N} replays one seed exactly and prints its trace.</li>
+ * <li>{@code -Dsim.threads=T} seeds run at once (default 2; each seed is single-threaded and
+ * deterministic whatever the thread count);</li>
+ * <li>{@code -Dsim.seed=N} replays one seed exactly and prints its trace ({@code -Dsim.variant=V} for a
+ * broken variant).</li>
  * </ul>
  */
 class SimulatorTest {
@@ -34,9 +37,11 @@ class SimulatorTest {
         long first = Long.getLong("sim.firstSeed", 0);
         long seconds = Long.getLong("sim.seconds", DEFAULT_SECONDS);
         SimRunner.Batch b = SimRunner.batch(first, seeds, System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds), Variant.CORRECT);
-        System.out.printf("simulator: %d seeds (%d..%d) in %.1f s = %.0f seeds/s; %.0f events/seed; %d acknowledged calls, "
-                        + "%d takeovers, %d process restarts%n", b.seeds(), first, first + b.seeds() - 1, b.nanos() / 1e9,
-                b.seedsPerSecond(), (double) b.events() / Math.max(1, b.seeds()), b.acks(), b.takeovers(), b.restarts());
+        System.out.printf("simulator: %d seeds (from %d) in %.1f s = %.0f seeds/s on %d thread(s); %.0f events/seed; "
+                        + "%d acknowledged calls, %d takeovers, %d process restarts, %d alarms fired, %d cells activated by "
+                        + "the waker%n", b.seeds(), first, b.nanos() / 1e9, b.seedsPerSecond(), Integer.getInteger("sim.threads", 2),
+                (double) b.events() / Math.max(1, b.seeds()), b.acks(), b.takeovers(), b.restarts(), b.alarmsFired(),
+                b.wakeActivations());
         if (b.failure() != null) {
             Simulation.Result f = b.failure();
             String msg = "SIMULATION FAILED seed=" + f.seed() + " at +" + f.failedAtMs() + " ms: " + f.failure().getMessage()

@@ -10,5 +10,7 @@ enum Variant {
     /** Dead-node GC deletes a lease it judged dead without the tombstone CAS. */
     GC_WITHOUT_TOMBSTONE,
     /** A release writes {@code node:""} at epoch 1 instead of keeping the epoch. */
-    RELEASE_FORGETS_EPOCH
+    RELEASE_FORGETS_EPOCH,
+    /** No node runs the waker: shows that the alarm property depends on it (alarms of inactive cells). */
+    NO_WAKER
 }
