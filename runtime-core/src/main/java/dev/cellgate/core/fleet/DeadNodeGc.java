@@ -49,6 +49,8 @@ public final class DeadNodeGc {
     /** Nodes whose marker deletions failed: consecutive failures and the earliest next attempt. */
     private final Map<String, Retry> retries = new HashMap<>();
     private CompletableFuture<PassReport> running;
+    private long runningSinceMs;
+    static final int STALE_PASS_TICKS = 3;
 
     private record Retry(int failures, long notBeforeMs) {
     }
@@ -77,10 +79,14 @@ public final class DeadNodeGc {
      *                  pass when its lease renewal fails
      */
     public synchronized CompletableFuture<PassReport> runPass(BooleanSupplier cancelled) {
-        if (running != null && !running.isDone()) {
+        long now = ticker.nowMs();
+        // A pass stuck on a call that never answers must not stop the GC for good: after a few
+        // ticks a new pass starts beside it (two passes at once are as harmless as two holders).
+        if (running != null && !running.isDone() && now - runningSinceMs < STALE_PASS_TICKS * tickMs) {
             return running;
         }
-        Pass pass = new Pass(cancelled, ticker.nowMs());
+        Pass pass = new Pass(cancelled, now);
+        runningSinceMs = now;
         running = pass.run();
         return running;
     }

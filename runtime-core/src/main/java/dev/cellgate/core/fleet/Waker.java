@@ -29,6 +29,12 @@ public final class Waker {
     private static final Logger LOG = LoggerFactory.getLogger(Waker.class);
     /** Due cells taken per pass; the rest wait for the next tick (a backlog must not become a storm). */
     static final int MAX_DUE_PER_PASS = 1_000;
+    /**
+     * A pass still running after this many ticks is abandoned (cancelled, and a new one starts): a
+     * host wake or a bucket call that never answers (a peer that hangs, a crashed node's socket)
+     * must not stop every later alarm in the fleet.
+     */
+    static final int STALE_PASS_TICKS = WakerLease.TTL_TICKS;
     static final int WAKE_PARALLELISM = 16;
 
     private final BucketStore store;
@@ -56,8 +62,13 @@ public final class Waker {
 
     /** A running pass; its flag is what a failed renewal flips. */
     private static final class Pass {
+        final long startedMs;
         volatile boolean cancelled;
         volatile boolean done;
+
+        Pass(long startedMs) {
+            this.startedMs = startedMs;
+        }
     }
 
     public Waker(BucketStore store, Self self, Ticker ticker, Scheduler scheduler, long tickMs,
@@ -148,8 +159,13 @@ public final class Waker {
                 if (!holding) {
                     cancelPass(); // a failed renewal cancels the current pass
                 }
+                if (holding && pass != null && !pass.done && now - pass.startedMs >= STALE_PASS_TICKS * tickMs) {
+                    LOG.atWarn().setMessage("waker.pass_abandoned").addKeyValue("running_ms", now - pass.startedMs).log();
+                    pass.cancelled = true;
+                    pass.done = true;
+                }
                 start = holding && (pass == null || pass.done);
-                p = start ? (pass = new Pass()) : null;
+                p = start ? (pass = new Pass(now)) : null;
             }
             if (start) {
                 CompletableFuture<Void> done = runPass(p);

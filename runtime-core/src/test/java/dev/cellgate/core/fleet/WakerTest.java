@@ -207,6 +207,25 @@ class WakerTest {
     }
 
     @Test
+    void aPassStuckOnAHostThatNeverAnswersIsAbandonedAfterThreeTicks() throws Exception {
+        // Found by the simulator (seed 7): the waker poked an owner that was then killed; the poke never
+        // answered, the pass never ended, and no later tick ever started a pass: alarms stopped fleet-wide.
+        alarm(1, T0 - 60_000);
+        List<String> calls = new CopyOnWriteArrayList<>();
+        Waker w = waker("n1", 0, scope -> {
+            calls.add(scope);
+            return calls.size() == 1 ? new CompletableFuture<>() : CompletableFuture.completedFuture(null);
+        });
+        for (int tick = 0; tick <= Waker.STALE_PASS_TICKS; tick++) {
+            base.set(T0 + tick * TICK);
+            assertThat(w.tick().get(10, TimeUnit.SECONDS).passStarted()).as("tick %d", tick)
+                    .isEqualTo(tick == 0 || tick == Waker.STALE_PASS_TICKS);
+        }
+        w.currentPass().get(10, TimeUnit.SECONDS);
+        assertThat(calls).containsExactly(scope(1), scope(1));
+    }
+
+    @Test
     void stopGivesTheLeaseUpSoAnotherNodeTakesItAtOnce() throws Exception {
         Waker w1 = waker("n1", 0, recording());
         Waker w2 = waker("n2", 0, recording());
