@@ -117,7 +117,8 @@ final class Checker {
 
     void onWrite(String key, SimBucket.Obj before, SimBucket.Obj after, SimProcess w, long issuerClock, long now) {
         String node = Keys.nodeOfLeaseKey(key);
-        if (tracer != null && (node != null || key.endsWith("/own.json"))) {
+        if (tracer != null && (node != null || key.endsWith("/own.json") || (key.startsWith("wake/") && !key.equals(Keys.WAKER))
+                || key.contains("/e"))) {
             trace(w, "wrote " + key + " " + new String(after.bytes(), java.nio.charset.StandardCharsets.UTF_8) + " " + after.version());
         }
         if (node != null) {
@@ -137,7 +138,7 @@ final class Checker {
 
     void onDelete(String key, SimBucket.Obj before, SimProcess w, String component, long now) {
         String node = Keys.nodeOfLeaseKey(key);
-        if (tracer != null && node != null) {
+        if (tracer != null) {
             trace(w, "deleted " + key + (before == null ? " (absent)" : " " + before.version()));
         }
         if (node == null || before == null) {

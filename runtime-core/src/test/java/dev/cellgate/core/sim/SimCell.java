@@ -79,6 +79,7 @@ final class SimCell {
         node.sim.checker.acquireStarted(node.session(), scope, node.sim.loop.now());
         node.ownership.acquire(scope).whenComplete((a, e) -> node.sim.guard(() -> {
             node.sim.checker.acquireEnded(node.session(), scope);
+            node.sim.trace(node.name, "acquire " + scope.substring(scope.length() - 2) + " -> " + (e != null ? e : a));
             if (e != null) {
                 abandon("acquire failed: " + e);
                 return;
@@ -133,6 +134,8 @@ final class SimCell {
                 return;
             }
             phase = Phase.SERVING;
+            node.sim.trace(node.name, "serving " + scope.substring(scope.length() - 2) + " e" + epoch + " alarm "
+                    + (state.hasAlarm() ? state.alarmId + " at +" + (state.alarmAt - node.sim.loop.now()) : "none"));
             armAlarm();
             pump();
         }));
@@ -218,6 +221,7 @@ final class SimCell {
         }
         long at = state.alarmAt;
         return gate().thenCompose(ok -> {
+            node.sim.trace(node.name, "fire " + alarmId + " on " + scope.substring(scope.length() - 2) + ": " + (ok ? "durable" : "not durable"));
             if (ok) {
                 consumeFailures = 0;
                 node.sim.checker.alarmsFired++;

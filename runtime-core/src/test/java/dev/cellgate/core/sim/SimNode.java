@@ -159,6 +159,7 @@ final class SimNode {
         if (up() && !cells.containsKey(scope)) {
             sim.checker.wakeActivations++;
         }
+        sim.trace(name, "waker wakes " + scope.substring(scope.length() - 2) + (cells.containsKey(scope) ? " (resident)" : ""));
         accept(new SimCell.Work(SimCell.Kind.WAKE, scope, null, 0, false, false, r -> {
             if (r == null) {
                 done.complete(null);
