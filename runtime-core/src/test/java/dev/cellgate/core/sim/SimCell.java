@@ -3,6 +3,7 @@ package dev.cellgate.core.sim;
 import dev.cellgate.core.fleet.Acquisition;
 import dev.cellgate.core.fleet.WakeIndex;
 import dev.cellgate.core.logic.AlarmRetry;
+import dev.cellgate.core.logic.Backoff;
 import dev.cellgate.core.logic.Keys;
 import dev.cellgate.core.spi.bucket.ListPage;
 import dev.cellgate.core.spi.bucket.WriteOutcome;
@@ -38,6 +39,8 @@ final class SimCell {
             return new Work(kind, scope, req, alarmId, true, retried, back);
         }
     }
+
+    private static final Backoff UPLOAD_BACKOFF = new Backoff(50, 2_000, 6);
 
     private final SimNode node;
     final String scope;
@@ -260,18 +263,47 @@ final class SimCell {
         });
     }
 
-    /** The output gate: uploads the state under the epoch, then confirms ownership. Completes true when both held. */
+    /**
+     * The output gate: uploads the state under the epoch, then confirms ownership. Completes true
+     * when both held. Like a replicator, a failed upload or confirm is retried (capped exponential
+     * backoff with full jitter); when the retries run out, the local state may be ahead of the bucket
+     * for good, so the cell is dropped and the next call restores it from what is durable.
+     */
     private CompletableFuture<Boolean> gate() {
         byte[] snapshot = state.encode();
         long e = epoch;
-        return node.view.put(Snapshots.key(scope, e, nextSeq++), snapshot).thenCompose(o -> o instanceof WriteOutcome.Written
-                ? node.ownership.confirm(scope, e).thenApply(owned -> {
-                    if (!owned) {
+        String key = Snapshots.key(scope, e, nextSeq++);
+        return retrying(() -> node.view.put(key, snapshot).thenApply(o -> o instanceof WriteOutcome.Written ? true : null), 1)
+                .thenCompose(up -> up == null ? CompletableFuture.completedFuture((Boolean) null)
+                        : retrying(() -> node.ownership.confirm(scope, e), 1))
+                .thenApply(owned -> {
+                    if (owned == null) {
+                        if (phase == Phase.SERVING) {
+                            abandon("replication failed: local state dropped");
+                        }
+                        return false;
+                    }
+                    if (!owned && phase == Phase.SERVING) {
                         lost();
                     }
                     return owned;
-                })
-                : CompletableFuture.completedFuture(false)).exceptionally(x -> false);
+                });
+    }
+
+    /** Runs {@code call} until it yields a non-null answer, or gives null once the backoff's attempts are used. */
+    private <T> CompletableFuture<T> retrying(java.util.function.Supplier<CompletableFuture<T>> call, int attempt) {
+        return call.get().exceptionally(x -> null).thenCompose(v -> {
+            if (v != null) {
+                return CompletableFuture.completedFuture(v);
+            }
+            OptionalLong delay = UPLOAD_BACKOFF.delayMs(attempt, node.sim.rnd);
+            if (delay.isEmpty() || phase != Phase.SERVING) {
+                return CompletableFuture.completedFuture(null);
+            }
+            CompletableFuture<T> later = new CompletableFuture<>();
+            node.scheduler.after(delay.getAsLong(), () -> retrying(call, attempt + 1).whenComplete((r, x) -> later.complete(r)));
+            return later;
+        });
     }
 
     // ------------------------------------------------------------------ alarms, release, loss
