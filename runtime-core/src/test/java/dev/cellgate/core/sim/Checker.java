@@ -13,22 +13,37 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The safety properties, judged on the bucket's history as it happens (each applied change is
- * reported here), plus the record of what clients were told. The end-of-run properties are in
- * {@link FinalChecks}. The first violation is kept; the run stops at it.
+ * The properties, judged on the bucket's history as it happens (each applied change is reported
+ * here) and on what clients were told; the end-of-run ones are in {@link FinalChecks}. The first
+ * violation is kept and the run stops at it.
+ * <ol>
+ * <li><b>one writer per (cell, epoch)</b>: every object under {@code cells/<scope>/e<N>/} is written
+ * by one process session;</li>
+ * <li><b>no acknowledged write lost</b> ({@link FinalChecks}): what a restore reads at the end holds
+ * every write a client was told succeeded;</li>
+ * <li><b>an expired lease never comes back</b>: a process never issues a renewal once its own clock
+ * has passed its published expiry, and a session whose lease was tombstoned, deleted or replaced
+ * never writes it again;</li>
+ * <li><b>a live lease is never retired</b>: whoever deletes a node's lease deletes the version it last
+ * read (judged dead) or its own tombstone of it, never a record written after it looked;</li>
+ * <li><b>no takeover from a live owner</b> (below);</li>
+ * <li><b>every armed alarm eventually fires</b> and <b>ownership settles on one live node</b> once
+ * the faults stop ({@link FinalChecks}).</li>
+ * </ol>
  *
  * <p>Why "no takeover from a live owner" is its own property: the output gate (upload, then
  * confirm the ownership record, then acknowledge) keeps every acknowledged write safe even when a
  * cell is taken from an owner that is still alive, and the epoch CAS keeps one writer per epoch.
  * So a takeover that skips the owner's lease check breaks neither of those: it breaks the lease
  * contract itself (a live owner goes on serving reads of a cell someone else now writes: stale
- * reads, split brain for readers). The check: when a takeover's CAS lands at time t, look at the
- * previous owner's lease record over the whole acquire call [t0, t]. The taker's check read it at
- * some instant s in that window and found it missing, of another session, or with
+ * reads, split brain for readers). Settling would catch it only if the workload kept flapping the
+ * cell after the faults stop. The check: when a takeover's CAS lands at time t, look at the
+ * previous owner's lease record over the whole acquire call [t0, t]. The taker read it at some
+ * instant s in that window and found it missing, of another session, or with
  * {@code expires_ms <= its clock <= s + maxSkew}. So if the record belonged to the owner's session
  * and stayed {@code expires_ms > s + maxSkew} at every instant of the window, no correct check
- * could have let the takeover through. Correct code cannot trip it whatever the renewal races;
- * a takeover that skips the check trips it whenever the owner renews normally.
+ * could have let the takeover through. Correct code cannot trip it whatever the renewal races; a
+ * takeover that skips the check trips it whenever the owner renews normally.
  */
 final class Checker {
     private final long maxSkew;
@@ -46,6 +61,7 @@ final class Checker {
     long takeovers;
     long wakeActivations;
     long alarmsFired;
+    long casRejected;
 
     private record LeaseVersion(long at, LeaseRecord record) {
     }

@@ -41,6 +41,7 @@ final class SimBucket {
 
     WriteOutcome putIfAbsent(String key, byte[] bytes, SimProcess w, long issuerClock) {
         if (objects.containsKey(key)) {
+            checker.casRejected++;
             return new WriteOutcome.Rejected("object exists");
         }
         return write(key, bytes, w, issuerClock);
@@ -48,11 +49,9 @@ final class SimBucket {
 
     WriteOutcome putIfVersion(String key, byte[] bytes, String version, SimProcess w, long issuerClock) {
         Obj o = objects.get(key);
-        if (o == null) {
-            return new WriteOutcome.Rejected("object does not exist");
-        }
-        if (!o.version().equals(version)) {
-            return new WriteOutcome.Rejected("version differs");
+        if (o == null || !o.version().equals(version)) {
+            checker.casRejected++;
+            return new WriteOutcome.Rejected(o == null ? "object does not exist" : "version differs");
         }
         return write(key, bytes, w, issuerClock);
     }

@@ -19,7 +19,7 @@ final class SimRunner {
 
     /** Summary of a batch. {@code failure} is the failing run with the lowest seed, or null. */
     record Batch(long seeds, long nanos, long events, long acks, long takeovers, long restarts, long wakeActivations,
-                 long alarmsFired, Simulation.Result failure) {
+                 long alarmsFired, long casRejected, Simulation.Result failure) {
         double seedsPerSecond() {
             return seeds * 1e9 / Math.max(1, nanos);
         }
@@ -42,7 +42,7 @@ final class SimRunner {
             long t0 = System.nanoTime();
             AtomicLong next = new AtomicLong(first);
             AtomicLong ran = new AtomicLong();
-            long[][] sums = new long[threads][6];
+            long[][] sums = new long[threads][7];
             AtomicReference<Simulation.Result> failed = new AtomicReference<>();
             List<Thread> workers = new ArrayList<>();
             for (int i = 0; i < threads; i++) {
@@ -61,6 +61,7 @@ final class SimRunner {
                         sum[3] += r.restarts();
                         sum[4] += r.wakeActivations();
                         sum[5] += r.alarmsFired();
+                        sum[6] += r.casRejected();
                         if (r.failure() != null) {
                             failed.accumulateAndGet(r, (a, b) -> a == null || b.seed() < a.seed() ? b : a);
                         }
@@ -77,14 +78,14 @@ final class SimRunner {
                     throw new IllegalStateException("interrupted", e);
                 }
             }
-            long[] total = new long[6];
+            long[] total = new long[7];
             for (long[] s : sums) {
-                for (int k = 0; k < 6; k++) {
+                for (int k = 0; k < 7; k++) {
                     total[k] += s[k];
                 }
             }
             return new Batch(ran.get(), System.nanoTime() - t0, total[0], total[1], total[2], total[3], total[4], total[5],
-                    failed.get());
+                    total[6], failed.get());
         });
     }
 

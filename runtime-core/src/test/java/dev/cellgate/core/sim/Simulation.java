@@ -41,7 +41,7 @@ final class Simulation {
 
     /** What a run found. {@code failure} is null when every property held. */
     record Result(long seed, SimFailure failure, long failedAtMs, long events, long acks, long takeovers, int restarts,
-                  long wakeActivations, long alarmsFired, List<String> trace) {
+                  long wakeActivations, long alarmsFired, long casRejected, List<String> trace) {
     }
 
     Simulation(long seed, Variant variant, boolean tracing) {
@@ -86,7 +86,7 @@ final class Simulation {
         }
         int restarts = nodes.stream().mapToInt(n -> n.restarts).sum();
         return new Result(seed, checker.failure(), checker.failureAt() - start, loop.executed(), checker.acks,
-                checker.takeovers, restarts, checker.wakeActivations, checker.alarmsFired, trace == null ? List.of() : List.copyOf(trace));
+                checker.takeovers, restarts, checker.wakeActivations, checker.alarmsFired, checker.casRejected, trace == null ? List.of() : List.copyOf(trace));
     }
 
     private void scheduleFaultPhase() {

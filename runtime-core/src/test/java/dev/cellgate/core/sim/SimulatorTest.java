@@ -38,9 +38,9 @@ class SimulatorTest {
         long seconds = Long.getLong("sim.seconds", DEFAULT_SECONDS);
         SimRunner.Batch b = SimRunner.batch(first, seeds, System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds), Variant.CORRECT);
         System.out.printf("simulator: %d seeds (from %d) in %.1f s = %.0f seeds/s on %d thread(s); %.0f events/seed; "
-                        + "%d acknowledged calls, %d takeovers, %d process restarts, %d alarms fired, %d cells activated by "
-                        + "the waker%n", b.seeds(), first, b.nanos() / 1e9, b.seedsPerSecond(), Integer.getInteger("sim.threads", 2),
-                (double) b.events() / Math.max(1, b.seeds()), b.acks(), b.takeovers(), b.restarts(), b.alarmsFired(),
+                        + "%d acknowledged calls, %d takeovers, %d rejected conditional writes, %d process restarts, "
+                        + "%d alarms fired, %d cells activated by the waker%n", b.seeds(), first, b.nanos() / 1e9, b.seedsPerSecond(), Integer.getInteger("sim.threads", 2),
+                (double) b.events() / Math.max(1, b.seeds()), b.acks(), b.takeovers(), b.casRejected(), b.restarts(), b.alarmsFired(),
                 b.wakeActivations());
         if (b.failure() != null) {
             Simulation.Result f = b.failure();
