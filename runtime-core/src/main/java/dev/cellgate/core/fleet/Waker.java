@@ -50,6 +50,8 @@ public final class Waker {
     private boolean holding;
     private long expiresMs;
     private boolean leaseAttemptInFlight;
+    private long attemptStartedMs;
+    private long attempts;
     private Pass pass;
     private CompletableFuture<Void> passDone = CompletableFuture.completedFuture(null);
     private boolean stopped;
@@ -120,13 +122,17 @@ public final class Waker {
 
     /** One tick: take or renew the lease; when held and no pass is running, start one. */
     public CompletableFuture<TickReport> tick() {
+        long now = ticker.nowMs(); // before the read: a lease judged expired was expired when read
+        long attempt;
         synchronized (this) {
-            if (stopped || leaseAttemptInFlight) {
+            // one lease attempt at a time, unless the last one has hung for a whole TTL
+            if (stopped || (leaseAttemptInFlight && now - attemptStartedMs < ttlMs)) {
                 return CompletableFuture.completedFuture(new TickReport(holds(), false));
             }
             leaseAttemptInFlight = true;
+            attemptStartedMs = now;
+            attempt = ++attempts;
         }
-        long now = ticker.nowMs(); // before the read: a lease judged expired was expired when read
         return readLease().thenCompose(cur -> {
             WakerLease.Action action = WakerLease.decide(cur.record, cur.malformed, self.node(), self.session(), now);
             if (action == WakerLease.Action.LEAVE) {
@@ -150,6 +156,9 @@ public final class Waker {
             boolean start;
             Pass p;
             synchronized (this) {
+                if (attempt != attempts) {
+                    return new TickReport(holding && ticker.nowMs() < expiresMs, false); // superseded after hanging
+                }
                 leaseAttemptInFlight = false;
                 boolean nowHolding = e == null && held && !stopped;
                 if (!nowHolding && holding) {

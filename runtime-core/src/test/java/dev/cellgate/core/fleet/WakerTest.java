@@ -226,6 +226,21 @@ class WakerTest {
     }
 
     @Test
+    void aLeaseReadThatNeverAnswersDoesNotStopTheWakerForGood() throws Exception {
+        java.util.concurrent.atomic.AtomicBoolean hang = new java.util.concurrent.atomic.AtomicBoolean(true);
+        InterceptingStore store = new InterceptingStore(bucket);
+        store.afterGet = key -> hang.getAndSet(false) ? new CompletableFuture<>() : CompletableFuture.completedFuture(null);
+        Waker w = new Waker(store, new Self("n1", "s-n1"), base::get, new ManualScheduler(T0), TICK, new WakeIndex(store),
+                recording(), new DeadNodeGc(store, base::get, TICK));
+        CompletableFuture<Waker.TickReport> hung = w.tick();
+        base.addAndGet(TICK);
+        assertThat(w.tick().get(10, TimeUnit.SECONDS).holder()).as("skipped while the first attempt may still answer").isFalse();
+        base.addAndGet(2 * TICK);
+        assertThat(w.tick().get(10, TimeUnit.SECONDS).holder()).isTrue();
+        assertThat(hung).isNotDone();
+    }
+
+    @Test
     void stopGivesTheLeaseUpSoAnotherNodeTakesItAtOnce() throws Exception {
         Waker w1 = waker("n1", 0, recording());
         Waker w2 = waker("n2", 0, recording());
