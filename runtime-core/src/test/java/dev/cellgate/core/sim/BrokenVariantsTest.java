@@ -18,11 +18,12 @@ class BrokenVariantsTest {
     @ParameterizedTest(name = "{0} is caught by \"{1}\"")
     @CsvSource(delimiter = '|', value = {
             "TAKEOVER_WITHOUT_LEASE_CHECK | no takeover from a live owner",
-            "ACK_BEFORE_DURABLE           | no acknowledged write lost",
+            // an acknowledged alarm is an acknowledged write: losing one shows as an alarm that never fires
+            "ACK_BEFORE_DURABLE           | no acknowledged write lost; every armed alarm eventually fires",
             "GC_WITHOUT_TOMBSTONE         | a live lease is never retired",
-            // epoch reuse shows first as two writers under one epoch prefix, or as a restore of an
-            // older lineage that misses acknowledged writes, whichever the seed hits first
-            "RELEASE_FORGETS_EPOCH        | one writer per (cell, epoch); no acknowledged write lost",
+            // epoch reuse shows as two writers under one epoch prefix, or as a restore of an older
+            // lineage missing acknowledged writes or alarms, whichever the seed hits first
+            "RELEASE_FORGETS_EPOCH        | one writer per (cell, epoch); no acknowledged write lost; every armed alarm eventually fires",
             "NO_WAKER                     | every armed alarm eventually fires"})
     void thePropertiesCatchTheBrokenVariant(Variant variant, String properties) {
         long first = Long.getLong("sim.variantFirstSeed", 0);

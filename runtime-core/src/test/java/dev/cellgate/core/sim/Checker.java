@@ -3,6 +3,7 @@ package dev.cellgate.core.sim;
 import dev.cellgate.core.logic.Keys;
 import dev.cellgate.core.records.LeaseRecord;
 import dev.cellgate.core.records.OwnershipRecord;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -11,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.BiConsumer;
 
 /**
  * The properties, judged on the bucket's history as it happens (each applied change is reported
@@ -73,7 +75,7 @@ final class Checker {
     private final Map<String, LeaseRecord> decoded = new HashMap<>();
 
     /** Where lease and ownership changes are traced when a seed is replayed; null otherwise. */
-    java.util.function.BiConsumer<String, String> tracer;
+    BiConsumer<String, String> tracer;
 
     Checker(long maxSkew) {
         this.maxSkew = maxSkew;
@@ -135,7 +137,7 @@ final class Checker {
         String node = Keys.nodeOfLeaseKey(key);
         if (tracer != null && (node != null || key.endsWith("/own.json") || (key.startsWith("wake/") && !key.equals(Keys.WAKER))
                 || key.contains("/e"))) {
-            trace(w, "wrote " + key + " " + new String(after.bytes(), java.nio.charset.StandardCharsets.UTF_8) + " " + after.version());
+            trace(w, "wrote " + key + " " + new String(after.bytes(), StandardCharsets.UTF_8) + " " + after.version());
         }
         if (node != null) {
             leaseWritten(node, before, after, w, issuerClock, now);

@@ -1,6 +1,7 @@
 package dev.cellgate.core.sim;
 
 import java.util.PriorityQueue;
+import java.util.function.BooleanSupplier;
 
 /**
  * The simulator's discrete-event scheduler on virtual (true) time. Single-threaded: every
@@ -48,7 +49,7 @@ final class EventLoop {
      * @param maxEvents guard against a livelock in the code under test
      * @param stop      checked after each event: the run ends at the first violation
      */
-    void runUntil(long until, long maxEvents, java.util.function.BooleanSupplier stop) {
+    void runUntil(long until, long maxEvents, BooleanSupplier stop) {
         while (!queue.isEmpty() && queue.peek().at <= until && !stop.getAsBoolean()) {
             Event e = queue.poll();
             if (e.owner != null && !e.owner.alive) {

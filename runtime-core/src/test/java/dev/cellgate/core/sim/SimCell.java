@@ -13,6 +13,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * A cell resident on a simulated node: the minimal model of activation, replication and the output
@@ -30,12 +32,12 @@ final class SimCell {
 
     /** A unit of work for the cell; {@code reply(null)} means success. */
     record Work(Kind kind, String scope, Request req, long alarmId, boolean forwarded, boolean retried,
-                java.util.function.Consumer<String> reply) {
+                Consumer<String> reply) {
         Work retry() {
             return new Work(kind, scope, req, alarmId, forwarded, true, reply);
         }
 
-        Work forwardedWith(java.util.function.Consumer<String> back) {
+        Work forwardedWith(Consumer<String> back) {
             return new Work(kind, scope, req, alarmId, true, retried, back);
         }
     }
@@ -291,7 +293,7 @@ final class SimCell {
     }
 
     /** Runs {@code call} until it yields a non-null answer, or gives null once the backoff's attempts are used. */
-    private <T> CompletableFuture<T> retrying(java.util.function.Supplier<CompletableFuture<T>> call, int attempt) {
+    private <T> CompletableFuture<T> retrying(Supplier<CompletableFuture<T>> call, int attempt) {
         return call.get().exceptionally(x -> null).thenCompose(v -> {
             if (v != null) {
                 return CompletableFuture.completedFuture(v);

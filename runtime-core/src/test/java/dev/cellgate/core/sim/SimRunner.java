@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -89,7 +90,7 @@ final class SimRunner {
         });
     }
 
-    private static <T> T quietly(java.util.function.Supplier<T> run) {
+    private static <T> T quietly(Supplier<T> run) {
         Logger fleet = (Logger) LoggerFactory.getLogger("dev.cellgate");
         Level before = fleet.getLevel();
         fleet.setLevel(Level.OFF);

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.function.Consumer;
 
 /**
  * One seeded run. A fault phase (client traffic, crashes at any instant and at await points, SIGSTOP
@@ -121,7 +122,7 @@ final class Simulation {
     }
 
     /** A client sends {@code r} to a random live node (any node serves any request). */
-    private void send(Request r, java.util.function.Consumer<String> onReply) {
+    private void send(Request r, Consumer<String> onReply) {
         List<SimNode> up = nodes.stream().filter(SimNode::up).toList();
         if (up.isEmpty()) {
             onReply.accept("no node up");
@@ -170,7 +171,7 @@ final class Simulation {
 
     private void finalWrite(SimNode n, String scope, int attempt) {
         Request r = new Request(++requestIds, scope, Request.Op.WRITE, 0);
-        java.util.function.Consumer<String> onReply = reply -> {
+        Consumer<String> onReply = reply -> {
             if (reply != null) {
                 if (attempt == 0) {
                     loop.after(1_000, null, () -> finalWrite(n, scope, 1));
