@@ -227,7 +227,7 @@ public final class Node {
     private void startLease() throws StartupException {
         lease = new LeaseKeeper(bucket, new Self(identity.nodeId(), identity.session()), advertise, PROTOCOL,
                 config.ttlMs(), Ticker.SYSTEM, Scheduler.system("lease"), this::load, this::selfFence);
-        await(io.vertx.core.Future.fromCompletionStage(lease.start()), "node lease", 3L * config.ttlMs() + 30_000);
+        await(io.vertx.core.Future.fromCompletionStage(lease.start()), "node lease", 7L * config.ttlMs() + 30_000);
     }
 
     private LeaseRecord.Load load() {

@@ -22,6 +22,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class LeaseKeeper {
     private static final Logger LOG = LoggerFactory.getLogger(LeaseKeeper.class);
+    /** Renewal periods a starting process waits for a tombstoned lease of its node to be deleted. */
+    static final int TOMBSTONE_WAITS = 9;
 
     private final BucketStore store;
     private final Self self;
@@ -64,7 +66,7 @@ public final class LeaseKeeper {
     }
 
     private CompletableFuture<Void> start(long giveUpAtMs) {
-        return tryStart().exceptionallyCompose(e -> {
+        return tryStart(0).exceptionallyCompose(e -> {
             Throwable c = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
             if (c instanceof HeldByAnotherSession held && ticker.nowMs() < giveUpAtMs) {
                 LOG.atWarn().setMessage("lease.waiting_for_previous_session").addKeyValue("session", held.session)
@@ -96,7 +98,7 @@ public final class LeaseKeeper {
         }
     }
 
-    private CompletableFuture<Void> tryStart() {
+    private CompletableFuture<Void> tryStart(int tombstoneWaits) {
         String key = Keys.lease(self.node());
         return store.get(key).thenCompose(existing -> {
             long now = ticker.nowMs();
@@ -104,6 +106,9 @@ public final class LeaseKeeper {
             if (existing.isPresent()) {
                 try {
                     LeaseRecord old = LeaseRecord.decode(existing.get().bytes());
+                    if (old.isTombstone() && old.node().equals(self.node()) && tombstoneWaits < TOMBSTONE_WAITS) {
+                        return waitForRetirement(tombstoneWaits);
+                    }
                     if (!old.session().equals(self.session()) && old.expiresMs() > now) {
                         return CompletableFuture.failedFuture(new HeldByAnotherSession(self.node(), old.session(), old.expiresMs() - now));
                     }
@@ -129,6 +134,27 @@ public final class LeaseKeeper {
                 return CompletableFuture.failedFuture(new IllegalStateException("could not write lease " + key + ": " + o));
             });
         });
+    }
+
+    /**
+     * Dead-node GC is retiring an earlier process's lease: it wrote the tombstone and its plain delete
+     * follows (object stores have no conditional delete). A lease written over the tombstone now
+     * would be deleted by it: this process would then serve cells under a lease peers see as missing
+     * until its first renewal fails. So wait for the record to go, a renewal period at a time; a
+     * tombstone still there after {@value #TOMBSTONE_WAITS} periods was left by a GC that crashed, and
+     * is overwritten.
+     */
+    private CompletableFuture<Void> waitForRetirement(int waits) {
+        LOG.atInfo().setMessage("lease.waiting_for_retirement").addKeyValue("waits", waits).log();
+        CompletableFuture<Void> later = new CompletableFuture<>();
+        scheduler.after(Math.max(1, ttlMs / 3), () -> tryStart(waits + 1).whenComplete((v, e) -> {
+            if (e != null) {
+                later.completeExceptionally(e);
+            } else {
+                later.complete(null);
+            }
+        }));
+        return later;
     }
 
     /** The expiry this node last published; after it passes the node must not serve cells. */
@@ -175,12 +201,19 @@ public final class LeaseKeeper {
     private void renew() {
         LeaseRecord next;
         String expected;
+        long now = ticker.nowMs();
         synchronized (this) {
             if (stopped || fenced) {
                 return;
             }
-            next = record.withExpiry(ticker.nowMs() + ttlMs).withLoad(load.get());
-            expected = version;
+            expected = now < publishedExpiryMs ? version : null;
+            next = record.withExpiry(now + ttlMs).withLoad(load.get());
+        }
+        if (expected == null) {
+            // Paused (SIGSTOP, a long GC) past the expiry, and this timer ran before the expiry watch.
+            // Renewing now would bring back a lease peers already treat as dead: fence instead.
+            fence("lease expired before it could be renewed (the process was paused or starved)");
+            return;
         }
         store.putIfVersion(Keys.lease(self.node()), next.encode(), expected).whenComplete((o, e) -> {
             if (e != null || o instanceof WriteOutcome.Ambiguous) {
@@ -223,6 +256,9 @@ public final class LeaseKeeper {
 
     private void renewed(LeaseRecord next, String newVersion) {
         synchronized (this) {
+            if (fenced || stopped) {
+                return; // a late answer after fencing changes nothing: this process is done
+            }
             record = next;
             version = newVersion;
             publishedExpiryMs = next.expiresMs();

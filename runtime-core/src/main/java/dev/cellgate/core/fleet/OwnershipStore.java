@@ -54,10 +54,14 @@ public final class OwnershipStore {
                 return done(new Acquisition.Unavailable("ownership record of " + scope + " is malformed: " + own.malformed));
             }
             Optional<OwnershipRecord> rec = own.record == null ? Optional.empty() : Optional.of(own.record.value());
+            // The lease is judged against the clock read BEFORE it was fetched: what the record shows
+            // was true at some instant after that, whereas a clock read after the answer may be seconds
+            // later (a pause, a slow callback) while the owner has renewed meanwhile.
+            long judgedAt = ticker.nowMs();
             CompletableFuture<OwnerLease> lease = AcquireDecision.needsOwnerLease(rec, self.node())
                     ? readLease(rec.get().node()) : CompletableFuture.completedFuture(OwnerLease.MISSING);
             return lease.thenCompose(ownerLease -> {
-                AcquireDecision d = AcquireDecision.decide(rec, ownerLease, self.node(), self.session(), ticker.nowMs());
+                AcquireDecision d = AcquireDecision.decide(rec, ownerLease, self.node(), self.session(), judgedAt);
                 return switch (d) {
                     case AcquireDecision.Forward f -> done(new Acquisition.OwnedElsewhere(f.ownerNode()));
                     case AcquireDecision.Unavailable u -> done(new Acquisition.Unavailable(u.reason()));

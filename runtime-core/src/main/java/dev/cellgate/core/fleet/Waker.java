@@ -1,0 +1,261 @@
+package dev.cellgate.core.fleet;
+
+import dev.cellgate.core.logic.Keys;
+import dev.cellgate.core.logic.WakerLease;
+import dev.cellgate.core.records.MalformedRecordException;
+import dev.cellgate.core.records.WakerLeaseRecord;
+import dev.cellgate.core.spi.bucket.BucketStore;
+import dev.cellgate.core.spi.bucket.StoredObject;
+import dev.cellgate.core.spi.bucket.WriteOutcome;
+import dev.cellgate.core.time.Scheduler;
+import dev.cellgate.core.time.Ticker;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The fleet's background worker (SPEC §11, seed 001). Every tick each node tries to hold the
+ * advisory lease {@code wake/waker.json} by CAS; the lease lasts {@link WakerLease#TTL_TICKS} ticks
+ * and the holder renews it every tick (TTL/3). The holder scans the wake index for due alarms, asks
+ * its host to wake those cells, then runs {@link DeadNodeGc}. A failed renewal cancels the pass in
+ * progress. Two holders at once (clock skew, a renewal racing a takeover) are harmless: wakes are
+ * at-least-once and the GC's tombstone CAS makes a double retirement a no-op.
+ */
+public final class Waker {
+    private static final Logger LOG = LoggerFactory.getLogger(Waker.class);
+    /** Due cells taken per pass; the rest wait for the next tick (a backlog must not become a storm). */
+    static final int MAX_DUE_PER_PASS = 1_000;
+    /**
+     * A pass still running after this many ticks is abandoned (cancelled, and a new one starts): a
+     * host wake or a bucket call that never answers (a peer that hangs, a crashed node's socket)
+     * must not stop every later alarm in the fleet.
+     */
+    static final int STALE_PASS_TICKS = WakerLease.TTL_TICKS;
+    static final int WAKE_PARALLELISM = 16;
+
+    private final BucketStore store;
+    private final Self self;
+    private final Ticker ticker;
+    private final Scheduler scheduler;
+    private final long tickMs;
+    private final long ttlMs;
+    private final WakeIndex index;
+    private final CellWaker host;
+    private final DeadNodeGc gc;
+
+    private boolean holding;
+    private long expiresMs;
+    private boolean leaseAttemptInFlight;
+    private long attemptStartedMs;
+    private long attempts;
+    private Pass pass;
+    private CompletableFuture<Void> passDone = CompletableFuture.completedFuture(null);
+    private boolean stopped;
+    private Scheduler.Cancellable timer;
+    private CompletableFuture<TickReport> lastTick = CompletableFuture.completedFuture(new TickReport(false, false));
+
+    /** What one tick did, for tests and the simulator. */
+    public record TickReport(boolean holder, boolean passStarted) {
+    }
+
+    /** A running pass; its flag is what a failed renewal flips. */
+    private static final class Pass {
+        final long startedMs;
+        volatile boolean cancelled;
+        volatile boolean done;
+
+        Pass(long startedMs) {
+            this.startedMs = startedMs;
+        }
+    }
+
+    public Waker(BucketStore store, Self self, Ticker ticker, Scheduler scheduler, long tickMs,
+                 WakeIndex index, CellWaker host, DeadNodeGc gc) {
+        this.store = store;
+        this.self = self;
+        this.ticker = ticker;
+        this.scheduler = scheduler;
+        this.tickMs = tickMs;
+        this.ttlMs = WakerLease.ttlMs(tickMs);
+        this.index = index;
+        this.host = host;
+        this.gc = gc;
+    }
+
+    /** Ticks now, then every {@code tickMs}. */
+    public synchronized void start() {
+        schedule(0);
+    }
+
+    /** Stops ticking and cancels the pass; a held lease is given up so another node takes over at its next tick. */
+    public CompletableFuture<Void> stop() {
+        boolean wasHolding;
+        synchronized (this) {
+            stopped = true;
+            if (timer != null) {
+                timer.cancel();
+            }
+            cancelPass();
+            wasHolding = holding;
+            holding = false;
+        }
+        if (!wasHolding) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return readLease().thenCompose(cur -> {
+            if (cur.record == null || !isOurs(cur.record)) {
+                return CompletableFuture.<Void>completedFuture(null);
+            }
+            WakerLeaseRecord given = new WakerLeaseRecord(self.node(), self.session(), 0);
+            return store.putIfVersion(Keys.WAKER, given.encode(), cur.version).thenApply(o -> (Void) null);
+        }).exceptionally(e -> null);
+    }
+
+    /** This node believes it holds the waker lease: its last CAS succeeded and the expiry has not passed by its clock. */
+    public synchronized boolean holds() {
+        return holding && ticker.nowMs() < expiresMs;
+    }
+
+    /** One tick: take or renew the lease; when held and no pass is running, start one. */
+    public CompletableFuture<TickReport> tick() {
+        long now = ticker.nowMs(); // before the read: a lease judged expired was expired when read
+        long attempt;
+        synchronized (this) {
+            // one lease attempt at a time, unless the last one has hung for a whole TTL
+            if (stopped || (leaseAttemptInFlight && now - attemptStartedMs < ttlMs)) {
+                return CompletableFuture.completedFuture(new TickReport(holds(), false));
+            }
+            leaseAttemptInFlight = true;
+            attemptStartedMs = now;
+            attempt = ++attempts;
+        }
+        return readLease().thenCompose(cur -> {
+            WakerLease.Action action = WakerLease.decide(cur.record, cur.malformed, self.node(), self.session(), now);
+            if (action == WakerLease.Action.LEAVE) {
+                return CompletableFuture.completedFuture(false);
+            }
+            WakerLeaseRecord mine = new WakerLeaseRecord(self.node(), self.session(), now + ttlMs);
+            CompletableFuture<WriteOutcome> w = action == WakerLease.Action.CREATE
+                    ? store.putIfAbsent(Keys.WAKER, mine.encode())
+                    : store.putIfVersion(Keys.WAKER, mine.encode(), cur.version);
+            return w.thenApply(o -> {
+                if (o instanceof WriteOutcome.Written) {
+                    synchronized (this) {
+                        expiresMs = mine.expiresMs();
+                    }
+                    return true;
+                }
+                // Rejected: another node moved first. Ambiguous: maybe ours landed; the next tick sees RENEW.
+                return false;
+            });
+        }).handle((held, e) -> {
+            boolean start;
+            Pass p;
+            synchronized (this) {
+                if (attempt != attempts) {
+                    return new TickReport(holding && ticker.nowMs() < expiresMs, false); // superseded after hanging
+                }
+                leaseAttemptInFlight = false;
+                boolean nowHolding = e == null && held && !stopped;
+                if (!nowHolding && holding) {
+                    LOG.atInfo().setMessage("waker.lease_lost").addKeyValue("error", e == null ? "" : OwnershipStore.rootMessage(e)).log();
+                }
+                holding = nowHolding;
+                if (!holding) {
+                    cancelPass(); // a failed renewal cancels the current pass
+                }
+                if (holding && pass != null && !pass.done && now - pass.startedMs >= STALE_PASS_TICKS * tickMs) {
+                    LOG.atWarn().setMessage("waker.pass_abandoned").addKeyValue("running_ms", now - pass.startedMs).log();
+                    pass.cancelled = true;
+                    pass.done = true;
+                }
+                start = holding && (pass == null || pass.done);
+                p = start ? (pass = new Pass(now)) : null;
+            }
+            if (start) {
+                CompletableFuture<Void> done = runPass(p);
+                synchronized (this) {
+                    passDone = done;
+                }
+            }
+            return new TickReport(holds(), start);
+        });
+    }
+
+    /** The latest pass (completed when none ran): lets tests and the simulator wait for it. */
+    public synchronized CompletableFuture<Void> currentPass() {
+        return passDone;
+    }
+
+    /** The latest scheduled tick, for tests. */
+    synchronized CompletableFuture<TickReport> lastTick() {
+        return lastTick;
+    }
+
+    private CompletableFuture<Void> runPass(Pass p) {
+        long now = ticker.nowMs();
+        return index.due(now, MAX_DUE_PER_PASS).thenCompose(entries -> {
+            Set<String> scopes = new LinkedHashSet<>();
+            entries.forEach(en -> scopes.add(en.scope()));
+            return BoundedParallel.run(new ArrayList<>(scopes), WAKE_PARALLELISM, scope -> p.cancelled
+                    ? CompletableFuture.completedFuture(null) : host.wake(scope)).thenApply(t -> {
+                        t.failures().forEach(err -> LOG.atWarn().setMessage("waker.wake_failed")
+                                .addKeyValue("error", OwnershipStore.rootMessage(err)).log());
+                        LOG.atInfo().setMessage("waker.scan").addKeyValue("due", scopes.size())
+                                .addKeyValue("failed", t.failed()).addKeyValue("cancelled", p.cancelled).log();
+                        return null;
+                    });
+        }).exceptionally(e -> {
+            LOG.atWarn().setMessage("waker.scan_failed").addKeyValue("error", OwnershipStore.rootMessage(e)).log();
+            return null;
+        }).thenCompose(x -> p.cancelled ? CompletableFuture.completedFuture(null) : gc.runPass(() -> p.cancelled))
+                .handle((x, e) -> {
+                    p.done = true;
+                    return (Void) null;
+                });
+    }
+
+    private synchronized void schedule(long delayMs) {
+        if (stopped) {
+            return;
+        }
+        timer = scheduler.after(delayMs, () -> {
+            schedule(tickMs); // keep the cadence whatever this tick's I/O takes
+            CompletableFuture<TickReport> t = tick();
+            synchronized (this) {
+                lastTick = t;
+            }
+        });
+    }
+
+    private void cancelPass() {
+        if (pass != null) {
+            pass.cancelled = true;
+        }
+    }
+
+    private boolean isOurs(WakerLeaseRecord r) {
+        return r.node().equals(self.node()) && r.session().equals(self.session());
+    }
+
+    private record Current(WakerLeaseRecord record, String version, boolean malformed) {
+    }
+
+    private CompletableFuture<Current> readLease() {
+        return store.get(Keys.WAKER).thenApply((Optional<StoredObject> o) -> {
+            if (o.isEmpty()) {
+                return new Current(null, null, false);
+            }
+            try {
+                return new Current(WakerLeaseRecord.decode(o.get().bytes()), o.get().version(), false);
+            } catch (MalformedRecordException e) {
+                LOG.atWarn().setMessage("waker.lease_malformed").addKeyValue("error", e.getMessage()).log();
+                return new Current(null, o.get().version(), true);
+            }
+        });
+    }
+}

@@ -1,0 +1,51 @@
+package dev.cellgate.core.logic;
+
+import dev.cellgate.core.records.WakerLeaseRecord;
+
+/**
+ * Whether this node may take or keep the advisory waker lease {@code wake/waker.json} (SPEC §11).
+ * The lease lasts {@value #TTL_TICKS} waker ticks and its holder renews it every tick (TTL/3).
+ */
+public final class WakerLease {
+    public static final int TTL_TICKS = 3;
+
+    private WakerLease() {
+    }
+
+    public enum Action {
+        /** No record: create it (create-only). */
+        CREATE,
+        /** Ours (this process): CAS a later expiry. */
+        RENEW,
+        /** Expired, or unreadable: CAS ours over it. */
+        TAKE,
+        /** Another holder's lease is unexpired: do not scan this tick. */
+        LEAVE
+    }
+
+    /**
+     * @param current   the record, or null when absent
+     * @param malformed true when a record exists but does not parse. Unlike a node lease, a malformed
+     *                  waker lease is taken over: it guards no safety (two holders are harmless), and
+     *                  respecting it forever would stop every alarm in the fleet.
+     */
+    public static Action decide(WakerLeaseRecord current, boolean malformed, String selfNode, String selfSession, long nowMs) {
+        if (malformed) {
+            return Action.TAKE;
+        }
+        if (current == null) {
+            return Action.CREATE;
+        }
+        if (current.node().equals(selfNode) && current.session().equals(selfSession)) {
+            return Action.RENEW;
+        }
+        return current.expiresMs() > nowMs ? Action.LEAVE : Action.TAKE;
+    }
+
+    public static long ttlMs(long tickMs) {
+        if (tickMs < 1) {
+            throw new IllegalArgumentException("waker tick must be positive, got " + tickMs);
+        }
+        return Math.multiplyExact(tickMs, TTL_TICKS);
+    }
+}

@@ -1,0 +1,74 @@
+package dev.cellgate.core.fleet;
+
+import dev.cellgate.core.spi.bucket.BucketException;
+import dev.cellgate.core.spi.bucket.BucketStore;
+import dev.cellgate.core.spi.bucket.ListPage;
+import dev.cellgate.core.spi.bucket.StoredObject;
+import dev.cellgate.core.spi.bucket.WriteOutcome;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/** A real store with test hooks: failing or hanging deletes, an action injected before a CAS, a log of deletes. */
+final class InterceptingStore implements BucketStore {
+    private final BucketStore real;
+    volatile Predicate<String> failDelete = k -> false;
+    volatile Predicate<String> hangDelete = k -> false;
+    volatile Function<String, CompletableFuture<Void>> beforeCas = k -> CompletableFuture.completedFuture(null);
+    volatile Predicate<String> ambiguousPut = k -> false;
+    /** Runs after a read has been answered by the store and before the caller sees the answer. */
+    volatile Function<String, CompletableFuture<Void>> afterGet = k -> CompletableFuture.completedFuture(null);
+    final List<String> deletes = new CopyOnWriteArrayList<>();
+
+    InterceptingStore(BucketStore real) {
+        this.real = real;
+    }
+
+    @Override
+    public String url() {
+        return real.url();
+    }
+
+    @Override
+    public CompletableFuture<Optional<StoredObject>> get(String key) {
+        return real.get(key).thenCompose(o -> afterGet.apply(key).thenApply(x -> o));
+    }
+
+    @Override
+    public CompletableFuture<WriteOutcome> putIfAbsent(String key, byte[] bytes) {
+        return real.putIfAbsent(key, bytes);
+    }
+
+    @Override
+    public CompletableFuture<WriteOutcome> putIfVersion(String key, byte[] bytes, String version) {
+        return beforeCas.apply(key).thenCompose(x -> real.putIfVersion(key, bytes, version));
+    }
+
+    @Override
+    public CompletableFuture<WriteOutcome> put(String key, byte[] bytes) {
+        if (ambiguousPut.test(key)) {
+            return CompletableFuture.completedFuture(new WriteOutcome.Ambiguous("injected 503 on " + key, null));
+        }
+        return real.put(key, bytes);
+    }
+
+    @Override
+    public CompletableFuture<ListPage> list(String prefix, String cursor, int limit) {
+        return real.list(prefix, cursor, limit);
+    }
+
+    @Override
+    public CompletableFuture<Void> delete(String key) {
+        deletes.add(key);
+        if (hangDelete.test(key)) {
+            return new CompletableFuture<>(); // the process died waiting
+        }
+        if (failDelete.test(key)) {
+            return CompletableFuture.failedFuture(new BucketException("injected failure deleting " + key));
+        }
+        return real.delete(key);
+    }
+}

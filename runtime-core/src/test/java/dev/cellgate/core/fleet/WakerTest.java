@@ -1,0 +1,278 @@
+package dev.cellgate.core.fleet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cellgate.core.logic.Keys;
+import dev.cellgate.core.logic.WakeKeys;
+import dev.cellgate.core.records.LeaseRecord;
+import dev.cellgate.core.records.WakerLeaseRecord;
+import dev.cellgate.core.spi.bucket.BucketStoreContract;
+import dev.cellgate.core.store.file.FileBucketStore;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class WakerTest {
+    static final long TICK = 1_000;
+    static final long TTL = 3 * TICK;
+    static final long T0 = 1_700_000_040_000L - 1_700_000_040_000L % 60_000;
+
+    @TempDir
+    Path dir;
+    FileBucketStore bucket;
+    final AtomicLong base = new AtomicLong(T0);
+    final List<String> woken = new CopyOnWriteArrayList<>();
+
+    @BeforeEach
+    void open() {
+        bucket = new FileBucketStore("file://" + dir, dir, false);
+    }
+
+    @AfterEach
+    void close() {
+        bucket.close();
+    }
+
+    static String scope(int i) {
+        return "Alarm:" + String.format("%064x", i);
+    }
+
+    Waker waker(String node, long skew, CellWaker host) {
+        return waker(node, skew, host, new ManualScheduler(T0));
+    }
+
+    Waker waker(String node, long skew, CellWaker host, ManualScheduler sched) {
+        return new Waker(bucket, new Self(node, "s-" + node), () -> base.get() + skew, sched, TICK,
+                new WakeIndex(bucket), host, new DeadNodeGc(bucket, () -> base.get() + skew, TICK));
+    }
+
+    CellWaker recording() {
+        return scope -> {
+            woken.add(scope);
+            return CompletableFuture.completedFuture(null);
+        };
+    }
+
+    void alarm(int i, long at) throws Exception {
+        new WakeIndex(bucket).moved(scope(i), OptionalLong.empty(), OptionalLong.of(at)).get().durable().get();
+    }
+
+    void deadNode(String n) throws Exception {
+        bucket.put(Keys.lease(n), new LeaseRecord(n, "x", "h:1", 1, 0, T0 - 1, LeaseRecord.Load.IDLE).encode()).get();
+    }
+
+    WakerLeaseRecord lease() throws Exception {
+        return WakerLeaseRecord.decode(bucket.get(Keys.WAKER).get().orElseThrow().bytes());
+    }
+
+    @Test
+    void theHolderWakesDueCellsThenRunsTheGc() throws Exception {
+        alarm(1, T0 - 120_000);
+        alarm(2, T0 + 30_000); // this minute: due (the host arms the exact time)
+        alarm(3, T0 + 61_000); // next minute: not yet
+        deadNode("gone");
+        Waker w = waker("n1", 0, recording());
+        Waker.TickReport r = w.tick().get(10, TimeUnit.SECONDS);
+        assertThat(r).isEqualTo(new Waker.TickReport(true, true));
+        w.currentPass().get(10, TimeUnit.SECONDS);
+        assertThat(woken).containsExactly(scope(1), scope(2));
+        assertThat(BucketStoreContract.listAll(bucket, Keys.NODES, 10)).isEmpty();
+        assertThat(BucketStoreContract.listAll(bucket, Keys.WAKE, 10)).as("only the host consumes entries").hasSize(4);
+        assertThat(lease()).isEqualTo(new WakerLeaseRecord("n1", "s-n1", T0 + TTL));
+    }
+
+    @Test
+    void aLiveHolderKeepsOthersOutAndRenewsEveryTick() throws Exception {
+        ManualScheduler sched = new ManualScheduler(T0);
+        Waker w1 = waker("n1", 0, recording(), sched);
+        Waker w2 = waker("n2", 0, recording());
+        w1.start();
+        for (int i = 0; i < 5; i++) {
+            base.set(T0 + i * TICK);
+            sched.advanceTo(T0 + i * TICK);
+            assertThat(w1.lastTick().get(10, TimeUnit.SECONDS).holder()).isTrue();
+            assertThat(lease().expiresMs()).isEqualTo(T0 + i * TICK + TTL);
+            w1.currentPass().get(10, TimeUnit.SECONDS);
+            assertThat(w2.tick().get(10, TimeUnit.SECONDS).holder()).isFalse();
+            assertThat(w1.holds()).isTrue();
+        }
+    }
+
+    @Test
+    void aFailedRenewalCancelsThePassInProgress() throws Exception {
+        for (int i = 0; i < 40; i++) {
+            alarm(i, T0 - 60_000);
+        }
+        deadNode("gone");
+        List<CompletableFuture<Void>> blocked = new CopyOnWriteArrayList<>();
+        Waker w = waker("n1", 0, scope -> {
+            woken.add(scope);
+            CompletableFuture<Void> f = new CompletableFuture<>();
+            blocked.add(f);
+            return f;
+        });
+        w.tick().get(10, TimeUnit.SECONDS);
+        DeadNodeGcTest.awaitTrue(() -> blocked.size() == Waker.WAKE_PARALLELISM);
+        // another node takes the lease over (as if ours had expired under its clock)
+        bucket.put(Keys.WAKER, new WakerLeaseRecord("n2", "s-n2", T0 + 100 * TICK).encode()).get();
+        base.addAndGet(TICK);
+        assertThat(w.tick().get(10, TimeUnit.SECONDS).holder()).isFalse();
+        assertThat(w.holds()).isFalse();
+        blocked.forEach(f -> f.complete(null));
+        w.currentPass().get(10, TimeUnit.SECONDS);
+        assertThat(woken).as("no wake started after the cancellation").hasSize(Waker.WAKE_PARALLELISM);
+        assertThat(BucketStoreContract.listAll(bucket, Keys.NODES, 10)).as("no GC after the cancellation").hasSize(1);
+    }
+
+    @Test
+    void twoWakersRacingNeverBothHoldForATtl() throws Exception {
+        SplittableRandom rnd = new SplittableRandom(42);
+        long skew1 = 150;
+        long skew2 = -150;
+        Waker[] w = {waker("n1", skew1, recording()), waker("n2", skew2, recording())};
+        int[] pausedUntil = {0, 0};
+        long bothSince = -1;
+        long longestBoth = 0;
+        int handovers = 0;
+        String lastHolder = null;
+        for (int round = 0; round < 150; round++) {
+            for (int i = 0; i < 2; i++) {
+                if (pausedUntil[i] <= round && rnd.nextInt(10) == 0) {
+                    pausedUntil[i] = round + 1 + rnd.nextInt(6); // SIGSTOP for up to 6 ticks
+                }
+            }
+            base.set(T0 + round * TICK + rnd.nextLong(TICK / 4));
+            List<CompletableFuture<Waker.TickReport>> ticks = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                if (pausedUntil[i] <= round) {
+                    ticks.add(w[i].tick());
+                }
+            }
+            for (CompletableFuture<Waker.TickReport> t : ticks) {
+                t.get(10, TimeUnit.SECONDS);
+            }
+            for (Waker x : w) {
+                x.currentPass().get(10, TimeUnit.SECONDS);
+            }
+            // sample the rest of the round
+            for (long at = base.get(); at < T0 + (round + 1) * TICK; at += 100) {
+                base.set(at);
+                boolean both = w[0].holds() && w[1].holds();
+                if (both && bothSince < 0) {
+                    bothSince = at;
+                } else if (!both && bothSince >= 0) {
+                    longestBoth = Math.max(longestBoth, at - bothSince);
+                    bothSince = -1;
+                }
+                String holder = w[0].holds() ? "n1" : w[1].holds() ? "n2" : null;
+                if (holder != null && !holder.equals(lastHolder)) {
+                    handovers += lastHolder == null ? 0 : 1;
+                    lastHolder = holder;
+                }
+            }
+        }
+        assertThat(handovers).as("the run exercised takeovers").isGreaterThan(3);
+        assertThat(bothSince).isLessThan(0);
+        assertThat(longestBoth).as("overlap is bounded by the clock skew, far below one TTL").isLessThan(TTL)
+                .isLessThanOrEqualTo(Math.abs(skew1 - skew2) + 100);
+    }
+
+    @Test
+    void doubleHoldersAreHarmlessOnlyWasteful() throws Exception {
+        alarm(1, T0 - 60_000);
+        deadNode("gone");
+        Waker w1 = waker("n1", 0, recording());
+        Waker w2 = waker("n2", TTL + 500, recording()); // a clock so far ahead it sees n1's lease expired
+        w1.tick().get(10, TimeUnit.SECONDS);
+        w2.tick().get(10, TimeUnit.SECONDS);
+        assertThat(w1.holds() && w2.holds()).isTrue();
+        w1.currentPass().get(10, TimeUnit.SECONDS);
+        w2.currentPass().get(10, TimeUnit.SECONDS);
+        assertThat(woken).containsOnly(scope(1));
+        assertThat(BucketStoreContract.listAll(bucket, Keys.NODES, 10)).isEmpty();
+        // n1's next renewal fails: it stops holding
+        base.addAndGet(TICK);
+        assertThat(w1.tick().get(10, TimeUnit.SECONDS).holder()).isFalse();
+    }
+
+    @Test
+    void aPassStuckOnAHostThatNeverAnswersIsAbandonedAfterThreeTicks() throws Exception {
+        // Found by the simulator (seed 7): the waker poked an owner that was then killed; the poke never
+        // answered, the pass never ended, and no later tick ever started a pass: alarms stopped fleet-wide.
+        alarm(1, T0 - 60_000);
+        List<String> calls = new CopyOnWriteArrayList<>();
+        Waker w = waker("n1", 0, scope -> {
+            calls.add(scope);
+            return calls.size() == 1 ? new CompletableFuture<>() : CompletableFuture.completedFuture(null);
+        });
+        for (int tick = 0; tick <= Waker.STALE_PASS_TICKS; tick++) {
+            base.set(T0 + tick * TICK);
+            assertThat(w.tick().get(10, TimeUnit.SECONDS).passStarted()).as("tick %d", tick)
+                    .isEqualTo(tick == 0 || tick == Waker.STALE_PASS_TICKS);
+        }
+        w.currentPass().get(10, TimeUnit.SECONDS);
+        assertThat(calls).containsExactly(scope(1), scope(1));
+    }
+
+    @Test
+    void aLeaseReadThatNeverAnswersDoesNotStopTheWakerForGood() throws Exception {
+        java.util.concurrent.atomic.AtomicBoolean hang = new java.util.concurrent.atomic.AtomicBoolean(true);
+        InterceptingStore store = new InterceptingStore(bucket);
+        store.afterGet = key -> hang.getAndSet(false) ? new CompletableFuture<>() : CompletableFuture.completedFuture(null);
+        Waker w = new Waker(store, new Self("n1", "s-n1"), base::get, new ManualScheduler(T0), TICK, new WakeIndex(store),
+                recording(), new DeadNodeGc(store, base::get, TICK));
+        CompletableFuture<Waker.TickReport> hung = w.tick();
+        base.addAndGet(TICK);
+        assertThat(w.tick().get(10, TimeUnit.SECONDS).holder()).as("skipped while the first attempt may still answer").isFalse();
+        base.addAndGet(2 * TICK);
+        assertThat(w.tick().get(10, TimeUnit.SECONDS).holder()).isTrue();
+        assertThat(hung).isNotDone();
+    }
+
+    @Test
+    void stopGivesTheLeaseUpSoAnotherNodeTakesItAtOnce() throws Exception {
+        Waker w1 = waker("n1", 0, recording());
+        Waker w2 = waker("n2", 0, recording());
+        w1.tick().get(10, TimeUnit.SECONDS);
+        assertThat(w2.tick().get(10, TimeUnit.SECONDS).holder()).isFalse();
+        w1.stop().get(10, TimeUnit.SECONDS);
+        assertThat(w1.holds()).isFalse();
+        assertThat(w2.tick().get(10, TimeUnit.SECONDS).holder()).isTrue();
+    }
+
+    @Test
+    void aMalformedLeaseIsTakenOver() throws Exception {
+        bucket.put(Keys.WAKER, "garbage".getBytes(StandardCharsets.UTF_8)).get();
+        assertThat(waker("n1", 0, recording()).tick().get(10, TimeUnit.SECONDS).holder()).isTrue();
+        assertThat(lease().node()).isEqualTo("n1");
+    }
+
+    @Test
+    void entriesStayWhenTheHostFailsAndAreWokenAgainNextTick() throws Exception {
+        alarm(1, T0 - 60_000);
+        List<String> calls = new CopyOnWriteArrayList<>();
+        Waker w = waker("n1", 0, scope -> {
+            calls.add(scope);
+            return calls.size() == 1 ? CompletableFuture.failedFuture(new IllegalStateException("no capacity"))
+                    : CompletableFuture.completedFuture(null);
+        });
+        w.tick().get(10, TimeUnit.SECONDS);
+        w.currentPass().get(10, TimeUnit.SECONDS);
+        base.addAndGet(TICK);
+        w.tick().get(10, TimeUnit.SECONDS);
+        w.currentPass().get(10, TimeUnit.SECONDS);
+        assertThat(calls).containsExactly(scope(1), scope(1));
+        assertThat(BucketStoreContract.listAll(bucket, Keys.WAKE, 10)).contains(WakeKeys.key(T0 - 60_000, scope(1)));
+    }
+}

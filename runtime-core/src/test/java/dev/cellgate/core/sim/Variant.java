@@ -1,0 +1,16 @@
+package dev.cellgate.core.sim;
+
+/** The protocol as built, and deliberately broken versions the properties must catch. */
+enum Variant {
+    CORRECT,
+    /** Takes a cell over without reading the owner's lease (OwnershipStore sees every lease as missing). */
+    TAKEOVER_WITHOUT_LEASE_CHECK,
+    /** Acknowledges a write as soon as it is applied locally, before its upload and the ownership confirm. */
+    ACK_BEFORE_DURABLE,
+    /** Dead-node GC deletes a lease it judged dead without the tombstone CAS. */
+    GC_WITHOUT_TOMBSTONE,
+    /** A release writes {@code node:""} at epoch 1 instead of keeping the epoch. */
+    RELEASE_FORGETS_EPOCH,
+    /** No node runs the waker: shows that the alarm property depends on it (alarms of inactive cells). */
+    NO_WAKER
+}
