@@ -8,7 +8,12 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** RPO=0 on the file bucket: SIGKILL + wiped disk loses no acknowledged write; acking before upload does. */
+/**
+ * RPO=0 on a directory bucket: SIGKILL + wiped disk loses no acknowledged write; acknowledging
+ * before the upload (CELLD_OUTPUT_GATE=0) does. Replication uploads are slowed to 150 ms by a
+ * test store plugin so that a kill often lands while uploads are in flight — what a real network
+ * does — which is exactly the window the output gate must cover.
+ */
 class CrashFileBucketIT {
     static final int CYCLES = Integer.getInteger("crash.cycles", 10);
 
@@ -16,7 +21,20 @@ class CrashFileBucketIT {
     Path dir;
 
     private Fleet fleetWithLedger(Path root) throws Exception {
-        Fleet f = Fleet.onFileBucket(root, Map.of("CELLD_TTL_MS", "3000"));
+        Path plugins = root.resolve("plugins");
+        java.nio.file.Files.createDirectories(plugins);
+        try (var s = java.nio.file.Files.list(NodeProcess.GATEWAY_JAR.getParent().resolve("plugins"))) {
+            for (Path p : s.toList()) {
+                java.nio.file.Files.copy(p, plugins.resolve(p.getFileName()));
+            }
+        }
+        Path jar = dev.cellgate.core.plugin.TestPluginBuilder.buildSlowStorePlugin(root.resolve("plugin-build"), "slowfile",
+                System.getProperty("java.class.path"), 150);
+        java.nio.file.Files.copy(jar, plugins.resolve("slowfile.jar"));
+        Path bucket = root.resolve("bucket");
+        java.nio.file.Files.createDirectories(bucket);
+        Fleet f = new Fleet(root, "file://" + bucket, Map.of("CELLD_TTL_MS", "3000", "CELLD_PLUGINS_DIR", plugins.toString(),
+                "CELLD_BUCKET", "slowfile:/" + bucket));
         try (BucketStore b = f.openBucket()) {
             TestDeployments.publish(b, "ledger", Map.of("index.js", CrashLedger.WORKER), "index.js", Map.of("LEDGER", "Ledger"), Map.of());
         }

@@ -78,8 +78,9 @@ public final class Fleet implements AutoCloseable {
     }
 
     public NodeProcess start(String name, Map<String, String> extra) throws Exception {
-        Map<String, String> env = new HashMap<>(common);
+        Map<String, String> env = new HashMap<>();
         env.put("CELLD_BUCKET", bucketUrl);
+        env.putAll(common);
         env.putAll(extra);
         NodeProcess n = NodeProcess.start(name, root.resolve(name), env);
         nodes.add(n);

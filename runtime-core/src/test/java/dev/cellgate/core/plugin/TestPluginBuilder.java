@@ -25,14 +25,7 @@ public final class TestPluginBuilder {
     /** Builds {@code <out>/<scheme>-plugin.jar} serving {@code <scheme>://<name>} buckets. */
     public static Path buildStorePlugin(Path work, String scheme, String classpath) throws IOException {
         String pkg = "testplugin." + scheme.replaceAll("[^a-z0-9]", "");
-        Path src = work.resolve("src/" + pkg.replace('.', '/'));
-        Files.createDirectories(src);
-        Files.writeString(src.resolve("TestStorePlugin.java"), """
-                package %s;
-                public class TestStorePlugin extends org.pf4j.Plugin {
-                }
-                """.formatted(pkg));
-        Files.writeString(src.resolve("TestStoreProvider.java"), """
+        String provider = """
                 package %s;
                 import dev.cellgate.core.spi.bucket.*;
                 import java.nio.file.Path;
@@ -45,7 +38,59 @@ public final class TestPluginBuilder {
                         return new dev.cellgate.core.store.file.FileBucketStore(url.raw(), dir, false);
                     }
                 }
-                """.formatted(pkg, scheme));
+                """.formatted(pkg, scheme);
+        return build(work, scheme, classpath, pkg, provider);
+    }
+
+    /**
+     * A {@code <scheme>:///abs/dir} store over a directory whose writes under {@code cells/…/wal/}
+     * land only after {@code delayMs}: replication uploads in flight for a while, as on a slow
+     * network. Used to show what acknowledging before durability loses in a crash.
+     */
+    public static Path buildSlowStorePlugin(Path work, String scheme, String classpath, long delayMs) throws IOException {
+        String pkg = "testplugin." + scheme.replaceAll("[^a-z0-9]", "");
+        String provider = """
+                package %s;
+                import dev.cellgate.core.spi.bucket.*;
+                import java.nio.file.Path;
+                import java.util.*;
+                import java.util.concurrent.*;
+                @org.pf4j.Extension
+                public class TestStoreProvider implements BucketStoreProvider {
+                    public Set<String> schemes() { return Set.of("%s"); }
+                    public BucketStore open(BucketUrl url, StoreOptions options) {
+                        Path dir = Path.of("/" + url.bucket() + (url.prefix().isEmpty() ? "" : "/" + url.prefix()));
+                        BucketStore d = new dev.cellgate.core.store.file.FileBucketStore(url.raw(), dir, false);
+                        Executor later = CompletableFuture.delayedExecutor(%d, TimeUnit.MILLISECONDS);
+                        return new BucketStore() {
+                            CompletableFuture<WriteOutcome> slow(String key, java.util.function.Supplier<CompletableFuture<WriteOutcome>> w) {
+                                if (!key.contains("/wal/")) return w.get();
+                                return CompletableFuture.supplyAsync(() -> null, later).thenCompose(x -> w.get());
+                            }
+                            public String url() { return d.url(); }
+                            public CompletableFuture<Optional<StoredObject>> get(String k) { return d.get(k); }
+                            public CompletableFuture<WriteOutcome> putIfAbsent(String k, byte[] b) { return slow(k, () -> d.putIfAbsent(k, b)); }
+                            public CompletableFuture<WriteOutcome> putIfVersion(String k, byte[] b, String v) { return slow(k, () -> d.putIfVersion(k, b, v)); }
+                            public CompletableFuture<WriteOutcome> put(String k, byte[] b) { return slow(k, () -> d.put(k, b)); }
+                            public CompletableFuture<ListPage> list(String p, String c, int l) { return d.list(p, c, l); }
+                            public CompletableFuture<Void> delete(String k) { return d.delete(k); }
+                            public void close() { d.close(); }
+                        };
+                    }
+                }
+                """.formatted(pkg, scheme, delayMs);
+        return build(work, scheme, classpath, pkg, provider);
+    }
+
+    private static Path build(Path work, String scheme, String classpath, String pkg, String provider) throws IOException {
+        Path src = work.resolve("src/" + pkg.replace('.', '/'));
+        Files.createDirectories(src);
+        Files.writeString(src.resolve("TestStorePlugin.java"), """
+                package %s;
+                public class TestStorePlugin extends org.pf4j.Plugin {
+                }
+                """.formatted(pkg));
+        Files.writeString(src.resolve("TestStoreProvider.java"), provider);
         Path classes = work.resolve("classes");
         Files.createDirectories(classes);
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
