@@ -6,7 +6,12 @@ import dev.cellgate.core.cell.CellsConfig;
 import dev.cellgate.core.config.NodeConfig;
 import dev.cellgate.core.fleet.FleetKey;
 import dev.cellgate.core.fleet.FleetView;
+import dev.cellgate.core.fleet.DeadNodeGc;
 import dev.cellgate.core.fleet.LeaseKeeper;
+import dev.cellgate.core.fleet.WakeIndex;
+import dev.cellgate.core.fleet.Waker;
+import dev.cellgate.core.logic.Scopes;
+import dev.cellgate.core.spi.js.CellIdentity;
 import dev.cellgate.core.logic.Keys;
 import dev.cellgate.core.records.PeerAuthRecord;
 import dev.cellgate.gateway.peer.PeerAuth;
@@ -79,6 +84,8 @@ public final class Node {
     private CellRouter router;
     private LeaseKeeper lease;
     private volatile PeerAuth peerAuth;
+    private WakeIndex wakeIndex;
+    private Waker waker;
     private FleetView fleet;
     private ExecutorService cellIo;
     private DeploymentWatcher deployments;
@@ -184,6 +191,7 @@ public final class Node {
                 "internal listener on " + config.internalAddr());
         advertise = config.advertise().orElse(config.internalAddr().host() + ":" + internalServer.actualPort());
         startLease();
+        startWaker();
 
         startPublicServers(loops);
 
@@ -205,8 +213,9 @@ public final class Node {
         OwnershipStore ownership = new OwnershipStore(bucket, self, Ticker.SYSTEM);
         CellsConfig cc = new CellsConfig(Path.of(config.watchDir()).toAbsolutePath().normalize(), config.outputGate(),
                 config.idleEvictMs(), config.maxResidentCells(), config.residentLowWater(), config.maxRssMb(), config.activations());
+        wakeIndex = new WakeIndex(bucket);
         cells = new Cells(vertx, cc, ownership, replicator, () -> workers == null ? null : workers.current(), Ticker.SYSTEM,
-                cellIo, () -> lease == null || lease.canServe());
+                cellIo, () -> lease == null || lease.canServe(), wakeIndex);
         router = new CellRouter(cells, vertx);
         cells.stubs(router);
         cells.startSweeper();
@@ -221,6 +230,18 @@ public final class Node {
         fleet.start();
         router.forwarder(new PeerClient(vertx, () -> peerAuth, identity.nodeId(), fleet, config.maxRequestBodyBytes(),
                 config.cpuMs() + 30_000L));
+    }
+
+    /**
+     * The fleet's background worker: every CELLD_WAKER_TICK_MS this node competes for the waker
+     * lease; the holder wakes cells with due alarms (wherever they can run) and runs dead-node GC.
+     */
+    private void startWaker() {
+        Self self = new Self(identity.nodeId(), identity.session());
+        DeadNodeGc gc = new DeadNodeGc(bucket, Ticker.SYSTEM, config.wakerTickMs());
+        waker = new Waker(bucket, self, Ticker.SYSTEM, Scheduler.system("waker"), config.wakerTickMs(), wakeIndex,
+                scope -> router.wake(new CellIdentity(Scopes.className(scope), Scopes.hexId(scope), null)), gc);
+        waker.start();
     }
 
     /** Writes this node's lease before it serves anything; a lost lease fences the node. */
@@ -327,6 +348,9 @@ public final class Node {
             return;
         }
         cells.stopAcceptingWork();
+        if (waker != null) {
+            waker.stop();
+        }
         drain = new ShutdownDrain(vertx, cells, config.releases(), config.shutdownDrainMs(), () -> publicRequests.inFlight());
         drain.run(mode, t0).whenComplete((r, e) -> {
             LOG.atInfo().setMessage("shutdown.drained").addKeyValue("released", r == null ? 0 : r.released())

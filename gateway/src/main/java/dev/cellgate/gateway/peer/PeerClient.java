@@ -84,6 +84,12 @@ public final class PeerClient implements Forwarder {
                 resp -> resp.body().toCompletionStage().toCompletableFuture().thenApply(Buffer::getBytes));
     }
 
+    @Override
+    public CompletableFuture<Void> wake(String node, CellIdentity id) {
+        return send(node, id, PeerWire.wakePath(id.scope()), new byte[0], req -> req,
+                resp -> resp.body().toCompletionStage().toCompletableFuture().thenApply(b -> (Void) null));
+    }
+
     private <T> CompletableFuture<T> send(String node, CellIdentity id, String pathNoName, byte[] body,
                                           java.util.function.UnaryOperator<io.vertx.core.http.HttpClientRequest> decorate,
                                           java.util.function.Function<HttpClientResponse, CompletableFuture<T>> onOk) {

@@ -53,6 +53,7 @@ public final class PeerRoutes {
     public void mount(Router r) {
         r.post(PeerWire.PREFIX + "fetch/:scope").handler(ctx -> authenticated(ctx, (body, scope) -> fetch(ctx, scope, body)));
         r.post(PeerWire.PREFIX + "call/:scope").handler(ctx -> authenticated(ctx, (body, scope) -> call(ctx, scope, body)));
+        r.post(PeerWire.PREFIX + "wake/:scope").handler(ctx -> authenticated(ctx, (body, scope) -> wake(ctx, scope)));
         r.get(PeerWire.PREFIX + "probe").handler(ctx -> authenticated(ctx, (body, scope) -> Json.send(ctx.response(), 200,
                 new JsonObject().put("node", self).put("protocol", PeerAuth.VERSION).put("draining", draining.getAsBoolean())
                         .put("load", load.get()))));
@@ -135,6 +136,20 @@ public final class PeerRoutes {
             } else {
                 ctx.response().putHeader(PeerWire.H_RESULT, PeerWire.OK).putHeader("content-type", "application/octet-stream")
                         .end(Buffer.buffer(result));
+            }
+        }));
+    }
+
+    private void wake(RoutingContext ctx, String scope) {
+        if (refuseWhenDraining(ctx)) {
+            return;
+        }
+        Context vctx = Vertx.currentContext();
+        cells.wake(identity(scope, null)).whenComplete((v, e) -> vctx.runOnContext(x -> {
+            if (e != null) {
+                failure(ctx.response(), e);
+            } else {
+                ctx.response().putHeader(PeerWire.H_RESULT, PeerWire.OK).end();
             }
         }));
     }

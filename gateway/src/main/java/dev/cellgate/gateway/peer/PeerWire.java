@@ -59,6 +59,10 @@ public final class PeerWire {
         return PREFIX + "fetch/" + scope;
     }
 
+    public static String wakePath(String scope) {
+        return PREFIX + "wake/" + scope;
+    }
+
     public static String callPath(String scope) {
         return PREFIX + "call/" + scope;
     }

@@ -8,6 +8,8 @@ import dev.cellgate.core.spi.js.StorageException;
 import dev.cellgate.core.spi.js.StubCallException;
 import dev.cellgate.core.spi.replication.CellReplica;
 import dev.cellgate.core.time.Ticker;
+import dev.cellgate.core.fleet.WakeIndex;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -47,6 +49,11 @@ final class Cell {
     LoadedScript script;
     CellInstance instance;
     HostForCell host;
+    /** The alarm whose wake entry is known to be in the bucket (empty: none). */
+    private OptionalLong indexedAlarm = OptionalLong.empty();
+    /** Completes when every earlier alarm change's wake entry is written: later commits ship after it. */
+    private CompletableFuture<Void> indexChain = CompletableFuture.completedFuture(null);
+    private WakeIndex wakeIndex;
     volatile State state = State.ACTIVE;
     int inFlight;
     volatile long lastUsedMs;
@@ -122,7 +129,17 @@ final class Cell {
         return inFlight == 0 && (instance == null || instance.eventsInFlight() == 0);
     }
 
-    /** Turn end: commit the turn's writes, hand them to replication, re-arm the alarm if it changed. */
+    /** Alarms must be findable by the fleet's waker: set before the cell's first turn. */
+    void wakeIndex(WakeIndex index) {
+        this.wakeIndex = index;
+    }
+
+    /**
+     * Turn end: commit the turn's writes, hand them to replication, re-arm the alarm if it changed.
+     * An alarm change ships only after its wake entry is written ({@link WakeIndex}): a durable
+     * alarm without an entry could sleep forever in a cell no node holds. Later commits queue behind
+     * it; without an alarm change in flight a commit ships at once.
+     */
     private void endTurn() {
         if (state == State.GONE) {
             return;
@@ -136,8 +153,15 @@ final class Cell {
             reset(e);
             return;
         }
+        boolean alarmChanged = storage.takeAlarmChanged();
+        CompletableFuture<WakeIndex.Move> move = null;
+        if (alarmChanged && wakeIndex != null) {
+            OptionalLong next = storage.storedAlarm();
+            move = wakeIndex.moved(scope, indexedAlarm, next);
+            indexedAlarm = next;
+        }
         if (committed) {
-            CompletableFuture<Void> durable = replica == null ? CompletableFuture.completedFuture(null) : replica.committed();
+            CompletableFuture<Void> durable = ship(move);
             gate.committed(durable);
             durable.whenComplete((v, e) -> {
                 if (e != null) {
@@ -145,9 +169,48 @@ final class Cell {
                 }
             });
         }
-        if (storage.takeAlarmChanged()) {
+        if (alarmChanged) {
             alarms.rearm();
         }
+    }
+
+    private CompletableFuture<Void> ship(CompletableFuture<WakeIndex.Move> move) {
+        if (replica == null) {
+            return move == null ? CompletableFuture.completedFuture(null) : move.thenApply(m -> null);
+        }
+        CompletableFuture<Void> before = indexChain;
+        if (move == null && before.isDone() && !before.isCompletedExceptionally()) {
+            return replica.committed(); // the common case: no alarm change waiting for its wake entry
+        }
+        CompletableFuture<Void> entries = move == null ? before : before.thenCombine(move, (a, m) -> null);
+        indexChain = entries;
+        CompletableFuture<Void> shipped = entries.thenCompose(x -> {
+            CompletableFuture<Void> f = new CompletableFuture<>();
+            executor.execute(() -> replica.committed().whenComplete((v, e) -> {
+                if (e != null) {
+                    f.completeExceptionally(e);
+                } else {
+                    f.complete(null);
+                }
+            }));
+            return f;
+        });
+        if (move != null) {
+            // The change is durable: the previous entry may go (best effort; a stale one only wakes spuriously).
+            shipped.thenCompose(x -> move).thenCompose(WakeIndex.Move::durable);
+        }
+        return shipped;
+    }
+
+    /** Re-writes the wake entry of the stored alarm (activation, release): the index may have lost it. */
+    CompletableFuture<Void> reindexAlarm() {
+        if (wakeIndex == null) {
+            return CompletableFuture.completedFuture(null);
+        }
+        OptionalLong stored = storage.storedAlarm();
+        indexedAlarm = stored;
+        return stored.isEmpty() ? CompletableFuture.completedFuture(null)
+                : wakeIndex.moved(scope, OptionalLong.empty(), stored).thenApply(m -> null);
     }
 
     /** Waits for events in flight, then flushes: everything committed is durable. Executor only. */

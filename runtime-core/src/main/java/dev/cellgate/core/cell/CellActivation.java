@@ -111,6 +111,7 @@ final class CellActivation {
         Cell cell = new Cell(id, a.epoch(), a.version(), executor, o.storage, replica, files, env.config().outputGate(),
                 env.ticker(), env.listener(), env.timers());
         cell.host = new HostForCell(executor, o.storage, env.stubs());
+        cell.wakeIndex(env.wakeIndex());
         CompletableFuture<Cell> done = new CompletableFuture<>();
         executor.execute(() -> {
             LoadedScript script = env.script();
@@ -121,6 +122,11 @@ final class CellActivation {
                 cell.script = script;
                 cell.instance = script.newCell(id.className(), id, cell.host);
                 cell.alarms.rearm();
+                cell.reindexAlarm().exceptionally(e -> {
+                    LOG.atWarn().setMessage("wake_index.reindex_failed").addKeyValue("scope", scope)
+                            .addKeyValue("error", Cell.rootMessage(e)).log();
+                    return null;
+                });
                 LOG.atInfo().setMessage("cell.activated").addKeyValue("scope", scope).addKeyValue("epoch", a.epoch())
                         .addKeyValue("reused_local", o.brought.reused)
                         .addKeyValue("restored_bytes", o.brought.restore.bytesRead())
@@ -173,5 +179,7 @@ final class CellActivation {
         CellAlarms.Timers timers();
 
         java.util.concurrent.atomic.AtomicInteger restoring();
+
+        dev.cellgate.core.fleet.WakeIndex wakeIndex();
     }
 }

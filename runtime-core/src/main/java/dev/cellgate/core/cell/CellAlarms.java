@@ -1,5 +1,6 @@
 package dev.cellgate.core.cell;
 
+import dev.cellgate.core.logic.AlarmRetry;
 import dev.cellgate.core.time.Ticker;
 import java.util.OptionalLong;
 import org.slf4j.Logger;
@@ -8,13 +9,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Fires a resident cell's alarm. The stored alarm stays in the database until its handler
  * succeeded (at least once: a crash mid-handler leaves it armed for the next activation); a
- * throwing handler is retried with backoff from 2 s, doubling, 6 attempts in all, after which the
- * alarm is dropped and logged. A handler that sets a new alarm keeps it.
+ * throwing handler is retried as {@link AlarmRetry} says (from 2 s, doubling, up to 6 retries),
+ * after which the alarm is dropped and logged. A handler that sets a new alarm keeps it.
  */
 final class CellAlarms {
     private static final Logger LOG = LoggerFactory.getLogger(CellAlarms.class);
-    static final int MAX_ATTEMPTS = 6;
-    static final long FIRST_RETRY_MS = 2000;
 
     /** Timers on the cell's event loop. */
     interface Timers {
@@ -34,11 +33,6 @@ final class CellAlarms {
         this.cell = cell;
         this.timers = timers;
         this.ticker = ticker;
-    }
-
-    /** Delay before retry number {@code retryCount} (1-based): 2 s, 4 s, 8 s… */
-    static long retryDelayMs(int retryCount) {
-        return FIRST_RETRY_MS << (retryCount - 1);
     }
 
     /** (Re)arms the timer from the stored alarm. Executor only. */
@@ -97,16 +91,18 @@ final class CellAlarms {
             cell.storage.deleteAlarm(); // consumed; committed and made durable at this turn's end
             return;
         }
-        int next = retryCount + 1;
-        if (next >= MAX_ATTEMPTS) {
-            LOG.atError().setMessage("alarm.gave_up").addKeyValue("scope", cell.scope).addKeyValue("attempts", next)
+        int failed = retryCount + 1;
+        java.util.OptionalLong delay = AlarmRetry.nextDelayMs(failed);
+        if (delay.isEmpty()) {
+            LOG.atError().setMessage("alarm.gave_up").addKeyValue("scope", cell.scope).addKeyValue("attempts", failed)
                     .addKeyValue("error", Cell.rootMessage(error)).log();
             retryCount = 0;
             cell.storage.deleteAlarm();
             return;
         }
+        int next = AlarmRetry.retryCount(failed);
         LOG.atWarn().setMessage("alarm.retry").addKeyValue("scope", cell.scope).addKeyValue("retry_count", next)
-                .addKeyValue("delay_ms", retryDelayMs(next)).addKeyValue("error", Cell.rootMessage(error)).log();
-        schedule(retryDelayMs(next), next);
+                .addKeyValue("delay_ms", delay.getAsLong()).addKeyValue("error", Cell.rootMessage(error)).log();
+        schedule(delay.getAsLong(), next);
     }
 }

@@ -99,6 +99,11 @@ public final class CellRouter implements StubChannel {
         });
     }
 
+    /** The waker's call for a cell with a due alarm: resident here, on its live owner, or on a node with capacity. */
+    public CompletableFuture<Void> wake(CellIdentity target) {
+        return route(target, () -> cells.wake(target), (node, f) -> f.wake(node, target));
+    }
+
     /** For tests and the peer listener: the local cell, no forwarding. */
     public <T> CompletableFuture<T> localOnly(Function<Cells, CompletableFuture<T>> op) {
         return op.apply(cells);

@@ -1,6 +1,7 @@
 package dev.cellgate.core.cell;
 
 import dev.cellgate.core.fleet.OwnershipStore;
+import dev.cellgate.core.fleet.WakeIndex;
 import dev.cellgate.core.spi.js.CellIdentity;
 import dev.cellgate.core.spi.js.HttpRequestData;
 import dev.cellgate.core.spi.js.HttpResponseData;
@@ -47,6 +48,7 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
     private final AtomicInteger releasing = new AtomicInteger();
     private final AtomicInteger restoring = new AtomicInteger();
     private final AtomicInteger evicting = new AtomicInteger();
+    private final WakeIndex wakeIndex;
     private volatile StubChannel stubs;
     private volatile boolean acceptingWork = true;
 
@@ -61,7 +63,8 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
     }
 
     public Cells(Vertx vertx, CellsConfig config, OwnershipStore ownership, Replicator replicator, Supplier<LoadedScript> script,
-                 Ticker ticker, Executor io, BooleanSupplier leaseValid) {
+                 Ticker ticker, Executor io, BooleanSupplier leaseValid, WakeIndex wakeIndex) {
+        this.wakeIndex = wakeIndex;
         this.vertx = vertx;
         this.config = config;
         this.ownership = ownership;
@@ -200,7 +203,7 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
         releasing.incrementAndGet();
         long t0 = ticker.nowMs();
         CompletableFuture<Boolean> result = new CompletableFuture<>();
-        cell.executor.execute(() -> cell.drainAndFlush().whenComplete((x, err) -> cell.executor.execute(() -> {
+        cell.executor.execute(() -> withAlarmIndexed(cell, cell.drainAndFlush()).whenComplete((x, err) -> cell.executor.execute(() -> {
             if (err != null) {
                 cell.reset(err);
                 finishRelease(scope, e, leaving, result, false, t0, cell, "flush failed: " + Cell.rootMessage(err));
@@ -238,6 +241,16 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
         result.complete(released);
     }
 
+    /**
+     * A cell about to leave this node keeps a wake entry for its alarm, so the waker finds it once
+     * no node holds it. Called on the cell's executor; an index failure fails the release (the cell
+     * stays until the next attempt rather than leaving with an alarm nobody would fire).
+     */
+    private static CompletableFuture<Void> withAlarmIndexed(Cell cell, CompletableFuture<Void> flushed) {
+        CompletableFuture<Void> indexed = cell.reindexAlarm();
+        return flushed.thenCombine(indexed, (a, b) -> null);
+    }
+
     /** Stops accepting new cells and events (shutdown). */
     public void stopAcceptingWork() {
         acceptingWork = false;
@@ -257,7 +270,7 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
         e.leaving = leaving;
         evicting.incrementAndGet();
         CompletableFuture<Boolean> result = new CompletableFuture<>();
-        cell.executor.execute(() -> cell.drainAndFlush().whenComplete((x, err) -> cell.executor.execute(() -> {
+        cell.executor.execute(() -> withAlarmIndexed(cell, cell.drainAndFlush()).whenComplete((x, err) -> cell.executor.execute(() -> {
             boolean kept = false;
             if (err == null) {
                 cell.closeAfterFlush();
@@ -422,6 +435,26 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
     @Override
     public AtomicInteger restoring() {
         return restoring;
+    }
+
+    @Override
+    public WakeIndex wakeIndex() {
+        return wakeIndex;
+    }
+
+    /**
+     * The waker's request for a cell with a due alarm: make it resident here (activation arms its
+     * alarm) or, if it is, re-arm it now. Completes when armed, not when the alarm ran.
+     */
+    public CompletableFuture<Void> wake(CellIdentity id) {
+        return resolve(id).thenCompose(cell -> {
+            CompletableFuture<Void> armed = new CompletableFuture<>();
+            cell.executor.execute(() -> {
+                cell.alarms.rearm();
+                armed.complete(null);
+            });
+            return armed;
+        });
     }
 
     static Throwable unwrap(Throwable e) {

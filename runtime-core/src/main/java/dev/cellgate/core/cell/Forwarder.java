@@ -13,6 +13,9 @@ public interface Forwarder {
 
     CompletableFuture<byte[]> call(String node, CellIdentity id, String method, byte[] arguments);
 
+    /** Asks the node to make the cell resident (activate it, or re-arm its alarm): the waker's call. */
+    CompletableFuture<Void> wake(String node, CellIdentity id);
+
     /** A live node with capacity to activate a cell this node cannot take, or null when none. */
     String placementTarget();
 }
