@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the tests need, when missing (idempotent):
-#   nginx-light  an L4 (stream) load balancer in front of a test fleet
+#   nginx-light + libnginx-mod-stream   an L4 (stream) load balancer in front of a test fleet
 # Uses sudo only when not root.
 set -euo pipefail
-want=(nginx-light)
-check=(nginx)
+want=(nginx-light libnginx-mod-stream)
+present=(/usr/sbin/nginx /usr/lib/nginx/modules/ngx_stream_module.so)
 missing=()
 for i in "${!want[@]}"; do
-  command -v "${check[$i]}" >/dev/null 2>&1 || [ -x "/usr/sbin/${check[$i]}" ] || missing+=("${want[$i]}")
+  [ -e "${present[$i]}" ] || missing+=("${want[$i]}")
 done
 if ((${#missing[@]} == 0)); then
   echo "apt-tools: ${want[*]} already installed"
