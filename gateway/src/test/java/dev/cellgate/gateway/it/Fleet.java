@@ -8,6 +8,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import dev.cellgate.core.plugin.BucketStores;
+import dev.cellgate.core.plugin.PluginHost;
+import dev.cellgate.core.spi.bucket.StoreOptions;
 
 /** Several real nodes on one bucket, and the Worker they run. */
 public final class Fleet implements AutoCloseable {
@@ -61,9 +64,27 @@ public final class Fleet implements AutoCloseable {
         return new Fleet(root, "file://" + b, common);
     }
 
+    /** A fleet on any bucket URL a node can open (s3:// uses S3_ENDPOINT, AWS_REGION and AWS credentials from the environment). */
+    public static Fleet onBucket(Path root, String bucketUrl, Map<String, String> common) throws Exception {
+        return new Fleet(root, bucketUrl, common);
+    }
+
+    /** The fleet's bucket, opened in the test JVM through the same store plugins the nodes use. */
     public BucketStore openBucket() {
-        Path b = Path.of(bucketUrl.substring("file://".length()));
-        return new FileBucketStore(bucketUrl, b, false);
+        if (bucketUrl.startsWith("file://")) {
+            Path b = Path.of(bucketUrl.substring("file://".length()));
+            return new FileBucketStore(bucketUrl, b, false);
+        }
+        PluginHost host = new PluginHost(NodeProcess.GATEWAY_JAR.getParent().resolve("plugins"));
+        host.start();
+        Map<String, String> opts = new HashMap<>();
+        for (String k : List.of("S3_ENDPOINT", "AWS_REGION")) {
+            if (System.getenv(k) != null) {
+                opts.put(k, System.getenv(k));
+            }
+        }
+        BucketStore inner = new BucketStores(host).open(bucketUrl, new StoreOptions(opts));
+        return new ClosingStore(inner, host);
     }
 
     public String deployCounter() {
