@@ -99,11 +99,15 @@ public final class Fleet implements AutoCloseable {
     }
 
     public NodeProcess start(String name, Map<String, String> extra) throws Exception {
+        return start(name, extra, List.of("-Xmx1g"));
+    }
+
+    public NodeProcess start(String name, Map<String, String> extra, List<String> jvmArgs) throws Exception {
         Map<String, String> env = new HashMap<>();
         env.put("CELLD_BUCKET", bucketUrl);
         env.putAll(common);
         env.putAll(extra);
-        NodeProcess n = NodeProcess.start(name, root.resolve(name), env);
+        NodeProcess n = NodeProcess.start(name, root.resolve(name), env, jvmArgs);
         nodes.add(n);
         return n;
     }

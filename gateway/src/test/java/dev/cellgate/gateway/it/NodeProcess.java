@@ -48,6 +48,11 @@ public final class NodeProcess implements AutoCloseable {
 
     /** Starts a node with these settings (on top of test defaults) and waits until it listens. */
     public static NodeProcess start(String name, Path workDir, Map<String, String> env) throws Exception {
+        return start(name, workDir, env, List.of("-Xmx1g"));
+    }
+
+    /** As {@link #start(String, Path, Map)} with the launcher's JVM options (the JIT child inherits them). */
+    public static NodeProcess start(String name, Path workDir, Map<String, String> env, List<String> jvmArgs) throws Exception {
         Files.createDirectories(workDir);
         Map<String, String> e = new HashMap<>();
         e.put("CELLD_NODE", name);
@@ -57,8 +62,12 @@ public final class NodeProcess implements AutoCloseable {
         e.put("CELLD_FILE_FSYNC", "0");
         e.putAll(env);
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder pb = new ProcessBuilder(java, "-Xmx1g", "-jar", GATEWAY_JAR.toString()).directory(workDir.toFile())
-                .redirectErrorStream(true);
+        List<String> cmd = new ArrayList<>();
+        cmd.add(java);
+        cmd.addAll(jvmArgs);
+        cmd.add("-jar");
+        cmd.add(GATEWAY_JAR.toString());
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(workDir.toFile()).redirectErrorStream(true);
         pb.environment().keySet().removeIf(k -> k.startsWith("CELLD_"));
         pb.environment().putAll(e);
         Path logs = Path.of("target", "it-logs").toAbsolutePath();

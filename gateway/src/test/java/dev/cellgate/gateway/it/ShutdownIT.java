@@ -1,0 +1,167 @@
+package dev.cellgate.gateway.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cellgate.core.spi.bucket.BucketStore;
+import io.vertx.core.json.JsonObject;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Issue G: the graceful stop with real processes. */
+class ShutdownIT {
+    static final int CELLS = Integer.getInteger("shutdown.cells", 2000);
+    static final String WORKER = """
+            import { DurableObject } from "cloudflare:workers";
+            export class Counter extends DurableObject {
+              constructor(ctx, env) {
+                super(ctx, env);
+                ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS c (id INTEGER PRIMARY KEY, v INTEGER NOT NULL)");
+              }
+              async fetch(request) {
+                const url = new URL(request.url);
+                if (url.searchParams.get("hang")) { await new Promise(() => {}); }
+                if (url.searchParams.get("slow")) { await new Promise(r => setTimeout(r, Number(url.searchParams.get("slow")))); }
+                if (url.searchParams.get("op") === "get") {
+                  const r = this.ctx.storage.sql.exec("SELECT v FROM c WHERE id = 1").toArray();
+                  return new Response(String(r.length ? r[0].v : 0));
+                }
+                return new Response(String(this.ctx.storage.sql.exec(
+                  "INSERT INTO c (id, v) VALUES (1, 1) ON CONFLICT(id) DO UPDATE SET v = v + 1 RETURNING v").one().v));
+              }
+            }
+            export default {
+              async fetch(request, env) {
+                const url = new URL(request.url);
+                if (url.pathname === "/slow") { await new Promise(r => setTimeout(r, 2000)); return new Response("done"); }
+                const name = url.pathname.slice(1);
+                return env.COUNTER.getByName(name).fetch(request);
+              }
+            };
+            """;
+
+    @TempDir
+    Path dir;
+
+    private Fleet fleet(Path root, Map<String, String> env) throws Exception {
+        Fleet f = Fleet.onFileBucket(root, env);
+        try (BucketStore b = f.openBucket()) {
+            TestDeployments.publish(b, "shutdown", Map.of("index.js", WORKER), "index.js", Map.of("COUNTER", "Counter"), Map.of());
+        }
+        return f;
+    }
+
+    /** Makes {@code n} cells resident on {@code node}, each incremented once. */
+    static void populate(NodeProcess node, String prefix, int n) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        List<Future<Integer>> calls = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            String name = prefix + i;
+            calls.add(pool.submit(() -> node.get(node.publicUrl("/" + name)).statusCode()));
+        }
+        for (Future<Integer> f : calls) {
+            assertThat(f.get()).isEqualTo(200);
+        }
+        pool.shutdown();
+    }
+
+    @Test
+    void handoffReleasesEveryCellWithinTheBoundAndPeersServeThemAtOnce() throws Exception {
+        for (int releases : new int[] {128, 4}) {
+            try (Fleet f = fleet(dir.resolve("r" + releases), Map.of("CELLD_TTL_MS", "30000"))) {
+                NodeProcess a = f.start("ha", Map.of("CELLD_RELEASES", Integer.toString(releases)), List.of("-Xmx3g"));
+                NodeProcess b = f.start("hb");
+                populate(a, "cell-", CELLS);
+                assertThat(a.state().getInteger("resident")).isEqualTo(CELLS);
+                long t0 = System.nanoTime();
+                a.sigterm();
+                assertThat(a.waitForExit(Duration.ofSeconds(120))).isZero();
+                long drainMs = (System.nanoTime() - t0) / 1_000_000;
+                JsonObject drained = a.events("shutdown.drained").get(0);
+                assertThat(drained.getInteger("released")).isEqualTo(CELLS);
+                assertThat(drained.getInteger("peak_concurrent_releases")).as("concurrent releases").isBetween(1, releases);
+                assertThat(a.events("cell.released")).hasSize(CELLS);
+                // The lease TTL is 30 s: serving a released cell at once proves there is no takeover gap.
+                ExecutorService pool = Executors.newFixedThreadPool(16);
+                List<Future<Long>> gaps = new ArrayList<>();
+                for (int i = 0; i < CELLS; i += Math.max(1, CELLS / 200)) {
+                    String name = "cell-" + i;
+                    gaps.add(pool.submit(() -> {
+                        long s = System.nanoTime();
+                        HttpResponse<String> r = b.get(b.publicUrl("/" + name));
+                        assertThat(r.body()).as(name).isEqualTo("2");
+                        return (System.nanoTime() - s) / 1_000_000;
+                    }));
+                }
+                long worst = 0;
+                for (Future<Long> g : gaps) {
+                    worst = Math.max(worst, g.get());
+                }
+                pool.shutdown();
+                System.out.printf("handoff releases=%d: drain %d ms, peak %d, slowest takeover %d ms%n", releases, drainMs,
+                        drained.getInteger("peak_concurrent_releases"), worst);
+                assertThat(worst).as("ms to serve a released cell on a peer (lease TTL 30000)").isLessThan(15_000);
+            }
+        }
+    }
+
+    @Test
+    void aRequestInFlightAtSigtermCompletesAndAHangingHandlerIsCutAtTheDeadline() throws Exception {
+        try (Fleet f = fleet(dir.resolve("inflight"), Map.of("CELLD_SHUTDOWN_DRAIN_MS", "4000"))) {
+            NodeProcess n = f.start("inflight");
+            CompletableFuture<HttpResponse<String>> slow = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return n.get(n.publicUrl("/slow"));
+                } catch (Exception e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            CompletableFuture.runAsync(() -> {
+                try {
+                    n.get(n.publicUrl("/hung?hang=1"));
+                } catch (Exception ignored) {
+                    // cut at the deadline
+                }
+            });
+            Thread.sleep(500);
+            long t0 = System.nanoTime();
+            n.sigterm();
+            HttpResponse<String> r = slow.get();
+            assertThat(r.statusCode()).isEqualTo(200);
+            assertThat(r.body()).isEqualTo("done");
+            assertThat(n.waitForExit(Duration.ofSeconds(30))).isZero();
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            assertThat(ms).as("exit at the 4 s drain deadline despite the hanging handler").isBetween(3500L, 12_000L);
+            assertThat(n.events("shutdown.drained").get(0).getBoolean("complete")).isFalse();
+        }
+    }
+
+    @Test
+    void preserveRestartServesCellsWithoutRestoringFromTheBucket() throws Exception {
+        try (Fleet f = fleet(dir.resolve("preserve"), Map.of())) {
+            NodeProcess n = f.start("keeper", Map.of("CELLD_INTERNAL_ADDR", "127.0.0.1:0"));
+            populate(n, "kept-", 20);
+            HttpResponse<String> accepted = n.post(n.internalUrl("/shutdown?handoff=preserve"), "");
+            assertThat(accepted.statusCode()).isEqualTo(202);
+            assertThat(n.waitForExit(Duration.ofSeconds(60))).isZero();
+            assertThat(n.events("cell.preserved")).hasSize(20);
+            f.nodes.remove(n);
+            NodeProcess again = f.start("keeper");
+            for (int i = 0; i < 20; i++) {
+                assertThat(again.get(again.publicUrl("/kept-" + i)).body()).isEqualTo("2");
+            }
+            List<JsonObject> acts = again.events("cell.activated");
+            assertThat(acts).hasSize(20).allSatisfy(e -> assertThat(e.getBoolean("reused_local")).isTrue());
+            assertThat(again.events("replica.restored")).as("bucket restores after a preserve restart").isEmpty();
+        }
+    }
+}
