@@ -22,6 +22,7 @@ import dev.cellgate.core.fleet.Self;
 import dev.cellgate.core.records.LeaseRecord;
 import dev.cellgate.core.spi.replication.Replicator;
 import dev.cellgate.core.time.Ticker;
+import dev.cellgate.core.deploy.DeploymentPlugins;
 import dev.cellgate.core.deploy.DeploymentStore;
 import dev.cellgate.core.deploy.DeploymentWatcher;
 import dev.cellgate.core.plugin.BucketStores;
@@ -179,7 +180,8 @@ public final class Node {
             return t;
         });
         deployments = new DeploymentWatcher(new DeploymentStore(bucket), engine, config.varOverrides(),
-                Scheduler.system("deployment-watch"), compileExecutor, DEPLOY_POLL_MS, workers::install);
+                Scheduler.system("deployment-watch"), compileExecutor, DEPLOY_POLL_MS, workers::install,
+                new DeploymentPlugins(new DeploymentStore(bucket), plugins, watch.resolve("deployment-plugins"), compileExecutor));
         // Not awaited: compiling a deployment can take long on a busy machine; health says "loading" meanwhile.
         firstDeployment = deployments.start();
 

@@ -16,7 +16,18 @@ public final class TestDeployments {
 
     public static String publish(BucketStore store, String name, Map<String, String> modules, String main,
                                  Map<String, String> durableObjects, Map<String, String> vars) {
+        return publish(store, name, modules, main, durableObjects, vars, Map.of());
+    }
+
+    /** With plugin jars (file name to bytes) the nodes hot-load before the code. */
+    public static String publish(BucketStore store, String name, Map<String, String> modules, String main,
+                                 Map<String, String> durableObjects, Map<String, String> vars, Map<String, byte[]> plugins) {
         DeploymentStore d = new DeploymentStore(store);
+        List<Manifest.BlobRef> pluginRefs = new ArrayList<>();
+        for (Map.Entry<String, byte[]> p : plugins.entrySet()) {
+            d.putBlob(p.getValue()).join();
+            pluginRefs.add(new Manifest.BlobRef(p.getKey(), DeploymentStore.sha256(p.getValue()), p.getValue().length));
+        }
         List<Manifest.BlobRef> refs = new ArrayList<>();
         for (Map.Entry<String, String> m : modules.entrySet()) {
             byte[] bytes = m.getValue().getBytes(StandardCharsets.UTF_8);
@@ -25,7 +36,7 @@ public final class TestDeployments {
         }
         String id = DeploymentIds.next(System.currentTimeMillis());
         Manifest manifest = new Manifest(id, name, System.currentTimeMillis(), main, refs, vars, durableObjects, null,
-                "2025-04-01", List.of(), null, List.of());
+                "2025-04-01", List.of(), null, pluginRefs);
         if (!d.putManifest(manifest).join().written()) {
             throw new IllegalStateException("manifest not written");
         }
@@ -36,5 +47,17 @@ public final class TestDeployments {
             }
         }
         throw new IllegalStateException("could not move current");
+    }
+
+    /** Moves current back to {@code id} (what deploy-tool rollback does). */
+    public static void rollback(BucketStore store, String id) {
+        DeploymentStore d = new DeploymentStore(store);
+        for (int i = 0; i < 5; i++) {
+            var cur = d.current().join();
+            if (d.moveCurrent(cur, id, System.currentTimeMillis()).join().written()) {
+                return;
+            }
+        }
+        throw new IllegalStateException("could not roll back");
     }
 }

@@ -25,13 +25,15 @@ public final class DeploymentWatcher {
     private final Executor compileExecutor;
     private final long pollMs;
     private final Consumer<LoadedScript> onLoaded;
+    private final DeploymentPlugins plugins;
 
     private volatile String runningId;
     private volatile String lastSeenId;
     private volatile boolean stopped;
 
     public DeploymentWatcher(DeploymentStore deployments, JsEngine engine, Map<String, String> varOverrides, Scheduler scheduler,
-                             Executor compileExecutor, long pollMs, Consumer<LoadedScript> onLoaded) {
+                             Executor compileExecutor, long pollMs, Consumer<LoadedScript> onLoaded, DeploymentPlugins plugins) {
+        this.plugins = plugins;
         this.deployments = deployments;
         this.engine = engine;
         this.varOverrides = varOverrides;
@@ -72,6 +74,7 @@ public final class DeploymentWatcher {
             }
             lastSeenId = id;
             return deployments.load(id)
+                    .thenCompose(d -> plugins.install(d.manifest()).thenApply(x -> d))
                     .thenApplyAsync(d -> {
                         try {
                             return engine.load(d.toBundle(varOverrides));
