@@ -55,7 +55,8 @@ final class Cell {
     private CompletableFuture<Void> indexChain = CompletableFuture.completedFuture(null);
     private WakeIndex wakeIndex;
     volatile State state = State.ACTIVE;
-    int inFlight;
+    volatile int inFlight; // written on the executor only; read by the shedder from other threads
+    private final java.util.concurrent.atomic.AtomicInteger queued = new java.util.concurrent.atomic.AtomicInteger();
     volatile long lastUsedMs;
     private CompletableFuture<Void> drained;
 
@@ -83,7 +84,9 @@ final class Cell {
      */
     <T> CompletableFuture<T> deliver(Function<CellInstance, CompletableFuture<T>> event) {
         CompletableFuture<T> out = new CompletableFuture<>();
+        queued.incrementAndGet(); // busy from now, not from when the task runs: the shedder must not pick it meanwhile
         executor.execute(() -> {
+            queued.decrementAndGet();
             if (state != State.ACTIVE) {
                 out.completeExceptionally(new CellMovedException(scope));
                 return;
@@ -124,9 +127,9 @@ final class Cell {
         }
     }
 
-    /** No event running in the host nor in the engine (waitUntil, blockConcurrencyWhile). */
+    /** No event queued or running in the host, nor in the engine (waitUntil, blockConcurrencyWhile). */
     boolean quiet() {
-        return inFlight == 0 && (instance == null || instance.eventsInFlight() == 0);
+        return queued.get() == 0 && inFlight == 0 && (instance == null || instance.eventsInFlight() == 0);
     }
 
     /** Alarms must be findable by the fleet's waker: set before the cell's first turn. */
