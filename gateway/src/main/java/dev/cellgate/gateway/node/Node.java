@@ -383,6 +383,7 @@ public final class Node {
                 .put("restoring", cells.restoringCount())
                 .put("evicting", cells.evictingCount())
                 .put("releasing", cells.releasingCount())
+                .put("public_in_flight", publicRequests == null ? 0 : publicRequests.inFlight())
                 .put("release_peak", drain == null ? 0 : drain.peak())
                 .put("activation_peak", cells.activationPeak())
                 .put("lease_expires_ms", lease == null ? null : lease.publishedExpiryMs())
