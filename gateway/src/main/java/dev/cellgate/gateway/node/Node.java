@@ -36,6 +36,12 @@ import dev.cellgate.core.worker.WorkerPool;
 import dev.cellgate.core.store.probe.ProbeResult;
 import dev.cellgate.core.store.probe.StorageProbe;
 import dev.cellgate.gateway.Distribution;
+import dev.cellgate.gateway.dashboard.DashboardData;
+import dev.cellgate.gateway.dashboard.DashboardRoutes;
+import dev.cellgate.gateway.metrics.CellsStatus;
+import dev.cellgate.gateway.metrics.NodeMetrics;
+import dev.cellgate.gateway.metrics.RequestMetrics;
+import dev.cellgate.gateway.peer.PeerWire;
 import dev.cellgate.gateway.http.InternalListener;
 import dev.cellgate.gateway.http.Json;
 import dev.cellgate.gateway.http.PublicListener;
@@ -75,6 +81,7 @@ public final class Node {
     private final CompletableFuture<Void> started = new CompletableFuture<>();
 
     private NodeIdentity identity;
+    private NodeMetrics metrics;
     private Vertx vertx;
     private PluginHost plugins;
     private BucketStores stores;
@@ -133,6 +140,7 @@ public final class Node {
             throw new StartupException(ExitCodes.STARTUP_FAILED, "cannot establish the node id in " + watch + ": " + e.getMessage());
         }
         LineLayout.nodeId(identity.nodeId());
+        metrics = new NodeMetrics(identity.nodeId());
 
         int loops = Runtime.getRuntime().availableProcessors();
         vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(false).setEventLoopPoolSize(loops)
@@ -148,7 +156,7 @@ public final class Node {
         }
         stores = new BucketStores(plugins);
         try {
-            bucket = stores.open(config.bucket(), new StoreOptions(config.storeOptions()));
+            bucket = metrics.instrument(stores.open(config.bucket(), new StoreOptions(config.storeOptions())));
         } catch (IllegalArgumentException e) {
             throw new StartupException(ExitCodes.CONFIG, "invalid CELLD_BUCKET=" + config.bucket() + ": " + e.getMessage());
         } catch (RuntimeException e) {
@@ -184,9 +192,14 @@ public final class Node {
                 new DeploymentPlugins(new DeploymentStore(bucket), plugins, watch.resolve("deployment-plugins"), compileExecutor));
         // Not awaited: compiling a deployment can take long on a busy machine; health says "loading" meanwhile.
         firstDeployment = deployments.start();
+        metrics.gauges(new CellsStatus(cells, () -> draining, () -> lease == null ? 0 : lease.publishedExpiryMs(),
+                deployments::runningId), info);
 
         InternalListener internal = new InternalListener(vertx);
+        internal.timed(PeerWire.PREFIX + "fetch/", RequestMetrics.Kind.PEER, metrics.requests());
+        internal.timed(PeerWire.PREFIX + "call/", RequestMetrics.Kind.PEER, metrics.requests());
         new OperatorApi(this).mount(internal.router());
+        new DashboardRoutes(new DashboardData(identity.nodeId(), fleet, bucket, cells, this::state)).mount(internal.router());
         new PeerRoutes(() -> peerAuth, identity.nodeId(), cells, () -> draining, this::loadJson, config.maxRequestBodyBytes())
                 .mount(internal.router());
         internalServer = await(internal.listen(config.internalAddr().host(), config.internalAddr().port()),
@@ -219,6 +232,8 @@ public final class Node {
         cells = new Cells(vertx, cc, ownership, replicator, () -> workers == null ? null : workers.current(), Ticker.SYSTEM,
                 cellIo, () -> lease == null || lease.canServe(), wakeIndex);
         router = new CellRouter(cells, vertx);
+        cells.metrics(metrics.runtime());
+        router.metrics(metrics.runtime());
         cells.stubs(router);
         cells.startSweeper();
         try {
@@ -295,7 +310,7 @@ public final class Node {
      * for port 0, so an ephemeral port is picked first.
      */
     private void startPublicServers(int loops) throws StartupException {
-        WorkerRequests handler = new WorkerRequests(workers, config.maxRequestBodyBytes(), () -> draining);
+        WorkerRequests handler = new WorkerRequests(workers, config.maxRequestBodyBytes(), () -> draining, metrics.requests());
         publicRequests = handler;
         String host = config.addr().host();
         int port = config.addr().port();
@@ -384,10 +399,16 @@ public final class Node {
                 .put("evicting", cells.evictingCount())
                 .put("releasing", cells.releasingCount())
                 .put("public_in_flight", publicRequests == null ? 0 : publicRequests.inFlight())
+                .put("shedding", cells.sheddingCount())
                 .put("release_peak", drain == null ? 0 : drain.peak())
                 .put("activation_peak", cells.activationPeak())
                 .put("lease_expires_ms", lease == null ? null : lease.publishedExpiryMs())
                 .put("engine", new JsonObject().put("name", info.name()).put("mode", info.mode()).put("detail", info.detail()));
+    }
+
+    /** {@code GET /metrics}: the Prometheus text format (blocking: call off the event loop). */
+    String metricsText() {
+        return metrics.scrape();
     }
 
     JsonObject pluginsState() {
@@ -432,6 +453,9 @@ public final class Node {
         }
         if (plugins != null) {
             plugins.close();
+        }
+        if (metrics != null) {
+            metrics.close();
         }
     }
 

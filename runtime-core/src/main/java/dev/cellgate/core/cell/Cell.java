@@ -1,6 +1,8 @@
 package dev.cellgate.core.cell;
 
 import dev.cellgate.core.cell.storage.SqliteCellStorage;
+import dev.cellgate.core.observe.LogContext;
+import dev.cellgate.core.observe.RuntimeMetrics;
 import dev.cellgate.core.spi.js.CellIdentity;
 import dev.cellgate.core.spi.js.CellInstance;
 import dev.cellgate.core.spi.js.LoadedScript;
@@ -44,9 +46,11 @@ final class Cell {
     private final OutputGate gate;
     private final Ticker ticker;
     private final Listener listener;
+    private final RuntimeMetrics metrics;
     final CellAlarms alarms;
 
-    LoadedScript script;
+    /** Written on the executor; volatile because the sweeper and the operator surface read it. */
+    volatile LoadedScript script;
     CellInstance instance;
     HostForCell host;
     /** The alarm whose wake entry is known to be in the bucket (empty: none). */
@@ -61,7 +65,8 @@ final class Cell {
     private CompletableFuture<Void> drained;
 
     Cell(CellIdentity id, long epoch, String ownershipVersion, CellExecutor executor, SqliteCellStorage storage,
-         CellReplica replica, CellFiles files, boolean outputGate, Ticker ticker, Listener listener, CellAlarms.Timers timers) {
+         CellReplica replica, CellFiles files, boolean outputGate, Ticker ticker, Listener listener, CellAlarms.Timers timers,
+         RuntimeMetrics metrics) {
         this.id = id;
         this.scope = id.scope();
         this.epoch = epoch;
@@ -73,6 +78,7 @@ final class Cell {
         this.gate = new OutputGate(outputGate);
         this.ticker = ticker;
         this.listener = listener;
+        this.metrics = metrics;
         this.lastUsedMs = ticker.nowMs();
         this.alarms = new CellAlarms(this, timers, ticker);
         executor.afterTurn(this::endTurn);
@@ -81,8 +87,10 @@ final class Cell {
     /**
      * Runs one event; the result completes (on any thread) after the output gate opened for it.
      * A cell that is releasing or gone refuses with a retryable error: the caller resolves again.
+     *
+     * @param requestId the request the event serves (in the log context while it starts), or null
      */
-    <T> CompletableFuture<T> deliver(Function<CellInstance, CompletableFuture<T>> event) {
+    <T> CompletableFuture<T> deliver(String requestId, Function<CellInstance, CompletableFuture<T>> event) {
         CompletableFuture<T> out = new CompletableFuture<>();
         queued.incrementAndGet(); // busy from now, not from when the task runs: the shedder must not pick it meanwhile
         executor.execute(() -> {
@@ -94,24 +102,28 @@ final class Cell {
             inFlight++;
             lastUsedMs = ticker.nowMs();
             CompletableFuture<T> f;
-            try {
+            try (LogContext.Scope s = LogContext.enter(requestId, null)) {
                 f = event.apply(instance);
             } catch (RuntimeException e) {
                 f = CompletableFuture.failedFuture(e);
             }
             // Hop back to the executor: by then the turn that produced the result has committed,
             // so the gate's last commit covers every write the event made.
-            f.whenComplete((r, e) -> executor.execute(() -> gate.barrier(storage.dirty()).whenComplete((x, ge) -> {
-                if (ge != null) {
-                    out.completeExceptionally(new StubCallException("the write this result follows did not become durable: "
-                            + rootMessage(ge), true, ge));
-                } else if (e != null) {
-                    out.completeExceptionally(e);
-                } else {
-                    out.complete(r);
-                }
-                executor.execute(this::eventDone);
-            })));
+            f.whenComplete((r, e) -> executor.execute(() -> {
+                long gated = System.nanoTime();
+                gate.barrier(storage.dirty()).whenComplete((x, ge) -> {
+                    metrics.outputGateWait(System.nanoTime() - gated);
+                    if (ge != null) {
+                        out.completeExceptionally(new StubCallException("the write this result follows did not become durable: "
+                                + rootMessage(ge), true, ge));
+                    } else if (e != null) {
+                        out.completeExceptionally(e);
+                    } else {
+                        out.complete(r);
+                    }
+                    executor.execute(this::eventDone);
+                });
+            }));
         });
         return out;
     }
@@ -166,7 +178,9 @@ final class Cell {
         if (committed) {
             CompletableFuture<Void> durable = ship(move);
             gate.committed(durable);
+            long committedAt = System.nanoTime();
             durable.whenComplete((v, e) -> {
+                metrics.commitDurable(e == null, System.nanoTime() - committedAt);
                 if (e != null) {
                     executor.execute(() -> reset(e));
                 }
