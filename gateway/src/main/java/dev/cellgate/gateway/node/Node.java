@@ -93,6 +93,7 @@ public final class Node {
     private LeaseKeeper lease;
     private volatile PeerAuth peerAuth;
     private WakeIndex wakeIndex;
+    private OwnershipStore ownership;
     private Waker waker;
     private FleetView fleet;
     private ExecutorService cellIo;
@@ -199,6 +200,7 @@ public final class Node {
         internal.timed(PeerWire.PREFIX + "fetch/", RequestMetrics.Kind.PEER, metrics.requests());
         internal.timed(PeerWire.PREFIX + "call/", RequestMetrics.Kind.PEER, metrics.requests());
         new OperatorApi(this).mount(internal.router());
+        new CellRoutes(cells, ownership).mount(internal.router());
         new DashboardRoutes(new DashboardData(identity.nodeId(), fleet, bucket, cells, this::state)).mount(internal.router());
         new PeerRoutes(() -> peerAuth, identity.nodeId(), cells, () -> draining, this::loadJson, config.maxRequestBodyBytes())
                 .mount(internal.router());
@@ -225,7 +227,7 @@ public final class Node {
         Self self = new Self(identity.nodeId(), identity.session());
         cellIo = Executors.newFixedThreadPool(Math.max(2, config.activations()), daemon("cell-io"));
         Replicator replicator = Replicators.create(plugins, bucket, cellIo);
-        OwnershipStore ownership = new OwnershipStore(bucket, self, Ticker.SYSTEM);
+        ownership = new OwnershipStore(bucket, self, Ticker.SYSTEM);
         CellsConfig cc = new CellsConfig(Path.of(config.watchDir()).toAbsolutePath().normalize(), config.outputGate(),
                 config.idleEvictMs(), config.maxResidentCells(), config.residentLowWater(), config.maxRssMb(), config.activations());
         wakeIndex = new WakeIndex(bucket);
