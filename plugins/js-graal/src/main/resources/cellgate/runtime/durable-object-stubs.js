@@ -4,6 +4,28 @@
 (function (host, internal) {
   'use strict';
   const RESERVED = new Set(['then', 'constructor', 'toJSON', 'fetch', 'id', 'name', 'connect']);
+  // Handlers the platform calls; workerd refuses them over RPC.
+  const HANDLERS = new Set(['alarm', 'webSocketMessage', 'webSocketClose', 'webSocketError']);
+  // Error classes an RPC call keeps (workerd); any other error arrives as Error("<name>: <message>").
+  const RPC_ERRORS = { Error, EvalError, RangeError, ReferenceError, SyntaxError, TypeError, URIError, AggregateError };
+
+  // What travels for a thrown value: class, message and stack only (workerd drops cause and own
+  // properties); DOMException keeps its name.
+  function errorEnvelope(e) {
+    if (e instanceof DOMException) return { ok: false, dom: true, name: e.name, message: e.message, stack: e.stack };
+    if (e instanceof Error) {
+      const known = Object.prototype.hasOwnProperty.call(RPC_ERRORS, e.name) && e instanceof RPC_ERRORS[e.name];
+      return known ? { ok: false, name: e.name, message: String(e.message), stack: e.stack }
+        : { ok: false, name: 'Error', message: String(e.name) + ': ' + String(e.message), stack: e.stack };
+    }
+    return { ok: false, name: 'Error', message: String(e), stack: undefined };
+  }
+  function errorFromEnvelope(env) {
+    const e = env.dom ? new DOMException(env.message, env.name) : new (RPC_ERRORS[env.name] || Error)(env.message);
+    if (typeof env.stack === 'string') Object.defineProperty(e, 'stack', { value: env.stack, writable: true, configurable: true });
+    e.remote = true;
+    return e;
+  }
 
   function callFailure(message, retryable) {
     const e = new Error(message);
@@ -37,7 +59,7 @@
           if (kind < 0) { reject(callFailure(value, retryable)); return; }
           let envelope;
           try { envelope = internal.deserialize(new Uint8Array(new ArrayBuffer(value))); } catch (e) { reject(e); return; }
-          if (envelope.ok) resolve(envelope.value); else reject(envelope.error);
+          if (envelope.ok) resolve(envelope.value); else reject(errorFromEnvelope(envelope));
         });
     });
   }
@@ -61,16 +83,27 @@
   };
 
   // Callee side: run the method and encode the outcome as { ok, value } or { ok: false, error }.
+  // A method the class (or a base class) defines; own instance fields and Object.prototype's do not count.
+  function rpcMethod(target, method) {
+    if (HANDLERS.has(method)) throw new TypeError("'" + method + "' is a reserved method and cannot be called over RPC.");
+    if (!RESERVED.has(method) && !method.startsWith('#')) {
+      for (let p = Object.getPrototypeOf(target); p !== null && p !== Object.prototype; p = Object.getPrototypeOf(p)) {
+        const d = Object.getOwnPropertyDescriptor(p, method);
+        if (d === undefined) continue;
+        if (typeof d.value === 'function') return d.value;
+        throw new TypeError('"' + method + '" is not a function.');
+      }
+    }
+    throw new TypeError('The RPC receiver does not implement the method "' + method + '".');
+  }
+
   internal.runRpc = async function (target, method, argsBytes) {
     try {
       const args = internal.deserialize(argsBytes);
-      if (RESERVED.has(method) || method.startsWith('#') || typeof target[method] !== 'function' || method in Object.prototype) {
-        throw new TypeError('The RPC receiver does not implement the method "' + method + '".');
-      }
-      const value = await target[method](...args);
+      const value = await rpcMethod(target, method).apply(target, args);
       return internal.serialize({ ok: true, value });
     } catch (error) {
-      return internal.serialize({ ok: false, error });
+      return internal.serialize(errorEnvelope(error));
     }
   };
 });
