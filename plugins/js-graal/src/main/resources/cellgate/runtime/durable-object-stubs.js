@@ -27,7 +27,17 @@
     return e;
   }
 
-  function callFailure(message, retryable) {
+  // A call that failed: the Durable Object's event failed with a JavaScript error (jsName is its
+  // class: the caller gets that class, as from workerd; `remote` for a fetch handler that threw —
+  // an RPC method's throw travels in the result instead, so a failed RPC event means the object
+  // itself broke, which workerd does not mark remote), or the host could not deliver it.
+  function callFailure(message, retryable, jsName, remote) {
+    if (jsName !== null && jsName !== undefined) {
+      const e = Object.prototype.hasOwnProperty.call(RPC_ERRORS, jsName) ? new RPC_ERRORS[jsName](message)
+        : new Error(jsName === 'Error' ? message : jsName + ': ' + message);
+      if (remote) e.remote = true;
+      return e;
+    }
     const e = new Error(message);
     e.retryable = !!retryable;
     return e;
@@ -43,7 +53,7 @@
       host.stubFetch(className, hex, name === undefined ? null : name, request.method, request.url,
         internal.headersToLines(request.headers), body[0], body[1], body[2], body[3],
         (status, statusText, headerLines, bodyKind, value) => {
-          if (status < 0) { reject(callFailure(statusText, headerLines)); return; }
+          if (status < 0) { reject(callFailure(statusText, headerLines, bodyKind, true)); return; }
           resolve(internal.responseFromHost(status, statusText, headerLines, internal.hostBody(bodyKind, value), request.url, false));
         });
     });
@@ -55,8 +65,8 @@
     const [className, hex, name] = internal.idParts(id);
     return new Promise((resolve, reject) => {
       host.stubCall(className, hex, name === undefined ? null : name, method, bytes.buffer, bytes.byteOffset, bytes.byteLength,
-        (kind, value, retryable) => {
-          if (kind < 0) { reject(callFailure(value, retryable)); return; }
+        (kind, value, retryable, jsName) => {
+          if (kind < 0) { reject(callFailure(value, retryable, jsName, false)); return; }
           let envelope;
           try { envelope = internal.deserialize(new Uint8Array(new ArrayBuffer(value))); } catch (e) { reject(e); return; }
           if (envelope.ok) resolve(envelope.value); else reject(errorFromEnvelope(envelope));

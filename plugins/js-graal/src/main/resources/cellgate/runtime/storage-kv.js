@@ -63,9 +63,9 @@
         }
         let limit = 0;
         if (o.limit !== undefined) {
-          const n = Number(o.limit);
+          const n = Math.trunc(Number(o.limit));
           if (!(n >= 1)) throw new TypeError('List limit must be positive.');
-          limit = Math.min(Math.floor(n), 2147483647);
+          limit = Math.min(n, 2147483647);
         }
         const str = (x) => (x === undefined ? null : String(x));
         const flat = [...check(bridge.kvList(str(o.start), str(o.startAfter), str(o.end), str(o.prefix), !!o.reverse, limit))];
@@ -125,7 +125,7 @@
     constructor(ops) { this.#ops = ops; }
     get(key) { return this.#ops.getOne(String(key)); }
     put(key, value) {
-      if (value === undefined) throw new TypeError('put() called with undefined value.');
+      // Unlike the async API, workerd's synchronous put() stores undefined.
       this.#ops.put([[String(key), value]]);
     }
     delete(key) { return this.#ops.deleteMany([String(key)]) > 0; }

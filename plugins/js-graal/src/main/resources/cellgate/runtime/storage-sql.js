@@ -68,7 +68,7 @@
     #bridge; #check;
     constructor(bridge, check) { this.#bridge = bridge; this.#check = check; }
     exec(query, ...bindings) {
-      if (arguments.length === 0) throw new TypeError("Failed to execute 'exec' on 'SqlStorage': parameter 1 is not of type 'string'.");
+      if (arguments.length === 0) throw new TypeError("Failed to execute 'exec' on 'SqlStorage': parameter 1 is not of type 'JsString'.");
       return new Cursor(this.#check(this.#bridge.sql(String(query), bindings.map(sqlValue))));
     }
     get databaseSize() { return this.#check(this.#bridge.databaseSize()); }

@@ -144,7 +144,7 @@
         });
       },
       transactionSync(fn) {
-        if (typeof fn !== 'function') throw new TypeError("Failed to execute 'transactionSync' on 'DurableObjectStorage': parameter 1 is not of type 'Function'.");
+        if (typeof fn !== 'function') throw new TypeError("Failed to execute 'transactionSync' on 'DurableObjectStorage': parameter 1 is not of type 'function'.");
         nested(BEGIN);
         let result;
         try { result = fn(); } catch (e) { nested(ROLLBACK); throw e; }

@@ -85,6 +85,8 @@ public final class GraalJsEngine implements JsEngine {
         return Context.newBuilder("js")
                 .engine(engine)
                 .allowHostAccess(HOST_ACCESS)
+                // Workers run in UTC whatever the node's time zone.
+                .timeZone(java.time.ZoneOffset.UTC)
                 .allowIO(IOAccess.newBuilder().fileSystem(fileSystem).build())
                 .option("js.ecmascript-version", "latest")
                 .option("js.esm-eval-returns-exports", "true")

@@ -26,6 +26,7 @@ public final class RuntimeScripts {
             "errors.js",
             "lazy.js",
             "console.js",
+            "date.js",
             "timers.js",
             "encoding.js",
             "headers.js",
