@@ -16,7 +16,7 @@
       if (s === null || internal.isInstance('ReadableStream', s)) return s;
       const bytes = typeof s === 'string' ? internal.encoder.encode(s) : s;
       const used = this.used;
-      this.source = new ReadableStream({
+      this.source = new (internal.builtin('ReadableStream'))({
         type: 'bytes',
         start(c) { if (!used && bytes.byteLength) c.enqueue(bytes); c.close(); },
       });
@@ -94,7 +94,7 @@
       blob() {
         try {
           const type = this.headers.get('content-type') || '';
-          return state(this).bytes().then((b) => new Blob([b], { type }));
+          return state(this).bytes().then((b) => new (internal.builtin('Blob'))([b], { type }));
         } catch (e) { return Promise.reject(e); }
       },
       formData() { return Promise.reject(internal.unsupported(cls.name + '.formData()')); },

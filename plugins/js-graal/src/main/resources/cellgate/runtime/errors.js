@@ -17,6 +17,12 @@
     const C = builtins[name];
     return C !== undefined && v instanceof C;
   };
+  // The platform's class `name` for the runtime's own use, even if user code replaced the global
+  // (workerd's built-ins do not see such replacements). Touching the global loads a lazy file.
+  internal.builtin = (name) => {
+    if (builtins[name] === undefined) void globalThis[name];
+    return builtins[name];
+  };
 
   // An API cellgate does not implement: a clear TypeError naming it, never a silent stub.
   internal.unsupported = function (name) {
