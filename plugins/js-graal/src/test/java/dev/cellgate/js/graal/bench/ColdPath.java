@@ -69,7 +69,8 @@ public final class ColdPath {
         System.out.printf("jvm start -> main: %d ms%n", (System.currentTimeMillis() - jvmStart) - ms(t0, System.nanoTime()));
         System.out.printf("engine create: %d ms wall, %d ms process CPU, %d ms main-thread CPU%n", ms(t0, t1), c1 - c0, m1 - m0);
         System.out.printf("load(bundle): %d ms wall, %d ms process CPU, %d ms main-thread CPU%n", ms(t1, t2), c2 - c1, m2 - m1);
-        System.out.printf("first worker + first request: %d ms wall, %d ms process CPU (answered '%s')%n", ms(t2, t3), c3 - c2, first);
+        System.out.printf("first worker + first request: %d ms wall, %d ms process CPU, %d ms executor-thread CPU (answered '%s')%n",
+                ms(t2, t3), c3 - c2, EXECUTOR_CPU_NANOS.get() / 1_000_000, first);
         System.out.printf("jvm start -> first answer: %d ms%n", System.currentTimeMillis() - jvmStart);
         if (Boolean.getBoolean("coldpath.threads")) {
             threadCpu();
@@ -77,11 +78,17 @@ public final class ColdPath {
         long cpuBefore = processCpuMs();
         EXECUTOR_CPU_NANOS.set(0);
         long[] each = new long[contexts];
+        long tailCpu = 0;
+        int tail = contexts / 4;
         for (int i = 0; i < contexts; i++) {
+            if (i == contexts - tail) {
+                tailCpu = EXECUTOR_CPU_NANOS.get();
+            }
             long s = System.nanoTime();
             fetchOnNewWorker(script);
             each[i] = System.nanoTime() - s;
         }
+        tailCpu = EXECUTOR_CPU_NANOS.get() - tailCpu;
         long cpuAfter = processCpuMs();
         if (Boolean.getBoolean("coldpath.threads")) {
             System.out.println("after the contexts:");
@@ -99,6 +106,10 @@ public final class ColdPath {
             System.out.printf("process CPU per new context (all threads, JIT included): %.1f ms%n", (cpuAfter - cpuBefore) / (double) contexts);
             System.out.printf("executor-thread CPU per new context (context, runtime, module, first request): %.2f ms%n",
                     EXECUTOR_CPU_NANOS.get() / 1e6 / contexts);
+            long[] tailWall = Arrays.copyOfRange(each, contexts - tail, contexts);
+            Arrays.sort(tailWall);
+            System.out.printf("last %d contexts (warm): executor-thread CPU %.2f ms per context, wall median %.1f ms%n",
+                    tail, tailCpu / 1e6 / Math.max(1, tail), tail == 0 ? 0 : tailWall[tail / 2] / 1e6);
         }
         engine.close();
         vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
