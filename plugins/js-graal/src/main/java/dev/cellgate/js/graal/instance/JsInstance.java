@@ -299,21 +299,6 @@ public final class JsInstance {
         return false;
     }
 
-    /** The set-up of a context, on behalf of the event that needed it. */
-    private static final class StartupEvent extends JsEvent {
-        private final JsEvent cause;
-
-        StartupEvent(JsEvent cause) {
-            super(cause.requestId(), "start-up (runtime and module evaluation) for " + cause.label());
-            this.cause = cause;
-        }
-
-        @Override
-        public void fail(Throwable error) {
-            cause.fail(error);
-        }
-    }
-
     /** Drops the context; its open events fail with {@code cause}, or with an error naming {@code why}. */
     private void replaceContext(String why, Throwable cause) {
         LOG.atWarn().setMessage("js.instance.replaced").addKeyValue("instance", label).addKeyValue("reason", why).log();
