@@ -8,6 +8,7 @@
 #   exact     rt verdict detail           linearizability check under concurrency
 
 SCENARIOS=${SCENARIOS:-"hello counter-hot counter-many kv-hot kv-many counter-light"}
+LOAD_TTL_MS=${LOAD_TTL_MS:-30000}
 # rt:scenario pairs profiled with JFR during rep 1 ('' = none)
 PROFILE=${PROFILE-"cg-file:hello cg-file:counter-hot cg-s3:counter-hot cg-file:kv-many"}
 
@@ -156,18 +157,24 @@ load_section() {
   [[ " $rts " == *" cg-s3 "* ]] && s3_up
   for rt in $rts; do is_cellgate "$rt" && deploy_bundle "$(bucket_of "$rt")"; done
   for rt in $rts; do
-    start_runtime "$rt"
+    # A longer lease than the default: on a starved machine the loopback S3 server can stall for
+    # more than 10 s, and a node whose renewal does not land in time self-fences (as designed).
+    # The lease length does not change the request path (renewals run every TTL/3 in the background).
+    CG_EXTRA_ENV="CELLD_TTL_MS=$LOAD_TTL_MS" start_runtime "$rt"
     record start "rt=$rt" "ms=$START_MS" "phase=load"
     log "$rt up in ${START_MS} ms"
   done
   for rt in $rts; do
+    alive "$rt" || { log "$rt is not running any more (see its log): no warm-up"; continue; }
     log "$rt: creating the $NAMES objects of the *-many scenarios, then ${WARMUP}s of warm-up per route"
     python3 "$BENCH_DIR/tools/cells.py" fill "$(base_of "$rt")" /counter/n 0 "$NAMES" 16 >/dev/null || log "$rt: some counter objects failed"
     python3 "$BENCH_DIR/tools/cells.py" fill "$(base_of "$rt")" /kv/n 0 "$NAMES" 16 >/dev/null || log "$rt: some kv objects failed"
     for sc in $SCENARIOS; do wrk_once "$rt" "$sc" "$WARMUP" >/dev/null; done
   done
   for rt in $rts; do
-    for sc in counter-hot kv-hot counter-many kv-many; do BEFORE[$rt.$sc]=$(counter_value "$rt" "$sc"); done
+    for sc in counter-hot kv-hot counter-many kv-many; do
+      BEFORE[$rt.$sc]=$(counter_value "$rt" "$sc") || BEFORE[$rt.$sc]=""
+    done
   done
   for rep in $(seq "$REPS"); do
     for sc in $SCENARIOS; do
