@@ -13,10 +13,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 import dev.cellgate.core.spi.replication.CellReplica;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * RPO=0: a writer records a value as acknowledged only when {@code committed()} completes; the
@@ -24,21 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * its disk. A new activation restores: every acknowledged value must be there. Several cycles in
  * one lineage, then the same check against the broken early-ack replica, which it must catch.
  */
-class CrashTest {
-    @TempDir
-    Path tmp;
-    Fixture fx;
-
-    @BeforeEach
-    void setUp() {
-        fx = new Fixture(tmp);
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        fx.close();
-    }
-
+class CrashTest extends WithFixture {
     @Test
     void everyAcknowledgedValueSurvivesCrashesThatLoseTheDisk() throws Exception {
         List<Integer> lost = runCycles(6, UnaryOperator.identity(), new Random(1));

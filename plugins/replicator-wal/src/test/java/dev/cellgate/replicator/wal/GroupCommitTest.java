@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cellgate.replicator.wal.bucket.BucketWriteException;
 import dev.cellgate.replicator.wal.replica.NotOwnerException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -14,27 +13,10 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Group commit and the output gate: shared uploads, in-order acknowledgements, and failures that fail the commits. */
-class GroupCommitTest {
-    @TempDir
-    Path tmp;
-    Fixture fx;
-
-    @BeforeEach
-    void setUp() {
-        fx = new Fixture(tmp);
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        fx.close();
-    }
-
+class GroupCommitTest extends WithFixture {
     @Test
     void commitsMadeDuringAnUploadShareTheNextOneAndAreAcknowledgedInOrder() throws Exception {
         FaultyStore store = new FaultyStore(fx.bucket).delay(100); // a slow bucket round trip

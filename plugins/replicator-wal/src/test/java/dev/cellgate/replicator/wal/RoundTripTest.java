@@ -10,27 +10,10 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Shipping and restoring real SQLite databases: what was committed comes back byte for byte. */
-class RoundTripTest {
-    @TempDir
-    Path tmp;
-    Fixture fx;
-
-    @BeforeEach
-    void setUp() {
-        fx = new Fixture(tmp);
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        fx.close();
-    }
-
+class RoundTripTest extends WithFixture {
     @Test
     void manyTransactionsLargeOnesAndSchemaChangesComeBackIdentical() throws Exception {
         WalReplicator r = fx.replicator();

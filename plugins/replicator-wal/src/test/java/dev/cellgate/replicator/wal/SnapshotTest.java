@@ -9,29 +9,12 @@ import java.sql.PreparedStatement;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Snapshots and compaction keep a restore to a bounded number of objects; GC keeps the bucket bounded too. */
-class SnapshotTest {
+class SnapshotTest extends WithFixture {
     static final WalPolicy SMALL = Fixture.fastPolicy().withL1EveryL0(4).withMaxRestoreSegments(8).withChunkBytes(65536)
             .withCheckpointWalBytes(32 * 1024);
-
-    @TempDir
-    Path tmp;
-    Fixture fx;
-
-    @BeforeEach
-    void setUp() {
-        fx = new Fixture(tmp);
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        fx.close();
-    }
 
     @Test
     void restoreReadsABoundedNumberOfObjectsWhateverTheHistoryLength() throws Exception {

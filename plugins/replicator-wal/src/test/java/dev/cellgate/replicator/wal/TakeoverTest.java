@@ -8,30 +8,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Ownership moving between nodes: every takeover continues the newest pinned lineage, and a stale
  * owner's late writes under its old epoch are never read as the current lineage (split brain).
  */
-class TakeoverTest {
-    @TempDir
-    Path tmp;
-    Fixture fx;
-
-    @BeforeEach
-    void setUp() {
-        fx = new Fixture(tmp);
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        fx.close();
-    }
-
+class TakeoverTest extends WithFixture {
     @Test
     void manyEpochsWithTakeoversKeepEveryAcknowledgedWrite() throws Exception {
         WalReplicator r = fx.replicator();

@@ -20,35 +20,24 @@ final class KvTable {
     static final int MAX_KEYS_PER_CALL = 128;
 
     private final SqliteCellStorage db;
-    private Boolean exists;
+    private final LazyTable table;
 
     KvTable(SqliteCellStorage db) {
         this.db = db;
+        this.table = new LazyTable(db, "_cf_KV", "CREATE TABLE IF NOT EXISTS _cf_KV (key TEXT PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID");
     }
 
     /** A rollback may have undone the CREATE TABLE: look again before the next use. */
     void forgetWhetherItExists() {
-        exists = null;
+        table.forget();
     }
 
     private boolean exists() {
-        if (exists == null) {
-            try (PreparedStatement ps = db.connection().prepareStatement(
-                    "SELECT 1 FROM sqlite_master WHERE type='table' AND name='_cf_KV'"); ResultSet rs = ps.executeQuery()) {
-                exists = rs.next();
-            } catch (SQLException e) {
-                throw new StorageException(SqliteCellStorage.cleanMessage(e), e);
-            }
-        }
-        return exists;
+        return table.exists();
     }
 
     private void create() {
-        if (!exists()) {
-            db.beginTurnTxn();
-            db.exec("CREATE TABLE IF NOT EXISTS _cf_KV (key TEXT PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID");
-            exists = true;
-        }
+        table.create();
     }
 
     List<byte[]> get(List<String> keys) {

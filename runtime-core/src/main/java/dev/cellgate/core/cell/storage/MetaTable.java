@@ -11,27 +11,20 @@ final class MetaTable {
     static final String ALARM = "alarm";
 
     private final SqliteCellStorage db;
-    private Boolean exists;
+    private final LazyTable table;
 
     MetaTable(SqliteCellStorage db) {
         this.db = db;
+        this.table = new LazyTable(db, "_cf_METADATA", "CREATE TABLE IF NOT EXISTS _cf_METADATA (key TEXT PRIMARY KEY, value) WITHOUT ROWID");
     }
 
     /** A rollback may have undone the CREATE TABLE: look again before the next use. */
     void forgetWhetherItExists() {
-        exists = null;
+        table.forget();
     }
 
     private boolean exists() {
-        if (exists == null) {
-            try (PreparedStatement ps = db.connection().prepareStatement(
-                    "SELECT 1 FROM sqlite_master WHERE type='table' AND name='_cf_METADATA'"); ResultSet rs = ps.executeQuery()) {
-                exists = rs.next();
-            } catch (SQLException e) {
-                throw new StorageException(SqliteCellStorage.cleanMessage(e), e);
-            }
-        }
-        return exists;
+        return table.exists();
     }
 
     OptionalLong getLong(String key) {
@@ -51,10 +44,7 @@ final class MetaTable {
 
     void putLong(String key, long value) {
         db.beginTurnTxn();
-        if (!exists()) {
-            db.exec("CREATE TABLE IF NOT EXISTS _cf_METADATA (key TEXT PRIMARY KEY, value) WITHOUT ROWID");
-            exists = true;
-        }
+        table.create();
         try {
             PreparedStatement ps = db.prepared("INSERT INTO _cf_METADATA(key, value) VALUES(?, ?) "
                     + "ON CONFLICT(key) DO UPDATE SET value = excluded.value");

@@ -1,7 +1,5 @@
 package dev.cellgate.js.graal.instance;
 
-import java.nio.ByteBuffer;
-import java.util.concurrent.CompletableFuture;
 import org.graalvm.polyglot.HostAccess;
 import org.graalvm.polyglot.Value;
 
@@ -10,19 +8,10 @@ import org.graalvm.polyglot.Value;
  * an alarm, or a cell's construction. JavaScript answers with {@link #result}, {@link #done} or
  * {@link #fail}.
  */
-public final class ResultEvent extends JsEvent {
-    private final JsInstance instance;
-    private final CompletableFuture<byte[]> future = new CompletableFuture<>();
-    private boolean answered;
+public final class ResultEvent extends AnsweredEvent<byte[]> {
 
     public ResultEvent(JsInstance instance, String requestId, String label) {
-        super(requestId, label);
-        this.instance = instance;
-        instance.hold(this);
-    }
-
-    public CompletableFuture<byte[]> future() {
-        return future;
+        super(instance, requestId, label);
     }
 
     @HostAccess.Export
@@ -35,47 +24,5 @@ public final class ResultEvent extends JsEvent {
     @HostAccess.Export
     public void done() {
         answer(new byte[0]);
-    }
-
-    private void answer(byte[] b) {
-        if (answered) {
-            return;
-        }
-        if (instance.brokenBy() != null) {
-            fail(instance.brokenBy()); // a failed blockConcurrencyWhile broke the object this turn
-            return;
-        }
-        answered = true;
-        instance.afterTurn(() -> future.complete(b));
-        instance.release(this);
-    }
-
-    @HostAccess.Export
-    public void fail(String name, String message, String stack) {
-        fail(new JsException(name, message, stack));
-    }
-
-    @HostAccess.Export
-    public void waitUntilBegin() {
-        instance.hold(this);
-    }
-
-    @HostAccess.Export
-    public void waitUntilEnd() {
-        instance.release(this);
-    }
-
-    @Override
-    public void fail(Throwable error) {
-        if (answered) {
-            return;
-        }
-        answered = true;
-        instance.afterTurn(() -> future.completeExceptionally(error));
-        instance.release(this);
-    }
-
-    static ByteBuffer wrap(byte[] b) {
-        return ByteBuffer.wrap(b);
     }
 }
