@@ -4,15 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cellgate.core.plugin.BucketStores;
 import dev.cellgate.core.spi.bucket.BucketStore;
-import dev.cellgate.core.spi.bucket.ListPage;
+import dev.cellgate.core.spi.bucket.ForwardingBucketStore;
 import dev.cellgate.core.spi.bucket.StoreOptions;
-import dev.cellgate.core.spi.bucket.StoredObject;
 import dev.cellgate.core.spi.bucket.WriteOutcome;
 import dev.cellgate.deploy.ToolRun;
 import dev.cellgate.deploy.cli.ExitCodes;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,23 +28,12 @@ class StorageCheckTest {
     }
 
     /** Conditional writes that do not check: create-only overwrites, compare-and-swap ignores the version. */
-    static final class Unconditional implements BucketStore {
-        final BucketStore inner;
+    static final class Unconditional extends ForwardingBucketStore {
         final boolean brokenCreate;
 
         Unconditional(BucketStore inner, boolean brokenCreate) {
-            this.inner = inner;
+            super(inner);
             this.brokenCreate = brokenCreate;
-        }
-
-        @Override
-        public String url() {
-            return inner.url();
-        }
-
-        @Override
-        public CompletableFuture<Optional<StoredObject>> get(String key) {
-            return inner.get(key);
         }
 
         @Override
@@ -59,20 +46,6 @@ class StorageCheckTest {
             return inner.put(key, bytes);
         }
 
-        @Override
-        public CompletableFuture<WriteOutcome> put(String key, byte[] bytes) {
-            return inner.put(key, bytes);
-        }
-
-        @Override
-        public CompletableFuture<ListPage> list(String prefix, String cursor, int limit) {
-            return inner.list(prefix, cursor, limit);
-        }
-
-        @Override
-        public CompletableFuture<Void> delete(String key) {
-            return inner.delete(key);
-        }
     }
 
     @Test

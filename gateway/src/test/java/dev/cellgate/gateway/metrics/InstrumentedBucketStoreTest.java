@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cellgate.core.spi.bucket.BucketException;
 import dev.cellgate.core.spi.bucket.BucketStore;
+import dev.cellgate.core.spi.bucket.ForwardingBucketStore;
 import dev.cellgate.core.spi.bucket.ListPage;
 import dev.cellgate.core.spi.bucket.StoredObject;
 import dev.cellgate.core.spi.bucket.WriteOutcome;
@@ -92,20 +93,18 @@ class InstrumentedBucketStoreTest {
     }
 
     /** The real store for what a disk can do; injected answers for what only a remote bucket does. */
-    private record FaultyStore(BucketStore real, BucketException readFailure) implements BucketStore {
-        @Override
-        public String url() {
-            return real.url();
+    private static final class FaultyStore extends ForwardingBucketStore {
+        private final BucketException readFailure;
+
+        FaultyStore(BucketStore real, BucketException readFailure) {
+            super(real);
+            this.readFailure = readFailure;
         }
+
 
         @Override
         public CompletableFuture<Optional<StoredObject>> get(String key) {
             return CompletableFuture.failedFuture(readFailure);
-        }
-
-        @Override
-        public CompletableFuture<WriteOutcome> putIfAbsent(String key, byte[] bytes) {
-            return real.putIfAbsent(key, bytes);
         }
 
         @Override
@@ -123,11 +122,6 @@ class InstrumentedBucketStoreTest {
         @Override
         public CompletableFuture<ListPage> list(String prefix, String cursor, int limit) {
             return CompletableFuture.failedFuture(readFailure);
-        }
-
-        @Override
-        public CompletableFuture<Void> delete(String key) {
-            return real.delete(key);
         }
     }
 }
