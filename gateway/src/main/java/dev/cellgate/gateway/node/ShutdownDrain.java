@@ -90,7 +90,8 @@ final class ShutdownDrain {
         if (finished || elapsed >= deadlineMs) {
             if (!finished) {
                 LOG.atWarn().setMessage("shutdown.deadline").addKeyValue("occupied", cells.occupied())
-                        .addKeyValue("releasing", cells.releasingCount()).addKeyValue("ms", elapsed).log();
+                        .addKeyValue("releasing", cells.releasingCount()).addKeyValue("public_in_flight", publicInFlight.getAsInt())
+                        .addKeyValue("unfinished_releases", unfinished.get()).addKeyValue("ms", elapsed).log();
             }
             ticker.shutdown();
             done.complete(new Result(released.get(), failed.get() + (finished ? 0 : cells.occupied()), elapsed, peak.get(), finished));
