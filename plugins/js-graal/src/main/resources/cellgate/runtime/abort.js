@@ -1,30 +1,37 @@
 // AbortController and AbortSignal (abort, timeout, any).
 (function (host, internal) {
   'use strict';
+  // Internal slots of the classes below. Symbols, not #private names: a #name gets a new key
+  // in every context whose hash is the name's, so on the shared engine they collide in the
+  // shape tree and each construction scans all contexts' keys (bench/RESULTS.md, Finding A).
+  const kAborted = Symbol('AbortSignal.aborted');
+  const kReason = Symbol('AbortSignal.reason');
+  const kOnabort = Symbol('AbortSignal.onabort');
+  const kSignal = Symbol('AbortController.signal');
   const CREATE = Symbol('create');
 
   class AbortSignal extends EventTarget {
-    #aborted = false;
-    #reason = undefined;
-    #onabort = null;
+    [kAborted] = false;
+    [kReason] = undefined;
+    [kOnabort] = null;
     constructor(key) {
       if (key !== CREATE) throw new TypeError('Illegal constructor');
       super();
     }
-    get aborted() { return this.#aborted; }
-    get reason() { return this.#reason; }
-    get onabort() { return this.#onabort; }
+    get aborted() { return this[kAborted]; }
+    get reason() { return this[kReason]; }
+    get onabort() { return this[kOnabort]; }
     set onabort(fn) {
-      if (this.#onabort) this.removeEventListener('abort', this.#onabort);
-      this.#onabort = typeof fn === 'function' ? fn : null;
-      if (this.#onabort) this.addEventListener('abort', this.#onabort);
+      if (this[kOnabort]) this.removeEventListener('abort', this[kOnabort]);
+      this[kOnabort] = typeof fn === 'function' ? fn : null;
+      if (this[kOnabort]) this.addEventListener('abort', this[kOnabort]);
     }
-    throwIfAborted() { if (this.#aborted) throw this.#reason; }
+    throwIfAborted() { if (this[kAborted]) throw this[kReason]; }
 
     static abort(reason) {
       const s = new AbortSignal(CREATE);
-      s.#aborted = true;
-      s.#reason = reason === undefined ? new DOMException('The operation was aborted.', 'AbortError') : reason;
+      s[kAborted] = true;
+      s[kReason] = reason === undefined ? new DOMException('The operation was aborted.', 'AbortError') : reason;
       return s;
     }
     static timeout(ms) {
@@ -46,18 +53,18 @@
     static {
       internal.newAbortSignal = () => new AbortSignal(CREATE);
       internal.abortSignal = (s, reason) => {
-        if (s.#aborted) return;
-        s.#aborted = true;
-        s.#reason = reason === undefined ? new DOMException('The operation was aborted.', 'AbortError') : reason;
+        if (s[kAborted]) return;
+        s[kAborted] = true;
+        s[kReason] = reason === undefined ? new DOMException('The operation was aborted.', 'AbortError') : reason;
         s.dispatchEvent(new Event('abort'));
       };
     }
   }
 
   class AbortController {
-    #signal = internal.newAbortSignal();
-    get signal() { return this.#signal; }
-    abort(reason) { internal.abortSignal(this.#signal, reason); }
+    [kSignal] = internal.newAbortSignal();
+    get signal() { return this[kSignal]; }
+    abort(reason) { internal.abortSignal(this[kSignal], reason); }
   }
 
   internal.defineGlobal('AbortSignal', AbortSignal);

@@ -1,6 +1,11 @@
 // Blob: immutable bytes with a type (File and FormData are not supported).
 (function (host, internal) {
   'use strict';
+  // Internal slots of the classes below. Symbols, not #private names: a #name gets a new key
+  // in every context whose hash is the name's, so on the shared engine they collide in the
+  // shape tree and each construction scans all contexts' keys (bench/RESULTS.md, Finding A).
+  const kBytes = Symbol('Blob.bytes');
+  const kType = Symbol('Blob.type');
   function toBytes(part) {
     if (part instanceof Blob) return internal.blobBytes(part);
     if (part instanceof ArrayBuffer) return new Uint8Array(part.slice(0));
@@ -9,38 +14,38 @@
   }
 
   class Blob {
-    #bytes;
-    #type;
+    [kBytes];
+    [kType];
     constructor(parts = [], options = {}) {
       if (parts === null || typeof parts !== 'object' || typeof parts[Symbol.iterator] !== 'function') {
         throw new TypeError("Failed to construct 'Blob': The provided value cannot be converted to a sequence.");
       }
       const chunks = [...parts].map(toBytes);
       const total = chunks.reduce((n, c) => n + c.byteLength, 0);
-      this.#bytes = new Uint8Array(total);
+      this[kBytes] = new Uint8Array(total);
       let at = 0;
-      for (const c of chunks) { this.#bytes.set(c, at); at += c.byteLength; }
+      for (const c of chunks) { this[kBytes].set(c, at); at += c.byteLength; }
       const t = options && options.type !== undefined ? String(options.type) : '';
-      this.#type = /[^\x20-\x7e]/.test(t) ? '' : t.toLowerCase();
+      this[kType] = /[^\x20-\x7e]/.test(t) ? '' : t.toLowerCase();
     }
-    get size() { return this.#bytes.byteLength; }
-    get type() { return this.#type; }
+    get size() { return this[kBytes].byteLength; }
+    get type() { return this[kType]; }
     slice(start = 0, end = this.size, type = '') {
       const n = this.size;
       const rel = (x) => (x < 0 ? Math.max(n + x, 0) : Math.min(x, n));
       const b = new Blob([], { type });
-      b.#bytes = this.#bytes.slice(rel(start), Math.max(rel(end), rel(start)));
+      b[kBytes] = this[kBytes].slice(rel(start), Math.max(rel(end), rel(start)));
       return b;
     }
-    async arrayBuffer() { return this.#bytes.slice().buffer; }
-    async bytes() { return this.#bytes.slice(); }
-    async text() { return internal.decoder.decode(this.#bytes); }
+    async arrayBuffer() { return this[kBytes].slice().buffer; }
+    async bytes() { return this[kBytes].slice(); }
+    async text() { return internal.decoder.decode(this[kBytes]); }
     stream() {
-      const bytes = this.#bytes;
+      const bytes = this[kBytes];
       return new (internal.builtin('ReadableStream'))({ type: 'bytes', start(c) { if (bytes.byteLength) c.enqueue(bytes.slice()); c.close(); } });
     }
     static {
-      internal.blobBytes = (b) => b.#bytes;
+      internal.blobBytes = (b) => b[kBytes];
     }
   }
   internal.defineGlobal('Blob', Blob);

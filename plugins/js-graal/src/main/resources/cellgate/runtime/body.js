@@ -1,6 +1,10 @@
 // The body shared by Request and Response: a string, bytes or a ReadableStream, read at most once.
 (function (host, internal) {
   'use strict';
+  // Internal slots of the classes below. Symbols, not #private names: a #name gets a new key
+  // in every context whose hash is the name's, so on the shared engine they collide in the
+  // shape tree and each construction scans all contexts' keys (bench/RESULTS.md, Finding A).
+  const kTake = Symbol('BodyState.take');
   const USED = 'Body has already been used. It can only be used once. Use tee() first if you need to read it twice.';
 
   class BodyState {
@@ -23,20 +27,20 @@
       if (used) internal.rsRead(this.source);
       return this.source;
     }
-    #take() {
+    [kTake]() {
       if (this.usedOrLocked) throw new TypeError(USED);
       this.used = true;
       return this.source;
     }
     async bytes() {
-      const s = this.#take();
+      const s = this[kTake]();
       if (s === null) return new Uint8Array(0);
       if (typeof s === 'string') return internal.encoder.encode(s);
       if (s instanceof Uint8Array) return s.slice();
       return internal.readAllBytes(s);
     }
     async text() {
-      const s = this.#take();
+      const s = this[kTake]();
       if (s === null) return '';
       if (typeof s === 'string') return s;
       return internal.decoder.decode(s instanceof Uint8Array ? s : await internal.readAllBytes(s));

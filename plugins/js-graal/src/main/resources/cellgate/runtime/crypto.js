@@ -3,6 +3,13 @@
 // methods reject with a TypeError naming them.
 (function (host, internal) {
   'use strict';
+  // Internal slots of the classes below. Symbols, not #private names: a #name gets a new key
+  // in every context whose hash is the name's, so on the shared engine they collide in the
+  // shape tree and each construction scans all contexts' keys (bench/RESULTS.md, Finding A).
+  const kKey = Symbol('CryptoKey.key');
+  const kAlgorithm = Symbol('CryptoKey.algorithm');
+  const kExtractable = Symbol('CryptoKey.extractable');
+  const kUsages = Symbol('CryptoKey.usages');
   const HASHES = { 'SHA-1': 'SHA-1', 'SHA-256': 'SHA-256', 'SHA-384': 'SHA-384', 'SHA-512': 'SHA-512' };
   const CREATE = Symbol('create');
 
@@ -25,16 +32,16 @@
   const async = (fn) => { try { return Promise.resolve(fn()); } catch (e) { return Promise.reject(e); } };
 
   class CryptoKey {
-    #key; #algorithm; #extractable; #usages;
+    [kKey]; [kAlgorithm]; [kExtractable]; [kUsages];
     constructor(key, raw, algorithm, extractable, usages) {
       if (key !== CREATE) throw new TypeError('Illegal constructor');
-      this.#key = raw; this.#algorithm = algorithm; this.#extractable = extractable; this.#usages = usages;
+      this[kKey] = raw; this[kAlgorithm] = algorithm; this[kExtractable] = extractable; this[kUsages] = usages;
     }
     get type() { return 'secret'; }
-    get extractable() { return this.#extractable; }
-    get algorithm() { return this.#algorithm; }
-    get usages() { return this.#usages.slice(); }
-    static { internal.keyBytes = (k) => k.#key; }
+    get extractable() { return this[kExtractable]; }
+    get algorithm() { return this[kAlgorithm]; }
+    get usages() { return this[kUsages].slice(); }
+    static { internal.keyBytes = (k) => k[kKey]; }
   }
 
   function hmacKey(key, usage) {

@@ -2,6 +2,10 @@
 // RPC call and alarm. Each answers on the Java event object it is given.
 (function (host, internal) {
   'use strict';
+  // Internal slots of the classes below. Symbols, not #private names: a #name gets a new key
+  // in every context whose hash is the name's, so on the shared engine they collide in the
+  // shape tree and each construction scans all contexts' keys (bench/RESULTS.md, Finding A).
+  const kEvent = Symbol('ExecutionContext.event');
   let env = {};
   let scriptName = '';
   let exports = null;
@@ -46,10 +50,10 @@
   }
 
   class ExecutionContext {
-    #event;
-    constructor(event) { this.#event = event; }
+    [kEvent];
+    constructor(event) { this[kEvent] = event; }
     waitUntil(promise) {
-      const event = this.#event;
+      const event = this[kEvent];
       event.waitUntilBegin();
       Promise.resolve(promise).then(() => event.waitUntilEnd(), (e) => {
         console.error('Uncaught (in promise) from ctx.waitUntil():', e);

@@ -2,6 +2,13 @@
 // over the cell's Java bridge (CellBridge.java), which holds the instance's input gate.
 (function (host, internal) {
   'use strict';
+  // Internal slots of the classes below. Symbols, not #private names: a #name gets a new key
+  // in every context whose hash is the name's, so on the shared engine they collide in the
+  // shape tree and each construction scans all contexts' keys (bench/RESULTS.md, Finding A).
+  const kId = Symbol('DurableObjectState.id');
+  const kStorage = Symbol('DurableObjectState.storage');
+  const kBridge = Symbol('DurableObjectState.bridge');
+  const kGate = Symbol('DurableObjectState.gate');
   const start = (fn) => { try { return Promise.resolve(fn()); } catch (e) { return Promise.reject(e); } };
 
   /**
@@ -30,12 +37,12 @@
   };
 
   class DurableObjectState {
-    #id; #storage; #bridge; #gate;
-    constructor(id, storage, cellBridge, gate) { this.#id = id; this.#storage = storage; this.#bridge = cellBridge; this.#gate = gate; }
-    get id() { return this.#id; }
-    get storage() { return this.#storage; }
+    [kId]; [kStorage]; [kBridge]; [kGate];
+    constructor(id, storage, cellBridge, gate) { this[kId] = id; this[kStorage] = storage; this[kBridge] = cellBridge; this[kGate] = gate; }
+    get id() { return this[kId]; }
+    get storage() { return this[kStorage]; }
     waitUntil(promise) {
-      const bridge = this.#bridge;
+      const bridge = this[kBridge];
       const token = bridge.waitUntilBegin();
       Promise.resolve(promise).then(() => bridge.waitUntilEnd(token), (e) => {
         console.error('Uncaught (in promise) from ctx.waitUntil():', e);
@@ -46,7 +53,7 @@
       if (typeof fn !== 'function') {
         throw new TypeError("Failed to execute 'blockConcurrencyWhile' on 'DurableObjectState': parameter 1 is not of type 'Function'.");
       }
-      return this.#gate.blockConcurrencyWhile(fn);
+      return this[kGate].blockConcurrencyWhile(fn);
     }
     abort() { throw internal.unsupported('ctx.abort()'); }
     acceptWebSocket() { throw internal.unsupported('ctx.acceptWebSocket() (WebSocket hibernation)'); }

@@ -1,6 +1,11 @@
 // Shared helpers of the runtime scripts, and DOMException.
 (function (host, internal) {
   'use strict';
+  // Internal slots of the classes below. Symbols, not #private names: a #name gets a new key
+  // in every context whose hash is the name's, so on the shared engine they collide in the
+  // shape tree and each construction scans all contexts' keys (bench/RESULTS.md, Finding A).
+  const kName = Symbol('DOMException.name');
+  const kMessage = Symbol('DOMException.message');
 
   // GraalJS's own extras (Graal, print, load, Java…) are switched off by the context options
   // (GraalJsEngine.newContext), so nothing needs deleting here.
@@ -55,16 +60,16 @@
   };
 
   class DOMException extends Error {
-    #name;
-    #message;
+    [kName];
+    [kMessage];
     constructor(message = '', name = 'Error') {
       super(String(message));
-      this.#message = String(message);
-      this.#name = String(name);
+      this[kMessage] = String(message);
+      this[kName] = String(name);
     }
-    get name() { return this.#name; }
-    get message() { return this.#message; }
-    get code() { const c = CODES[this.#name]; return c === undefined ? 0 : c[0]; }
+    get name() { return this[kName]; }
+    get message() { return this[kMessage]; }
+    get code() { const c = CODES[this[kName]]; return c === undefined ? 0 : c[0]; }
     static {
       for (const name in CODES) Object.defineProperty(this, CODES[name][1], { value: CODES[name][0], enumerable: true });
     }

@@ -1,44 +1,59 @@
 // Event, CustomEvent and EventTarget (DOM semantics without a tree: no bubbling or capture phases).
 (function (host, internal) {
   'use strict';
+  // Internal slots of the classes below. Symbols, not #private names: a #name gets a new key
+  // in every context whose hash is the name's, so on the shared engine they collide in the
+  // shape tree and each construction scans all contexts' keys (bench/RESULTS.md, Finding A).
+  const kType = Symbol('Event.type');
+  const kBubbles = Symbol('Event.bubbles');
+  const kCancelable = Symbol('Event.cancelable');
+  const kComposed = Symbol('Event.composed');
+  const kCanceled = Symbol('Event.canceled');
+  const kStop = Symbol('Event.stop');
+  const kTarget = Symbol('Event.target');
+  const kCurrent = Symbol('Event.current');
+  const kTimeStamp = Symbol('Event.timeStamp');
+  const kDispatching = Symbol('Event.dispatching');
+  const kDetail = Symbol('CustomEvent.detail');
+  const kListeners = Symbol('EventTarget.listeners');
 
   class Event {
-    #type; #bubbles; #cancelable; #composed; #canceled = false; #stop = false; #target = null; #current = null;
-    #timeStamp = Date.now(); #dispatching = false;
+    [kType]; [kBubbles]; [kCancelable]; [kComposed]; [kCanceled] = false; [kStop] = false; [kTarget] = null; [kCurrent] = null;
+    [kTimeStamp] = Date.now(); [kDispatching] = false;
     constructor(type, init = {}) {
       if (arguments.length === 0) throw new TypeError("Failed to construct 'Event': 1 argument required, but only 0 present.");
-      this.#type = String(type);
-      this.#bubbles = !!(init && init.bubbles);
-      this.#cancelable = !!(init && init.cancelable);
-      this.#composed = !!(init && init.composed);
+      this[kType] = String(type);
+      this[kBubbles] = !!(init && init.bubbles);
+      this[kCancelable] = !!(init && init.cancelable);
+      this[kComposed] = !!(init && init.composed);
     }
-    get type() { return this.#type; }
-    get bubbles() { return this.#bubbles; }
-    get cancelable() { return this.#cancelable; }
-    get composed() { return this.#composed; }
-    get defaultPrevented() { return this.#canceled; }
-    get returnValue() { return !this.#canceled; }
-    get target() { return this.#target; }
-    get srcElement() { return this.#target; }
-    get currentTarget() { return this.#current; }
-    get timeStamp() { return this.#timeStamp; }
-    get eventPhase() { return this.#dispatching ? 2 : 0; }
+    get type() { return this[kType]; }
+    get bubbles() { return this[kBubbles]; }
+    get cancelable() { return this[kCancelable]; }
+    get composed() { return this[kComposed]; }
+    get defaultPrevented() { return this[kCanceled]; }
+    get returnValue() { return !this[kCanceled]; }
+    get target() { return this[kTarget]; }
+    get srcElement() { return this[kTarget]; }
+    get currentTarget() { return this[kCurrent]; }
+    get timeStamp() { return this[kTimeStamp]; }
+    get eventPhase() { return this[kDispatching] ? 2 : 0; }
     get isTrusted() { return false; }
-    get cancelBubble() { return this.#stop; }
-    set cancelBubble(v) { if (v) this.#stop = true; }
-    composedPath() { return this.#dispatching && this.#current ? [this.#current] : []; }
-    preventDefault() { if (this.#cancelable) this.#canceled = true; }
+    get cancelBubble() { return this[kStop]; }
+    set cancelBubble(v) { if (v) this[kStop] = true; }
+    composedPath() { return this[kDispatching] && this[kCurrent] ? [this[kCurrent]] : []; }
+    preventDefault() { if (this[kCancelable]) this[kCanceled] = true; }
     stopPropagation() { }
-    stopImmediatePropagation() { this.#stop = true; }
+    stopImmediatePropagation() { this[kStop] = true; }
     static {
       internal.eventDispatch = (ev, target, phase) => {
         if (phase === 0) {
-          if (ev.#dispatching) throw new DOMException('The event is already being dispatched.', 'InvalidStateError');
-          ev.#dispatching = true; ev.#target = target; ev.#current = target; ev.#stop = false;
+          if (ev[kDispatching]) throw new DOMException('The event is already being dispatched.', 'InvalidStateError');
+          ev[kDispatching] = true; ev[kTarget] = target; ev[kCurrent] = target; ev[kStop] = false;
         } else if (phase === 1) {
-          return ev.#stop;
+          return ev[kStop];
         } else {
-          ev.#dispatching = false; ev.#current = null;
+          ev[kDispatching] = false; ev[kCurrent] = null;
         }
         return false;
       };
@@ -49,16 +64,16 @@
   });
 
   class CustomEvent extends Event {
-    #detail;
+    [kDetail];
     constructor(type, init = {}) {
       super(type, init);
-      this.#detail = init && init.detail !== undefined ? init.detail : null;
+      this[kDetail] = init && init.detail !== undefined ? init.detail : null;
     }
-    get detail() { return this.#detail; }
+    get detail() { return this[kDetail]; }
   }
 
   class EventTarget {
-    #listeners = new Map();
+    [kListeners] = new Map();
     addEventListener(type, listener, options) {
       if (listener == null) return;
       if (typeof listener !== 'function' && (typeof listener !== 'object' || typeof listener.handleEvent !== 'function')) {
@@ -67,8 +82,8 @@
       const opts = typeof options === 'object' && options !== null ? options : { capture: !!options };
       if (opts.signal && opts.signal.aborted) return;
       type = String(type);
-      let list = this.#listeners.get(type);
-      if (!list) this.#listeners.set(type, (list = []));
+      let list = this[kListeners].get(type);
+      if (!list) this[kListeners].set(type, (list = []));
       const capture = !!opts.capture;
       if (list.some((l) => l.listener === listener && l.capture === capture)) return;
       const entry = { listener, capture, once: !!opts.once, removed: false };
@@ -77,7 +92,7 @@
     }
     removeEventListener(type, listener, options) {
       const capture = typeof options === 'object' && options !== null ? !!options.capture : !!options;
-      const list = this.#listeners.get(String(type));
+      const list = this[kListeners].get(String(type));
       if (!list) return;
       const i = list.findIndex((l) => l.listener === listener && l.capture === capture);
       if (i >= 0) { list[i].removed = true; list.splice(i, 1); }
@@ -88,7 +103,7 @@
       }
       internal.eventDispatch(event, this, 0);
       try {
-        const list = this.#listeners.get(event.type);
+        const list = this[kListeners].get(event.type);
         if (list) {
           for (const entry of list.slice()) {
             if (entry.removed) continue;

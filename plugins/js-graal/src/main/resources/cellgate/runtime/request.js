@@ -1,6 +1,16 @@
 // Request.
 (function (host, internal) {
   'use strict';
+  // Internal slots of the classes below. Symbols, not #private names: a #name gets a new key
+  // in every context whose hash is the name's, so on the shared engine they collide in the
+  // shape tree and each construction scans all contexts' keys (bench/RESULTS.md, Finding A).
+  const kUrl = Symbol('Request.url');
+  const kMethod = Symbol('Request.method');
+  const kHeaders = Symbol('Request.headers');
+  const kBody = Symbol('Request.body');
+  const kRedirect = Symbol('Request.redirect');
+  const kSignal = Symbol('Request.signal');
+  const kCf = Symbol('Request.cf');
   // The methods workerd accepts (case-insensitively); anything else is a TypeError there too.
   const KNOWN = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'PURGE', 'TRACE', 'CONNECT', 'COPY', 'LOCK', 'MKCOL',
     'MOVE', 'PROPFIND', 'PROPPATCH', 'SEARCH', 'UNLOCK', 'ACL', 'REPORT', 'MKACTIVITY', 'CHECKOUT', 'MERGE', 'M-SEARCH', 'NOTIFY',
@@ -19,13 +29,13 @@
   }
 
   class Request {
-    #url;
-    #method;
-    #headers;
-    #body;
-    #redirect;
-    #signal;
-    #cf;
+    [kUrl];
+    [kMethod];
+    [kHeaders];
+    [kBody];
+    [kRedirect];
+    [kSignal];
+    [kCf];
 
     constructor(input, init = {}) {
       if (input === BARE) return;
@@ -33,80 +43,80 @@
       init = init === null || init === undefined ? {} : init;
       const from = input instanceof Request ? input : null;
       if (from) {
-        this.#url = from.#url;
-        this.#method = from.#method;
-        this.#redirect = from.#redirect;
-        this.#signal = from.#signal;
-        this.#cf = from.#cf;
+        this[kUrl] = from[kUrl];
+        this[kMethod] = from[kMethod];
+        this[kRedirect] = from[kRedirect];
+        this[kSignal] = from[kSignal];
+        this[kCf] = from[kCf];
       } else {
         let u;
         try { u = new (internal.builtin('URL'))(String(input)); } catch { throw new TypeError('Invalid URL: ' + String(input)); }
-        this.#url = u.href;
-        this.#method = 'GET';
-        this.#redirect = 'follow';
-        this.#signal = null;
-        this.#cf = undefined;
+        this[kUrl] = u.href;
+        this[kMethod] = 'GET';
+        this[kRedirect] = 'follow';
+        this[kSignal] = null;
+        this[kCf] = undefined;
       }
-      if (init.method !== undefined) this.#method = normalizeMethod(init.method);
+      if (init.method !== undefined) this[kMethod] = normalizeMethod(init.method);
       if (init.redirect !== undefined) {
         if (!REDIRECTS.includes(init.redirect)) throw new TypeError('Invalid redirect value, must be one of "follow", "manual" or "error": ' + init.redirect);
-        this.#redirect = init.redirect;
+        this[kRedirect] = init.redirect;
       }
-      if (init.signal !== undefined) this.#signal = init.signal;
-      if (init.cf !== undefined) this.#cf = init.cf;
+      if (init.signal !== undefined) this[kSignal] = init.signal;
+      if (init.cf !== undefined) this[kCf] = init.cf;
       if (init.cache !== undefined) throw internal.unsupported("The 'cache' field on 'RequestInitializerDict'");
-      this.#headers = new Headers(init.headers !== undefined ? init.headers : from ? from.headers : undefined);
+      this[kHeaders] = new Headers(init.headers !== undefined ? init.headers : from ? from.headers : undefined);
       let body = null;
       if (init.body !== undefined && init.body !== null) {
         const [state, type] = internal.extractBody(init.body);
         body = state;
-        if (type !== null && !this.#headers.has('content-type')) this.#headers.set('content-type', type);
+        if (type !== null && !this[kHeaders].has('content-type')) this[kHeaders].set('content-type', type);
       } else if (from && init.body === undefined) {
         body = internal.takeRequestBody(from);
       }
-      if (body !== null && body.source !== null && (this.#method === 'GET' || this.#method === 'HEAD')) {
+      if (body !== null && body.source !== null && (this[kMethod] === 'GET' || this[kMethod] === 'HEAD')) {
         throw new TypeError('Request with a GET or HEAD method cannot have a body.');
       }
-      this.#body = body || new internal.BodyState(null);
+      this[kBody] = body || new internal.BodyState(null);
     }
-    get url() { return this.#url; }
-    get method() { return this.#method; }
-    get headers() { return this.#headers; }
-    get redirect() { return this.#redirect; }
-    get signal() { if (this.#signal === null) this.#signal = neverAborted(); return this.#signal; }
-    get cf() { return this.#cf; }
+    get url() { return this[kUrl]; }
+    get method() { return this[kMethod]; }
+    get headers() { return this[kHeaders]; }
+    get redirect() { return this[kRedirect]; }
+    get signal() { if (this[kSignal] === null) this[kSignal] = neverAborted(); return this[kSignal]; }
+    get cf() { return this[kCf]; }
     get keepalive() { return false; }
     get integrity() { return ''; }
     get cache() { return undefined; }
     clone() {
-      if (this.#body.usedOrLocked) throw new TypeError('Body has already been used. It can only be used once. Use tee() first if you need to read it twice.');
-      const r = new Request(this.#url, { method: this.#method, headers: this.#headers, redirect: this.#redirect, signal: this.#signal || undefined, cf: this.#cf });
-      r.#body = this.#body.clone();
+      if (this[kBody].usedOrLocked) throw new TypeError('Body has already been used. It can only be used once. Use tee() first if you need to read it twice.');
+      const r = new Request(this[kUrl], { method: this[kMethod], headers: this[kHeaders], redirect: this[kRedirect], signal: this[kSignal] || undefined, cf: this[kCf] });
+      r[kBody] = this[kBody].clone();
       return r;
     }
     static {
-      internal.requestBody = (r) => r.#body;
+      internal.requestBody = (r) => r[kBody];
       internal.takeRequestBody = (r) => {
-        if (r.#body.usedOrLocked) throw new TypeError('Cannot reconstruct a Request with a used body.');
-        const b = r.#body;
-        r.#body = new internal.BodyState(b.source);
+        if (r[kBody].usedOrLocked) throw new TypeError('Cannot reconstruct a Request with a used body.');
+        const b = r[kBody];
+        r[kBody] = new internal.BodyState(b.source);
         b.used = true;
-        r.#body.used = true;
+        r[kBody].used = true;
         return new internal.BodyState(b.source);
       };
       // A request arriving from the host: headers stay one string until the Worker reads them.
       internal.requestFromHost = (method, url, headerLines, bodyKind, body) => {
         const r = new Request(BARE);
-        r.#url = url;
-        r.#method = method;
-        r.#headers = internal.headersFromLines(headerLines, 'immutable');
-        r.#body = internal.hostBody(bodyKind, body);
-        r.#redirect = 'manual';
-        r.#signal = null;
-        r.#cf = undefined;
+        r[kUrl] = url;
+        r[kMethod] = method;
+        r[kHeaders] = internal.headersFromLines(headerLines, 'immutable');
+        r[kBody] = internal.hostBody(bodyKind, body);
+        r[kRedirect] = 'manual';
+        r[kSignal] = null;
+        r[kCf] = undefined;
         return r;
       };
-      internal.requestSignalIfAny = (r) => r.#signal;
+      internal.requestSignalIfAny = (r) => r[kSignal];
     }
   }
   internal.mixinBody(Request, internal.requestBody);

@@ -1,18 +1,28 @@
 // Response.
 (function (host, internal) {
   'use strict';
+  // Internal slots of the classes below. Symbols, not #private names: a #name gets a new key
+  // in every context whose hash is the name's, so on the shared engine they collide in the
+  // shape tree and each construction scans all contexts' keys (bench/RESULTS.md, Finding A).
+  const kStatus = Symbol('Response.status');
+  const kStatusText = Symbol('Response.statusText');
+  const kHeaders = Symbol('Response.headers');
+  const kBody = Symbol('Response.body');
+  const kType = Symbol('Response.type');
+  const kUrl = Symbol('Response.url');
+  const kRedirected = Symbol('Response.redirected');
   const NULL_BODY = [101, 204, 205, 304];
   const REDIRECT = [301, 302, 303, 307, 308];
   const BARE = Symbol('bare');
 
   class Response {
-    #status;
-    #statusText;
-    #headers;
-    #body;
-    #type = 'default';
-    #url = '';
-    #redirected = false;
+    [kStatus];
+    [kStatusText];
+    [kHeaders];
+    [kBody];
+    [kType] = 'default';
+    [kUrl] = '';
+    [kRedirected] = false;
 
     constructor(body = null, init = {}) {
       if (body === BARE) return;
@@ -23,35 +33,35 @@
       }
       const statusText = init.statusText === undefined ? '' : String(init.statusText);
       if (/[\r\n]/.test(statusText)) throw new TypeError('Invalid statusText.');
-      this.#status = status;
-      this.#statusText = statusText;
-      this.#headers = new Headers(init.headers);
+      this[kStatus] = status;
+      this[kStatusText] = statusText;
+      this[kHeaders] = new Headers(init.headers);
       if (init.webSocket !== undefined && init.webSocket !== null) throw internal.unsupported('Response webSocket (WebSocketPair)');
       const [state, type] = internal.extractBody(body);
       if (state.source !== null && NULL_BODY.includes(status)) {
         throw new TypeError('Response with null body status (' + status + ') cannot have a body.');
       }
-      if (type !== null && !this.#headers.has('content-type')) this.#headers.set('content-type', type);
-      this.#body = state;
+      if (type !== null && !this[kHeaders].has('content-type')) this[kHeaders].set('content-type', type);
+      this[kBody] = state;
     }
-    get status() { return this.#status; }
-    get statusText() { return this.#statusText; }
-    get ok() { return this.#status >= 200 && this.#status <= 299; }
-    get headers() { return this.#headers; }
-    get type() { return this.#type; }
-    get url() { return this.#url; }
-    get redirected() { return this.#redirected; }
+    get status() { return this[kStatus]; }
+    get statusText() { return this[kStatusText]; }
+    get ok() { return this[kStatus] >= 200 && this[kStatus] <= 299; }
+    get headers() { return this[kHeaders]; }
+    get type() { return this[kType]; }
+    get url() { return this[kUrl]; }
+    get redirected() { return this[kRedirected]; }
     get webSocket() { return null; }
     get cf() { return undefined; }
     clone() {
       const r = new Response(BARE);
-      r.#status = this.#status;
-      r.#statusText = this.#statusText;
-      r.#headers = new Headers(this.#headers);
-      r.#body = this.#body.clone();
-      r.#type = this.#type;
-      r.#url = this.#url;
-      r.#redirected = this.#redirected;
+      r[kStatus] = this[kStatus];
+      r[kStatusText] = this[kStatusText];
+      r[kHeaders] = new Headers(this[kHeaders]);
+      r[kBody] = this[kBody].clone();
+      r[kType] = this[kType];
+      r[kUrl] = this[kUrl];
+      r[kRedirected] = this[kRedirected];
       return r;
     }
     static json(data, init = {}) {
@@ -66,32 +76,32 @@
       let href;
       try { href = new (internal.builtin('URL'))(String(url)).href; } catch { throw new TypeError('Invalid URL: ' + String(url)); }
       const r = new Response(null, { status, headers: { location: href } });
-      internal.headersGuard(r.#headers, 'immutable');
+      internal.headersGuard(r[kHeaders], 'immutable');
       return r;
     }
     static error() {
       const r = new Response(null, { status: 200 });
-      r.#status = 0;
-      r.#type = 'error';
-      internal.headersGuard(r.#headers, 'immutable');
+      r[kStatus] = 0;
+      r[kType] = 'error';
+      internal.headersGuard(r[kHeaders], 'immutable');
       return r;
     }
     static {
-      internal.responseBody = (r) => r.#body;
+      internal.responseBody = (r) => r[kBody];
       // [status, statusText, headerLines, bodyKind, value, offset, length] for the host.
       internal.responseToHost = (r) => {
-        if (r.#type === 'error') throw new TypeError('Response.error() cannot be returned from a Worker.');
-        const b = r.#body.toHost();
-        return [r.#status, r.#statusText, internal.headersToLines(r.#headers), b[0], b[1], b[2], b[3]];
+        if (r[kType] === 'error') throw new TypeError('Response.error() cannot be returned from a Worker.');
+        const b = r[kBody].toHost();
+        return [r[kStatus], r[kStatusText], internal.headersToLines(r[kHeaders]), b[0], b[1], b[2], b[3]];
       };
       internal.responseFromHost = (status, statusText, headerLines, body, url, redirected) => {
         const r = new Response(BARE);
-        r.#status = status;
-        r.#statusText = statusText || '';
-        r.#headers = internal.headersFromLines(headerLines, 'immutable');
-        r.#body = body;
-        r.#url = url || '';
-        r.#redirected = !!redirected;
+        r[kStatus] = status;
+        r[kStatusText] = statusText || '';
+        r[kHeaders] = internal.headersFromLines(headerLines, 'immutable');
+        r[kBody] = body;
+        r[kUrl] = url || '';
+        r[kRedirected] = !!redirected;
         return r;
       };
     }

@@ -5,6 +5,12 @@
 // more keys than the host takes at once are split; they still commit together with the turn.
 (function (host, internal) {
   'use strict';
+  // Internal slots of the classes below. Symbols, not #private names: a #name gets a new key
+  // in every context whose hash is the name's, so on the shared engine they collide in the
+  // shape tree and each construction scans all contexts' keys (bench/RESULTS.md, Finding A).
+  const kEntries = Symbol('ListIterator.entries');
+  const kAt = Symbol('ListIterator.at');
+  const kOps = Symbol('SyncKvStorage.ops');
   const BATCH = 128;
 
   // Code point order is UTF-8 byte order (JavaScript's < compares UTF-16 units, which differs
@@ -113,23 +119,23 @@
   };
 
   class ListIterator {
-    #entries; #at = 0;
-    constructor(entries) { this.#entries = entries; }
-    next() { return this.#at < this.#entries.length ? { done: false, value: this.#entries[this.#at++] } : { done: true, value: undefined }; }
+    [kEntries]; [kAt] = 0;
+    constructor(entries) { this[kEntries] = entries; }
+    next() { return this[kAt] < this[kEntries].length ? { done: false, value: this[kEntries][this[kAt]++] } : { done: true, value: undefined }; }
     [Symbol.iterator]() { return this; }
     get [Symbol.toStringTag]() { return 'ListIterator'; }
   }
 
   class SyncKvStorage {
-    #ops;
-    constructor(ops) { this.#ops = ops; }
-    get(key) { return this.#ops.getOne(String(key)); }
+    [kOps];
+    constructor(ops) { this[kOps] = ops; }
+    get(key) { return this[kOps].getOne(String(key)); }
     put(key, value) {
       // Unlike the async API, workerd's synchronous put() stores undefined.
-      this.#ops.put([[String(key), value]]);
+      this[kOps].put([[String(key), value]]);
     }
-    delete(key) { return this.#ops.deleteMany([String(key)]) > 0; }
-    list(options) { return new ListIterator([...this.#ops.list(options)]); }
+    delete(key) { return this[kOps].deleteMany([String(key)]) > 0; }
+    list(options) { return new ListIterator([...this[kOps].list(options)]); }
     get [Symbol.toStringTag]() { return 'SyncKvStorage'; }
   }
 

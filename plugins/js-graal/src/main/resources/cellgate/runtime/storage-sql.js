@@ -4,6 +4,18 @@
 // ArrayBuffers and views as BLOBs, a BigInt is a TypeError, anything else binds as String(value).
 (function (host, internal) {
   'use strict';
+  // Internal slots of the classes below. Symbols, not #private names: a #name gets a new key
+  // in every context whose hash is the name's, so on the shared engine they collide in the
+  // shape tree and each construction scans all contexts' keys (bench/RESULTS.md, Finding A).
+  const kCursor = Symbol('RawIterator.cursor');
+  const kColumns = Symbol('Cursor.columns');
+  const kRows = Symbol('Cursor.rows');
+  const kAt = Symbol('Cursor.at');
+  const kRowsRead = Symbol('Cursor.rowsRead');
+  const kRowsWritten = Symbol('Cursor.rowsWritten');
+  const kStep = Symbol('Cursor.step');
+  const kBridge = Symbol('SqlStorage.bridge');
+  const kCheck = Symbol('SqlStorage.check');
 
   function sqlValue(v) {
     if (v === null || v === undefined) return null;
@@ -20,29 +32,29 @@
   const blobOut = (v) => (v !== null && typeof v === 'object' ? new Uint8Array(new ArrayBuffer(v)).slice().buffer : v);
 
   class RawIterator {
-    #cursor;
-    constructor(cursor) { this.#cursor = cursor; }
-    next() { return internal.cursorStep(this.#cursor, true); }
+    [kCursor];
+    constructor(cursor) { this[kCursor] = cursor; }
+    next() { return internal.cursorStep(this[kCursor], true); }
     toArray() { const out = []; for (let r = this.next(); !r.done; r = this.next()) out.push(r.value); return out; }
     [Symbol.iterator]() { return this; }
     get [Symbol.toStringTag]() { return 'RawIterator'; }
   }
 
   class Cursor {
-    #columns; #rows; #at = 0; #rowsRead; #rowsWritten;
+    [kColumns]; [kRows]; [kAt] = 0; [kRowsRead]; [kRowsWritten];
     constructor(result) {
-      this.#columns = [...result[0]];
-      this.#rows = [...result[1]].map((row) => [...row].map(blobOut));
-      this.#rowsRead = result[2];
-      this.#rowsWritten = result[3];
+      this[kColumns] = [...result[0]];
+      this[kRows] = [...result[1]].map((row) => [...row].map(blobOut));
+      this[kRowsRead] = result[2];
+      this[kRowsWritten] = result[3];
     }
-    get columnNames() { return this.#columns.slice(); }
-    get rowsRead() { return this.#rowsRead; }
-    get rowsWritten() { return this.#rowsWritten; }
-    next() { return Cursor.#step(this, false); }
+    get columnNames() { return this[kColumns].slice(); }
+    get rowsRead() { return this[kRowsRead]; }
+    get rowsWritten() { return this[kRowsWritten]; }
+    next() { return Cursor[kStep](this, false); }
     toArray() { const out = []; for (let r = this.next(); !r.done; r = this.next()) out.push(r.value); return out; }
     one() {
-      const rest = this.#rows.length - this.#at;
+      const rest = this[kRows].length - this[kAt];
       if (rest !== 1) {
         throw new Error(rest === 0 ? 'Expected exactly one result from SQL query, but got no results.'
           : 'Expected exactly one result from SQL query, but got multiple results.');
@@ -52,26 +64,26 @@
     raw() { return new RawIterator(this); }
     [Symbol.iterator]() { return this; }
     get [Symbol.toStringTag]() { return 'Cursor'; }
-    static #step(c, raw) {
-      if (c.#at >= c.#rows.length) return { done: true, value: undefined };
-      const row = c.#rows[c.#at++];
+    static [kStep](c, raw) {
+      if (c[kAt] >= c[kRows].length) return { done: true, value: undefined };
+      const row = c[kRows][c[kAt]++];
       if (raw) return { done: false, value: row.slice() };
       const o = {};
       // A repeated column name keeps the last value, as in workerd.
-      c.#columns.forEach((name, i) => { o[name] = row[i]; });
+      c[kColumns].forEach((name, i) => { o[name] = row[i]; });
       return { done: false, value: o };
     }
-    static { internal.cursorStep = (c, raw) => Cursor.#step(c, raw); }
+    static { internal.cursorStep = (c, raw) => Cursor[kStep](c, raw); }
   }
 
   class SqlStorage {
-    #bridge; #check;
-    constructor(bridge, check) { this.#bridge = bridge; this.#check = check; }
+    [kBridge]; [kCheck];
+    constructor(bridge, check) { this[kBridge] = bridge; this[kCheck] = check; }
     exec(query, ...bindings) {
       if (arguments.length === 0) throw new TypeError("Failed to execute 'exec' on 'SqlStorage': parameter 1 is not of type 'JsString'.");
-      return new Cursor(this.#check(this.#bridge.sql(String(query), bindings.map(sqlValue))));
+      return new Cursor(this[kCheck](this[kBridge].sql(String(query), bindings.map(sqlValue))));
     }
-    get databaseSize() { return this.#check(this.#bridge.databaseSize()); }
+    get databaseSize() { return this[kCheck](this[kBridge].databaseSize()); }
     get Cursor() { return Cursor; }
     get [Symbol.toStringTag]() { return 'SqlStorage'; }
   }

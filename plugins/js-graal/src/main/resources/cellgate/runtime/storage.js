@@ -9,6 +9,13 @@
 // transaction rejects with an error that says so (see settleOpenTransactions).
 (function (host, internal) {
   'use strict';
+  // Internal slots of the classes below. Symbols, not #private names: a #name gets a new key
+  // in every context whose hash is the name's, so on the shared engine they collide in the
+  // shape tree and each construction scans all contexts' keys (bench/RESULTS.md, Finding A).
+  const kState = Symbol('DurableObjectTransaction.state');
+  const kKv = Symbol('DurableObjectTransaction.kv');
+  const kAlarms = Symbol('DurableObjectTransaction.alarms');
+  const kUsable = Symbol('DurableObjectTransaction.usable');
   const BEGIN = 0, COMMIT = 1, ROLLBACK = 2;
   const ACROSS_IO = 'storage.transaction(): the callback was still running when its turn ended (it awaited a timer, fetch() '
     + 'or an RPC call). cellgate commits storage at the end of every turn, so a transaction cannot stay open across '
@@ -47,23 +54,23 @@
   }
 
   class DurableObjectTransaction {
-    #state; #kv; #alarms;
-    constructor(state, kv, alarms) { this.#state = state; this.#kv = kv; this.#alarms = alarms; }
-    #usable(method) {
-      if (this.#state.aborted) return Promise.reject(this.#state.aborted);
-      if (this.#state.rolledBack) return Promise.reject(new Error('Cannot ' + method + '() on rolled back transaction'));
+    [kState]; [kKv]; [kAlarms];
+    constructor(state, kv, alarms) { this[kState] = state; this[kKv] = kv; this[kAlarms] = alarms; }
+    [kUsable](method) {
+      if (this[kState].aborted) return Promise.reject(this[kState].aborted);
+      if (this[kState].rolledBack) return Promise.reject(new Error('Cannot ' + method + '() on rolled back transaction'));
       return null;
     }
-    get(...a) { return this.#usable('get') || this.#kv.get(...a); }
-    put(...a) { return this.#usable('put') || this.#kv.put(...a); }
-    delete(...a) { return this.#usable('delete') || this.#kv.delete(...a); }
-    list(...a) { return this.#usable('list') || this.#kv.list(...a); }
-    getAlarm(...a) { return this.#usable('getAlarm') || this.#alarms.getAlarm(...a); }
-    setAlarm(...a) { return this.#usable('setAlarm') || this.#alarms.setAlarm(...a); }
-    deleteAlarm(...a) { return this.#usable('deleteAlarm') || this.#alarms.deleteAlarm(...a); }
+    get(...a) { return this[kUsable]('get') || this[kKv].get(...a); }
+    put(...a) { return this[kUsable]('put') || this[kKv].put(...a); }
+    delete(...a) { return this[kUsable]('delete') || this[kKv].delete(...a); }
+    list(...a) { return this[kUsable]('list') || this[kKv].list(...a); }
+    getAlarm(...a) { return this[kUsable]('getAlarm') || this[kAlarms].getAlarm(...a); }
+    setAlarm(...a) { return this[kUsable]('setAlarm') || this[kAlarms].setAlarm(...a); }
+    deleteAlarm(...a) { return this[kUsable]('deleteAlarm') || this[kAlarms].deleteAlarm(...a); }
     deleteAll() { return Promise.reject(new Error('Cannot call deleteAll() within a transaction')); }
     rollback() {
-      const s = this.#state;
+      const s = this[kState];
       if (s.rolledBack || s.aborted) return;
       s.rolledBack = true;
       const i = openTxns.indexOf(s);

@@ -3,47 +3,76 @@
 // reader holds back the producer; bodies to the host are read one chunk per unit of demand.
 (function (host, internal) {
   'use strict';
+  // Internal slots of the classes below. Symbols, not #private names: a #name gets a new key
+  // in every context whose hash is the name's, so on the shared engine they collide in the
+  // shape tree and each construction scans all contexts' keys (bench/RESULTS.md, Finding A).
+  const kS = Symbol('ReadableStreamDefaultController.s');
+  const kState = Symbol('ReadableStream.state');
+  const kQueue = Symbol('ReadableStream.queue');
+  const kReader = Symbol('ReadableStream.reader');
+  const kReads = Symbol('ReadableStream.reads');
+  const kError = Symbol('ReadableStream.error');
+  const kSource = Symbol('ReadableStream.source');
+  const kHwm = Symbol('ReadableStream.hwm');
+  const kPulling = Symbol('ReadableStream.pulling');
+  const kPullAgain = Symbol('ReadableStream.pullAgain');
+  const kStarted = Symbol('ReadableStream.started');
+  const kCloseRequested = Symbol('ReadableStream.closeRequested');
+  const kDisturbed = Symbol('ReadableStream.disturbed');
+  const kController = Symbol('ReadableStream.controller');
+  const kDemandWaiters = Symbol('ReadableStream.demandWaiters');
+  const kCancel = Symbol('ReadableStream.cancel');
+  const kFinish = Symbol('ReadableStream.finish');
+  const kFail = Symbol('ReadableStream.fail');
+  const kDesired = Symbol('ReadableStream.desired');
+  const kWakeDemand = Symbol('ReadableStream.wakeDemand');
+  const kMaybePull = Symbol('ReadableStream.maybePull');
+  const kRead = Symbol('ReadableStream.read');
+  const kStream = Symbol('ReadableStreamDefaultReader.stream');
+  const kClosed = Symbol('ReadableStreamDefaultReader.closed');
+  const kResolveClosed = Symbol('ReadableStreamDefaultReader.resolveClosed');
+  const kRejectClosed = Symbol('ReadableStreamDefaultReader.rejectClosed');
   const CLOSED = { done: true, value: undefined };
 
   class ReadableStreamDefaultController {
-    #s;
-    constructor(key, s) { if (key !== internal) throw new TypeError('Illegal constructor'); this.#s = s; }
-    get desiredSize() { return internal.rsDesired(this.#s); }
-    enqueue(chunk) { internal.rsEnqueue(this.#s, chunk); }
-    close() { internal.rsClose(this.#s); }
-    error(e) { internal.rsError(this.#s, e); }
+    [kS];
+    constructor(key, s) { if (key !== internal) throw new TypeError('Illegal constructor'); this[kS] = s; }
+    get desiredSize() { return internal.rsDesired(this[kS]); }
+    enqueue(chunk) { internal.rsEnqueue(this[kS], chunk); }
+    close() { internal.rsClose(this[kS]); }
+    error(e) { internal.rsError(this[kS], e); }
   }
 
   class ReadableStream {
-    #state = 'readable';
-    #queue = [];
-    #reader = null;
-    #reads = [];
-    #error;
-    #source;
-    #hwm;
-    #pulling = false;
-    #pullAgain = false;
-    #started = false;
-    #closeRequested = false;
-    #disturbed = false;
-    #controller;
-    #demandWaiters = [];
+    [kState] = 'readable';
+    [kQueue] = [];
+    [kReader] = null;
+    [kReads] = [];
+    [kError];
+    [kSource];
+    [kHwm];
+    [kPulling] = false;
+    [kPullAgain] = false;
+    [kStarted] = false;
+    [kCloseRequested] = false;
+    [kDisturbed] = false;
+    [kController];
+    [kDemandWaiters] = [];
 
     constructor(source = {}, strategy = {}) {
       source = source === null ? {} : source;
       if (source.type !== undefined && source.type !== 'bytes') throw new RangeError('Invalid type: ' + source.type);
-      this.#source = source;
-      this.#hwm = strategy && strategy.highWaterMark !== undefined ? Number(strategy.highWaterMark) : (source.type === 'bytes' ? 0 : 1);
-      this.#controller = new ReadableStreamDefaultController(internal, this);
+      this[kSource] = source;
+      this[kHwm] = strategy && strategy.highWaterMark !== undefined ? Number(strategy.highWaterMark) : (source.type === 'bytes' ? 0 : 1);
+      this[kController] = new ReadableStreamDefaultController(internal, this);
       let started;
       try {
-        started = typeof source.start === 'function' ? source.start.call(source, this.#controller) : undefined;
-      } catch (e) { this.#fail(e); throw e; }
-      Promise.resolve(started).then(() => { this.#started = true; this.#maybePull(); }, (e) => this.#fail(e));
+        started = typeof source.start === 'function' ? source.start.call(source, this[kController]) : undefined;
+      } catch (e) { this[kFail](e); throw e; }
+      Promise.resolve(started).then(() => { this[kStarted] = true; this[kMaybePull](); }, (e) => this[kFail](e));
     }
 
-    get locked() { return this.#reader !== null; }
+    get locked() { return this[kReader] !== null; }
     getReader(options) {
       if (options && options.mode === 'byob') throw internal.unsupported('ReadableStream BYOB readers (getReader({mode: "byob"}))');
       if (options && options.mode !== undefined) throw new RangeError('Invalid reader mode: ' + options.mode);
@@ -51,67 +80,67 @@
     }
     cancel(reason) {
       if (this.locked) return Promise.reject(new TypeError('This ReadableStream is currently locked to a reader.'));
-      return this.#cancel(reason);
+      return this[kCancel](reason);
     }
-    #cancel(reason) {
-      this.#disturbed = true;
-      if (this.#state === 'closed') return Promise.resolve();
-      if (this.#state === 'errored') return Promise.reject(this.#error);
-      this.#queue = [];
-      this.#finish();
+    [kCancel](reason) {
+      this[kDisturbed] = true;
+      if (this[kState] === 'closed') return Promise.resolve();
+      if (this[kState] === 'errored') return Promise.reject(this[kError]);
+      this[kQueue] = [];
+      this[kFinish]();
       try {
-        const r = typeof this.#source.cancel === 'function' ? this.#source.cancel.call(this.#source, reason) : undefined;
+        const r = typeof this[kSource].cancel === 'function' ? this[kSource].cancel.call(this[kSource], reason) : undefined;
         return Promise.resolve(r).then(() => undefined);
       } catch (e) { return Promise.reject(e); }
     }
-    #finish() {
-      this.#state = 'closed';
-      for (const r of this.#reads.splice(0)) r.resolve(CLOSED);
-      if (this.#reader) internal.readerClosed(this.#reader, null);
-      this.#wakeDemand();
+    [kFinish]() {
+      this[kState] = 'closed';
+      for (const r of this[kReads].splice(0)) r.resolve(CLOSED);
+      if (this[kReader]) internal.readerClosed(this[kReader], null);
+      this[kWakeDemand]();
     }
-    #fail(e) {
-      if (this.#state !== 'readable') return;
-      this.#state = 'errored';
-      this.#error = e;
-      this.#queue = [];
-      for (const r of this.#reads.splice(0)) r.reject(e);
-      if (this.#reader) internal.readerClosed(this.#reader, e);
-      this.#wakeDemand();
+    [kFail](e) {
+      if (this[kState] !== 'readable') return;
+      this[kState] = 'errored';
+      this[kError] = e;
+      this[kQueue] = [];
+      for (const r of this[kReads].splice(0)) r.reject(e);
+      if (this[kReader]) internal.readerClosed(this[kReader], e);
+      this[kWakeDemand]();
     }
-    #desired() {
-      if (this.#state === 'errored') return null;
-      if (this.#state === 'closed') return 0;
-      return this.#hwm - this.#queue.length;
+    [kDesired]() {
+      if (this[kState] === 'errored') return null;
+      if (this[kState] === 'closed') return 0;
+      return this[kHwm] - this[kQueue].length;
     }
-    #wakeDemand() { for (const w of this.#demandWaiters.splice(0)) w(); }
-    #maybePull() {
-      if (!this.#started || this.#state !== 'readable' || this.#closeRequested) return;
-      if (this.#reads.length === 0 && this.#desired() <= 0) return;
-      if (typeof this.#source.pull !== 'function') { this.#wakeDemand(); return; }
-      if (this.#pulling) { this.#pullAgain = true; return; }
-      this.#pulling = true;
+    [kWakeDemand]() { for (const w of this[kDemandWaiters].splice(0)) w(); }
+    [kMaybePull]() {
+      if (!this[kStarted] || this[kState] !== 'readable' || this[kCloseRequested]) return;
+      if (this[kReads].length === 0 && this[kDesired]() <= 0) return;
+      if (typeof this[kSource].pull !== 'function') { this[kWakeDemand](); return; }
+      if (this[kPulling]) { this[kPullAgain] = true; return; }
+      this[kPulling] = true;
       let p;
-      try { p = this.#source.pull.call(this.#source, this.#controller); } catch (e) { this.#fail(e); return; }
+      try { p = this[kSource].pull.call(this[kSource], this[kController]); } catch (e) { this[kFail](e); return; }
       Promise.resolve(p).then(() => {
-        this.#pulling = false;
-        if (this.#pullAgain) { this.#pullAgain = false; this.#maybePull(); }
-      }, (e) => this.#fail(e));
+        this[kPulling] = false;
+        if (this[kPullAgain]) { this[kPullAgain] = false; this[kMaybePull](); }
+      }, (e) => this[kFail](e));
     }
-    #read() {
-      this.#disturbed = true;
-      if (this.#queue.length > 0) {
-        const value = this.#queue.shift();
-        if (this.#closeRequested && this.#queue.length === 0) this.#finish();
-        else this.#maybePull();
+    [kRead]() {
+      this[kDisturbed] = true;
+      if (this[kQueue].length > 0) {
+        const value = this[kQueue].shift();
+        if (this[kCloseRequested] && this[kQueue].length === 0) this[kFinish]();
+        else this[kMaybePull]();
         return Promise.resolve({ done: false, value });
       }
-      if (this.#state === 'closed') return Promise.resolve(CLOSED);
-      if (this.#state === 'errored') return Promise.reject(this.#error);
+      if (this[kState] === 'closed') return Promise.resolve(CLOSED);
+      if (this[kState] === 'errored') return Promise.reject(this[kError]);
       return new Promise((resolve, reject) => {
-        this.#reads.push({ resolve, reject });
-        this.#wakeDemand();
-        this.#maybePull();
+        this[kReads].push({ resolve, reject });
+        this[kWakeDemand]();
+        this[kMaybePull]();
       });
     }
     tee() {
@@ -178,65 +207,65 @@
       }, { highWaterMark: 0 });
     }
     static {
-      internal.rsDesired = (s) => s.#desired();
+      internal.rsDesired = (s) => s[kDesired]();
       internal.rsEnqueue = (s, chunk) => {
-        if (s.#state !== 'readable' || s.#closeRequested) throw new TypeError('Cannot enqueue to a closed or errored ReadableStream.');
-        if (s.#source.type === 'bytes' && !ArrayBuffer.isView(chunk)) throw new TypeError('A byte stream only accepts ArrayBufferView chunks.');
-        if (s.#reads.length > 0) s.#reads.shift().resolve({ done: false, value: chunk });
-        else s.#queue.push(chunk);
-        s.#maybePull();
+        if (s[kState] !== 'readable' || s[kCloseRequested]) throw new TypeError('Cannot enqueue to a closed or errored ReadableStream.');
+        if (s[kSource].type === 'bytes' && !ArrayBuffer.isView(chunk)) throw new TypeError('A byte stream only accepts ArrayBufferView chunks.');
+        if (s[kReads].length > 0) s[kReads].shift().resolve({ done: false, value: chunk });
+        else s[kQueue].push(chunk);
+        s[kMaybePull]();
       };
       internal.rsClose = (s) => {
-        if (s.#state !== 'readable' || s.#closeRequested) throw new TypeError('The ReadableStream is already closed.');
-        s.#closeRequested = true;
-        if (s.#queue.length === 0) s.#finish();
+        if (s[kState] !== 'readable' || s[kCloseRequested]) throw new TypeError('The ReadableStream is already closed.');
+        s[kCloseRequested] = true;
+        if (s[kQueue].length === 0) s[kFinish]();
       };
-      internal.rsError = (s, e) => s.#fail(e);
-      internal.rsRead = (s) => s.#read();
-      internal.rsCancel = (s, r) => s.#cancel(r);
+      internal.rsError = (s, e) => s[kFail](e);
+      internal.rsRead = (s) => s[kRead]();
+      internal.rsCancel = (s, r) => s[kCancel](r);
       internal.rsLock = (s, reader) => {
-        if (s.#reader !== null) throw new TypeError('This ReadableStream is currently locked to a reader.');
-        s.#reader = reader;
-        return s.#state === 'errored' ? s.#error : s.#state;
+        if (s[kReader] !== null) throw new TypeError('This ReadableStream is currently locked to a reader.');
+        s[kReader] = reader;
+        return s[kState] === 'errored' ? s[kError] : s[kState];
       };
-      internal.rsUnlock = (s) => { s.#reader = null; };
-      internal.rsDisturbed = (s) => s.#disturbed;
-      internal.rsWaitForDemand = (s) => (s.#reads.length > 0 || s.#desired() > 0 || s.#state !== 'readable'
-        ? Promise.resolve() : new Promise((r) => s.#demandWaiters.push(r)));
+      internal.rsUnlock = (s) => { s[kReader] = null; };
+      internal.rsDisturbed = (s) => s[kDisturbed];
+      internal.rsWaitForDemand = (s) => (s[kReads].length > 0 || s[kDesired]() > 0 || s[kState] !== 'readable'
+        ? Promise.resolve() : new Promise((r) => s[kDemandWaiters].push(r)));
     }
   }
 
   class ReadableStreamDefaultReader {
-    #stream;
-    #closed;
-    #resolveClosed;
-    #rejectClosed;
+    [kStream];
+    [kClosed];
+    [kResolveClosed];
+    [kRejectClosed];
     constructor(stream) {
       if (!(stream instanceof ReadableStream)) throw new TypeError('ReadableStreamDefaultReader needs a ReadableStream');
-      this.#closed = new Promise((res, rej) => { this.#resolveClosed = res; this.#rejectClosed = rej; });
-      this.#closed.catch(() => { });
+      this[kClosed] = new Promise((res, rej) => { this[kResolveClosed] = res; this[kRejectClosed] = rej; });
+      this[kClosed].catch(() => { });
       const state = internal.rsLock(stream, this);
-      this.#stream = stream;
-      if (state === 'closed') this.#resolveClosed();
-      else if (state !== 'readable') this.#rejectClosed(state);
+      this[kStream] = stream;
+      if (state === 'closed') this[kResolveClosed]();
+      else if (state !== 'readable') this[kRejectClosed](state);
     }
-    get closed() { return this.#closed; }
+    get closed() { return this[kClosed]; }
     read() {
-      if (!this.#stream) return Promise.reject(new TypeError('This ReadableStream reader has been released.'));
-      return internal.rsRead(this.#stream);
+      if (!this[kStream]) return Promise.reject(new TypeError('This ReadableStream reader has been released.'));
+      return internal.rsRead(this[kStream]);
     }
     cancel(reason) {
-      if (!this.#stream) return Promise.reject(new TypeError('This ReadableStream reader has been released.'));
-      return internal.rsCancel(this.#stream, reason);
+      if (!this[kStream]) return Promise.reject(new TypeError('This ReadableStream reader has been released.'));
+      return internal.rsCancel(this[kStream], reason);
     }
     releaseLock() {
-      if (!this.#stream) return;
-      internal.rsUnlock(this.#stream);
-      this.#stream = null;
-      this.#rejectClosed(new TypeError('This ReadableStream reader has been released.'));
+      if (!this[kStream]) return;
+      internal.rsUnlock(this[kStream]);
+      this[kStream] = null;
+      this[kRejectClosed](new TypeError('This ReadableStream reader has been released.'));
     }
     static {
-      internal.readerClosed = (r, e) => { if (e === null) r.#resolveClosed(); else r.#rejectClosed(e); };
+      internal.readerClosed = (r, e) => { if (e === null) r[kResolveClosed](); else r[kRejectClosed](e); };
     }
   }
 

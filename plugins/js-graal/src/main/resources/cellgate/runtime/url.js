@@ -3,6 +3,11 @@
 // ASCII; a non-ASCII host (IDNA) is refused with a TypeError naming it rather than mis-encoded.
 (function (host, internal) {
   'use strict';
+  // Internal slots of the classes below. Symbols, not #private names: a #name gets a new key
+  // in every context whose hash is the name's, so on the shared engine they collide in the
+  // shape tree and each construction scans all contexts' keys (bench/RESULTS.md, Finding A).
+  const kRec = Symbol('URL.rec');
+  const kParams = Symbol('URL.params');
   const SPECIAL = { 'ftp:': '21', 'file:': '', 'http:': '80', 'https:': '443', 'ws:': '80', 'wss:': '443' };
   const enc = internal.encoder;
 
@@ -275,54 +280,54 @@
   }
 
   class URL {
-    #rec;
-    #params = null;
+    [kRec];
+    [kParams] = null;
     constructor(url, base) {
       if (arguments.length === 0) throw new TypeError("Failed to construct 'URL': 1 argument required, but only 0 present.");
       const b = base === undefined ? null : parse(String(base), null);
-      this.#rec = parse(String(url), b);
+      this[kRec] = parse(String(url), b);
     }
     static canParse(url, base) { try { new URL(url, base); return true; } catch { return false; } }
     static parse(url, base) { try { return new URL(url, base); } catch { return null; } }
-    get href() { return serialize(this.#rec); }
-    set href(v) { this.#rec = parse(String(v), null); if (this.#params) internal.paramsReset(this.#params, this.#rec.query || ''); }
+    get href() { return serialize(this[kRec]); }
+    set href(v) { this[kRec] = parse(String(v), null); if (this[kParams]) internal.paramsReset(this[kParams], this[kRec].query || ''); }
     get origin() {
-      const r = this.#rec;
+      const r = this[kRec];
       if (r.scheme === 'blob:') { try { return new URL(r.path[0]).origin; } catch { return 'null'; } }
       if (r.scheme in SPECIAL && r.scheme !== 'file:') return r.scheme + '//' + r.host + (r.port !== null ? ':' + r.port : '');
       return 'null';
     }
-    get protocol() { return this.#rec.scheme; }
+    get protocol() { return this[kRec].scheme; }
     set protocol(v) {
       const m = /^([a-zA-Z][a-zA-Z0-9+.-]*)/.exec(String(v));
       if (!m) return;
       const scheme = m[1].toLowerCase() + ':';
-      if ((scheme in SPECIAL) !== (this.#rec.scheme in SPECIAL)) return;
-      if (scheme === 'file:' && (this.#rec.username || this.#rec.password || this.#rec.port !== null)) return;
-      this.#rec.scheme = scheme;
-      if (SPECIAL[scheme] === this.#rec.port) this.#rec.port = null;
+      if ((scheme in SPECIAL) !== (this[kRec].scheme in SPECIAL)) return;
+      if (scheme === 'file:' && (this[kRec].username || this[kRec].password || this[kRec].port !== null)) return;
+      this[kRec].scheme = scheme;
+      if (SPECIAL[scheme] === this[kRec].port) this[kRec].port = null;
     }
-    get username() { return this.#rec.username; }
-    set username(v) { if (this.#rec.host && this.#rec.scheme !== 'file:') this.#rec.username = pct(String(v), USERINFO); }
-    get password() { return this.#rec.password; }
-    set password(v) { if (this.#rec.host && this.#rec.scheme !== 'file:') this.#rec.password = pct(String(v), USERINFO); }
-    get host() { const r = this.#rec; return r.host === null ? '' : r.host + (r.port !== null ? ':' + r.port : ''); }
+    get username() { return this[kRec].username; }
+    set username(v) { if (this[kRec].host && this[kRec].scheme !== 'file:') this[kRec].username = pct(String(v), USERINFO); }
+    get password() { return this[kRec].password; }
+    set password(v) { if (this[kRec].host && this[kRec].scheme !== 'file:') this[kRec].password = pct(String(v), USERINFO); }
+    get host() { const r = this[kRec]; return r.host === null ? '' : r.host + (r.port !== null ? ':' + r.port : ''); }
     set host(v) {
-      if (this.#rec.opaque) return;
+      if (this[kRec].opaque) return;
       try {
-        const t = parse(this.#rec.scheme + '//' + String(v).split(/[/?#\\]/)[0] + '/', null);
-        this.#rec.host = t.host;
-        if (String(v).includes(':')) this.#rec.port = t.port;
+        const t = parse(this[kRec].scheme + '//' + String(v).split(/[/?#\\]/)[0] + '/', null);
+        this[kRec].host = t.host;
+        if (String(v).includes(':')) this[kRec].port = t.port;
       } catch { /* an invalid host leaves the URL unchanged, as the standard says */ }
     }
-    get hostname() { return this.#rec.host === null ? '' : this.#rec.host; }
+    get hostname() { return this[kRec].host === null ? '' : this[kRec].host; }
     set hostname(v) {
-      if (this.#rec.opaque) return;
-      try { this.#rec.host = parse(this.#rec.scheme + '//' + String(v).split(/[:/?#\\]/)[0] + '/', null).host; } catch { /* unchanged */ }
+      if (this[kRec].opaque) return;
+      try { this[kRec].host = parse(this[kRec].scheme + '//' + String(v).split(/[:/?#\\]/)[0] + '/', null).host; } catch { /* unchanged */ }
     }
-    get port() { return this.#rec.port === null ? '' : this.#rec.port; }
+    get port() { return this[kRec].port === null ? '' : this[kRec].port; }
     set port(v) {
-      const r = this.#rec;
+      const r = this[kRec];
       if (r.host === null || r.host === '' || r.scheme === 'file:') return;
       const s = String(v);
       if (s === '') { r.port = null; return; }
@@ -330,37 +335,37 @@
       if (!m || +m[0] > 65535) return;
       r.port = SPECIAL[r.scheme] === String(+m[0]) ? null : String(+m[0]);
     }
-    get pathname() { return serializePath(this.#rec); }
+    get pathname() { return serializePath(this[kRec]); }
     set pathname(v) {
-      const r = this.#rec;
+      const r = this[kRec];
       if (r.opaque) return;
       r.path = [];
       const special = r.scheme in SPECIAL;
       const s = String(v);
       parsePath(r, special ? s.replace(/^[/\\]/, '') : s.replace(/^\//, ''), special);
     }
-    get search() { const q = this.#rec.query; return q === null || q === '' ? '' : '?' + q; }
+    get search() { const q = this[kRec].query; return q === null || q === '' ? '' : '?' + q; }
     set search(v) {
       let s = String(v);
-      if (s === '') { this.#rec.query = null; } else {
+      if (s === '') { this[kRec].query = null; } else {
         if (s[0] === '?') s = s.slice(1);
-        this.#rec.query = pct(s, this.#rec.scheme in SPECIAL ? SPECIAL_QUERY : QUERY);
+        this[kRec].query = pct(s, this[kRec].scheme in SPECIAL ? SPECIAL_QUERY : QUERY);
       }
-      if (this.#params) internal.paramsReset(this.#params, this.#rec.query || '');
+      if (this[kParams]) internal.paramsReset(this[kParams], this[kRec].query || '');
     }
     get searchParams() {
-      if (!this.#params) {
-        this.#params = new URLSearchParams(this.#rec.query || '');
-        internal.paramsBind(this.#params, (q) => { this.#rec.query = q === '' && this.#rec.query === null ? null : q; });
+      if (!this[kParams]) {
+        this[kParams] = new URLSearchParams(this[kRec].query || '');
+        internal.paramsBind(this[kParams], (q) => { this[kRec].query = q === '' && this[kRec].query === null ? null : q; });
       }
-      return this.#params;
+      return this[kParams];
     }
-    get hash() { const f = this.#rec.fragment; return f === null || f === '' ? '' : '#' + f; }
+    get hash() { const f = this[kRec].fragment; return f === null || f === '' ? '' : '#' + f; }
     set hash(v) {
       let s = String(v);
-      if (s === '') { this.#rec.fragment = null; return; }
+      if (s === '') { this[kRec].fragment = null; return; }
       if (s[0] === '#') s = s.slice(1);
-      this.#rec.fragment = pct(s, FRAGMENT);
+      this[kRec].fragment = pct(s, FRAGMENT);
     }
     toString() { return this.href; }
     toJSON() { return this.href; }
