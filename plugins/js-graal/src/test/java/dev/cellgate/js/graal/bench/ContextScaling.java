@@ -37,6 +37,8 @@ public final class ContextScaling {
             export default {
               async fetch(req) {
                 const url = new URL(req.url);
+                // resident cells hold such objects; the shape transitions of their fields live as long as they do
+                globalThis.kept ??= [new Response('x', { headers: { a: 'b' } }), new Headers(), new ReadableStream(), req];
                 const n = Number(url.searchParams.get('n') ?? '1');
                 let sink = 0;
                 for (let i = 0; i < n; i++) {
@@ -56,6 +58,7 @@ public final class ContextScaling {
             """;
 
     private static final int LOOP = Integer.getInteger("loop", 2_000);
+    private static final int SPREAD_LOOP = 50;
 
     public static void main(String[] args) throws Exception {
         int[] steps = Arrays.stream((args.length > 0 ? args[0] : "1,100,1000").split(",")).mapToInt(Integer::parseInt).toArray();
@@ -84,6 +87,14 @@ public final class ContextScaling {
                 // CPU time of the executor thread: the box is shared, wall time would measure the neighbours
                 System.out.printf("N=%5d live contexts: %,d x (new Response + new Headers) + %,d streams, executor CPU: median %.1f ms, min %.1f ms (%.1f us per iteration)%n",
                         live.size(), LOOP, LOOP / 10, ns[rounds / 2] / 1e6, ns[0] / 1e6, ns[rounds / 2] / 1e3 / LOOP);
+                // the serving pattern: requests spread over the contexts (every resident cell gets some)
+                int sample = Math.min(live.size(), 100);
+                long spread = 0;
+                for (int i = 0; i < sample; i++) {
+                    spread += live.get(i * live.size() / sample).fetch(SPREAD_LOOP);
+                }
+                System.out.printf("N=%5d spread over %d contexts, %d iterations each: %.1f us per iteration%n",
+                        live.size(), sample, SPREAD_LOOP, spread / 1e3 / sample / SPREAD_LOOP);
             }
         } finally {
             for (Live w : live) {
