@@ -56,6 +56,7 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
+import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -228,8 +229,11 @@ public final class Node {
         cellIo = Executors.newFixedThreadPool(Math.max(2, config.activations()), daemon("cell-io"));
         Replicator replicator = Replicators.create(plugins, bucket, cellIo);
         ownership = new OwnershipStore(bucket, self, Ticker.SYSTEM);
+        OptionalInt maxResident = ResidentCeiling.of(config);
+        OptionalInt lowWater = maxResident.equals(config.maxResidentCells()) ? config.residentLowWater()
+                : OptionalInt.of(Math.max(1, (int) (maxResident.getAsInt() * 0.8)));
         CellsConfig cc = new CellsConfig(Path.of(config.watchDir()).toAbsolutePath().normalize(), config.outputGate(),
-                config.idleEvictMs(), config.maxResidentCells(), config.residentLowWater(), config.maxRssMb(), config.activations());
+                config.idleEvictMs(), maxResident, lowWater, config.maxRssMb(), config.activations());
         wakeIndex = new WakeIndex(bucket);
         cells = new Cells(vertx, cc, ownership, replicator, () -> workers == null ? null : workers.current(), Ticker.SYSTEM,
                 cellIo, () -> lease == null || lease.canServe(), wakeIndex);
