@@ -150,7 +150,8 @@ export class Breaker extends DurableObject {
   async breakIt(caught) {
     this.memory++;
     await this.ctx.storage.put('k', 'kept');
-    const p = this.ctx.blockConcurrencyWhile(async () => { await sleep(30); throw new RangeError('bcw failed'); });
+    // 250 ms: long enough that the calls sent behind it are queued before it fails, even on a loaded machine
+    const p = this.ctx.blockConcurrencyWhile(async () => { await sleep(250); throw new RangeError('bcw failed'); });
     if (caught) {
       try { await p; } catch (e) { return 'caught ' + e.message; }
     }

@@ -146,7 +146,8 @@ public final class PeerClient implements Forwarder {
 
     private static RuntimeException refusal(String node, HttpClientResponse resp, String result, String text) {
         if (PeerWire.NOT_OWNER.equals(result)) {
-            return new RerouteException("node " + node + " is not the owner (it says " + resp.getHeader(PeerWire.H_OWNER) + ")", 1);
+            String owner = resp.getHeader(PeerWire.H_OWNER);
+            return new RerouteException("node " + node + " is not the owner (it says " + owner + ")", 1, owner);
         }
         if (PeerWire.DRAINING.equals(result)) {
             return new RerouteException("owner " + node + " is draining", 100);

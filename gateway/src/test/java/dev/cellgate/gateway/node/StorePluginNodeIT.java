@@ -51,7 +51,7 @@ class StorePluginNodeIT {
         Path gcsJar = Path.of("target/optional-plugins/store-gcs.jar").toAbsolutePath();
         assertThat(gatewayJar).as("run after package: mvn verify").exists();
         assertThat(gcsJar).exists();
-        Path plugins = Files.createDirectories(tmp.resolve("plugins"));
+        Path plugins = pluginsWithoutStores();
 
         try (GcsEmulator gcs = GcsEmulator.start(0).createBucket("hotdrop-bucket")) {
             ProcessBuilder pb = new ProcessBuilder(javaBin(), "-jar", gatewayJar.toString()).redirectErrorStream(true);
@@ -107,7 +107,7 @@ class StorePluginNodeIT {
 
     @Test
     void aNodeRefusesToStartOnABucketWhoseConditionalWritesAreNotAtomic() throws Exception {
-        Path plugins = Files.createDirectories(tmp.resolve("plugins"));
+        Path plugins = pluginsWithoutStores();
         Files.copy(Path.of("target/optional-plugins/store-gcs.jar"), plugins.resolve("store-gcs.jar"));
         try (GcsEmulator broken = GcsEmulator.startNonAtomic(0).createBucket("racy-bucket")) {
             ProcessBuilder pb = new ProcessBuilder(javaBin(), "-jar", Path.of("target/gateway.jar").toAbsolutePath().toString());
@@ -126,6 +126,15 @@ class StorePluginNodeIT {
                     .contains("storage probe FAILED on gs://racy-bucket/fleet at step 'race'")
                     .contains("not atomic");
         }
+    }
+
+    /** A node needs its engine and replicator to start; the store plugins are what the tests add. */
+    private Path pluginsWithoutStores() throws IOException {
+        Path plugins = Files.createDirectories(tmp.resolve("plugins"));
+        for (String jar : List.of("js-graal.jar", "replicator-wal.jar")) {
+            Files.copy(Path.of("target/plugins", jar), plugins.resolve(jar));
+        }
+        return plugins;
     }
 
     private void awaitScheme(String base, String scheme) throws Exception {

@@ -78,7 +78,7 @@ public final class CellRouter implements StubChannel {
             return CompletableFuture.failedFuture(new StubCallException("could not reach the owner of " + target.scope()
                     + " (" + last.getMessage() + "); retry", true, last));
         }
-        return once(target, local, remote).exceptionallyCompose(e -> {
+        return once(target, local, remote, last == null ? null : last.ownerHint()).exceptionallyCompose(e -> {
             Throwable c = Cells.unwrap(e);
             if (!(c instanceof RerouteException r)) {
                 return CompletableFuture.failedFuture(c);
@@ -95,8 +95,9 @@ public final class CellRouter implements StubChannel {
         });
     }
 
+    /** @param ownerHint the owner a peer named when it refused the previous try, or null */
     private <T> CompletableFuture<T> once(CellIdentity target, java.util.function.Supplier<CompletableFuture<T>> local,
-                                          BiFunction<String, Forwarder, CompletableFuture<T>> remote) {
+                                          BiFunction<String, Forwarder, CompletableFuture<T>> remote, String ownerHint) {
         return local.get().exceptionallyCompose(e -> {
             Throwable c = Cells.unwrap(e);
             Forwarder f = forwarder;
@@ -107,8 +108,11 @@ public final class CellRouter implements StubChannel {
                 return remote.apply(o.node(), f);
             }
             if (c instanceof DrainingException && f != null) {
-                // An in-flight request of a draining node: its cells are moving to peers. Follow them.
-                String node = f.placementTarget();
+                // An in-flight request of a draining node: its cells are moving to peers. Follow them:
+                // to the owner a peer already named (a draining node reads no records), else to where
+                // placement would put the cell. Without the hint a draining node would ask the same
+                // placement target again and again while another node owns the cell.
+                String node = ownerHint != null ? ownerHint : f.placementTarget();
                 return node == null ? CompletableFuture.failedFuture(c) : remote.apply(node, f);
             }
             if (c instanceof NodeFullException) {

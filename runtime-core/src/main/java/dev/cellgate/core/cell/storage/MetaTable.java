@@ -17,6 +17,11 @@ final class MetaTable {
         this.db = db;
     }
 
+    /** A rollback may have undone the CREATE TABLE: look again before the next use. */
+    void forgetWhetherItExists() {
+        exists = null;
+    }
+
     private boolean exists() {
         if (exists == null) {
             try (PreparedStatement ps = db.connection().prepareStatement(

@@ -204,6 +204,13 @@ public final class SqliteCellStorage implements CellStorage, AutoCloseable {
         requireNested();
         exec("ROLLBACK TO cg_sp" + savepoints);
         exec("RELEASE cg_sp" + (savepoints--));
+        tablesMayBeGone();
+    }
+
+    /** The platform tables are created lazily inside a transaction; a rollback can take them away again. */
+    private void tablesMayBeGone() {
+        kv.forgetWhetherItExists();
+        meta.forgetWhetherItExists();
     }
 
     private void requireNested() {
@@ -238,6 +245,7 @@ public final class SqliteCellStorage implements CellStorage, AutoCloseable {
             savepoints = 0;
             exec("ROLLBACK");
             inTurnTxn = false;
+            tablesMayBeGone();
             throw new StorageException("a transaction was still open at the end of the event; it was rolled back");
         }
         exec("COMMIT");
@@ -251,6 +259,7 @@ public final class SqliteCellStorage implements CellStorage, AutoCloseable {
             savepoints = 0;
             exec("ROLLBACK");
             inTurnTxn = false;
+            tablesMayBeGone();
         }
     }
 

@@ -76,6 +76,27 @@ class SqliteCellStorageTest {
     }
 
     @Test
+    void platformTablesCreatedInARolledBackTransactionAreCreatedAgain() {
+        // The first alarm and the first key are written inside a transaction that is rolled back:
+        // the tables they created are gone, and the next use must not trust a cached "it exists".
+        db.beginNested();
+        db.setAlarm(1_000);
+        db.kvPut(List.of("k"), List.of(b("v")));
+        db.rollbackNested();
+        assertThat(db.storedAlarm()).isEmpty();
+        assertThat(db.kvGet(List.of("k")).get(0)).isNull();
+        db.endTurn();
+
+        db.setAlarm(2_000);
+        db.kvPut(List.of("k"), List.of(b("w")));
+        db.abortTurn();
+        assertThat(db.storedAlarm()).isEmpty();
+        db.setAlarm(3_000);
+        db.endTurn();
+        assertThat(db.storedAlarm()).hasValue(3_000);
+    }
+
+    @Test
     void sqlErrorsAreClearAndRefusalsNameTheReason() {
         assertThatThrownBy(() -> db.sql("SELECT * FROM missing", null)).isInstanceOf(StorageException.class)
                 .hasMessageContaining("no such table: missing");
