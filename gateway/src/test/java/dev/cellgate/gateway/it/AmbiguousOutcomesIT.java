@@ -6,7 +6,6 @@ import dev.cellgate.gateway.faults.FaultPlan.Action;
 import dev.cellgate.gateway.faults.FaultProxy;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,7 +19,6 @@ import org.junit.jupiter.api.io.TempDir;
  * lasts a lease TTL).
  */
 class AmbiguousOutcomesIT {
-    static final int SECONDS = Integer.getInteger("qualify.seconds", 60);
 
     @TempDir
     Path dir;
@@ -40,9 +38,9 @@ class AmbiguousOutcomesIT {
         Evidence ev = Evidence.scenario("ambiguous-outcomes", "3 nodes behind fault proxies: latency 2-30 ms, 503 SlowDown 5%, "
                 + "resets 2%, answers dropped after the write was applied (own.json 20%, leases 5%, other writes 4%), "
                 + "0.3% of cell writes never answered (30 s timeout); 6 ledger writers through any node; every cell "
-                + "evicted every 4 s; " + SECONDS + " s");
+                + "evicted every 4 s; " + Matrix.SECONDS + " s; lease TTL " + Matrix.TTL_MS + " ms");
         List<String> names = List.of("a1", "a2", "a3");
-        try (ProxiedFleet f = ProxiedFleet.create(dir, "ambiguous", Map.of("CELLD_TTL_MS", "6000"), 11)) {
+        try (ProxiedFleet f = ProxiedFleet.create(dir, "ambiguous", Matrix.env(), 11)) {
             List<NodeProcess> nodes = f.startAll(names);
             for (String n : names) {
                 chaos(f.proxy(n).plan());
@@ -52,7 +50,7 @@ class AmbiguousOutcomesIT {
                 return n != null ? n : f.node(names.get(0));
             });
             Evictor evictor = Evictor.start(f, 4000);
-            Thread.sleep(SECONDS * 1000L);
+            Thread.sleep(Matrix.SECONDS * 1000L);
             evictor.stop();
             for (FaultProxy p : f.proxies.values()) {
                 p.plan().clear();
@@ -75,7 +73,7 @@ class AmbiguousOutcomesIT {
                     .count("activations_logged", f.activations())
                     .count("self_fences", f.fences().size())
                     .count("proxies", f.proxyCounts())
-                    .check("writers were acknowledged", r.acked() > 100, r.acked() + " acknowledged")
+                    .check("writers were acknowledged", r.acked() >= 20, r.acked() + " acknowledged (need 20)")
                     .check("zero lost acknowledged writes", r.lost() == 0, r.lost() + " lost " + r.details())
                     .check("zero double owners (cell.activated logs)", doubleLogs.isEmpty(), doubleLogs.toString())
                     .check("zero double owners (applied own.json writes)", doubleBucket.isEmpty(), doubleBucket.toString())
