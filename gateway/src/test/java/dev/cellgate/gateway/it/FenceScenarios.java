@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,38 +24,29 @@ class FenceScenarios {
 
     @Test
     void aFrozenOwnerFencesItselfAfterItResumes() throws Exception {
-        run("sigstop-owner", "SIGSTOP of the owner of the writers' cells for TTL + 5 s, then SIGCONT", victim -> {
-            try {
-                victim.signal("STOP");
-                Thread.sleep(Matrix.TTL_MS + 5000);
-                victim.signal("CONT");
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        }, null);
+        run("sigstop-owner", "SIGSTOP of the owner of the writers' cells for TTL + 5 s, then SIGCONT", (f, victim) -> {
+            victim.signal("STOP");
+            Thread.sleep(Matrix.TTL_MS + 5000);
+            victim.signal("CONT");
+        });
     }
 
     @Test
     void anOwnerCutOffFromTheBucketFencesItself() throws Exception {
-        ProxiedFleet[] fleet = new ProxiedFleet[1];
         run("bucket-cut-off", "the owner of the writers' cells is cut off from the bucket (its proxy answers nothing) until it exits",
-                victim -> {
-                    try {
-                        fleet[0].proxy(victim.name()).plan().cutOff(true);
-                    } catch (Exception e) {
-                        throw new IllegalStateException(e);
-                    }
-                }, fleet);
+                (f, victim) -> f.proxy(victim.name()).plan().cutOff(true));
     }
 
-    private void run(String scenario, String disruption, Consumer<NodeProcess> disrupt, ProxiedFleet[] out) throws Exception {
+    /** What happens to the owner; it returns once the disruption is under way (or over). */
+    interface Disruption {
+        void apply(ProxiedFleet f, NodeProcess victim) throws Exception;
+    }
+
+    private void run(String scenario, String disruption, Disruption disrupt) throws Exception {
         Evidence ev = Evidence.scenario(scenario, "3 nodes behind fault proxies (latency 1-10 ms, 503 2%, resets 0.5%, 1% of write "
                 + "answers dropped after the write); 6 ledger writers that reach the owner only through its peers; "
                 + Matrix.CYCLES + " cycles of: " + disruption + "; the fenced node is started again; lease TTL " + Matrix.TTL_MS + " ms");
         try (ProxiedFleet f = ProxiedFleet.create(dir, scenario, Matrix.env(), 31)) {
-            if (out != null) {
-                out[0] = f;
-            }
             f.startAll(Matrix.NODES);
             Matrix.mildEverywhere(f);
             Set<String> avoid = ConcurrentHashMap.newKeySet();
@@ -74,7 +64,7 @@ class FenceScenarios {
                 avoid.add(victim.name()); // its cells are reached through peers only
                 long before = load.ackedTotal();
                 long t0 = System.currentTimeMillis();
-                disrupt.accept(victim);
+                disrupt.apply(f, victim);
                 boolean progressed = Matrix.awaitProgress(load, before + Matrix.WRITERS, Duration.ofSeconds(180));
                 int code;
                 try {
