@@ -22,7 +22,8 @@
 #
 # Environment (all optional):
 #   QUALIFY_SECONDS  length of each scenario's load/fault phase   (default 60)
-#   QUALIFY_CYCLES   repetitions of kill/stop/cut-off/restart      (default 2)
+#   QUALIFY_CYCLES   repetitions of kill/stop/cut-off               (default 2)
+#   QUALIFY_ROUNDS   rolling-restart rounds (each restarts all 3)   (default 1)
 #   QUALIFY_TTL_MS   the nodes' lease TTL                           (default 10000)
 #   QUALIFY_ONLY     comma-separated test classes to run instead of the whole matrix
 #   QUALIFY_OUT      where the evidence goes                        (default <repo>/docs)
@@ -34,6 +35,7 @@ export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 export PATH="$JAVA_HOME/bin:$PATH"
 SECONDS_PER=${QUALIFY_SECONDS:-60}
 CYCLES=${QUALIFY_CYCLES:-2}
+ROUNDS=${QUALIFY_ROUNDS:-1}
 TTL_MS=${QUALIFY_TTL_MS:-10000}
 MATRIX=FaultProxyIT,AmbiguousOutcomesIT,Throttle429IT,SigkillWipeScenario,FenceScenarios,RollingRestartScenario
 TESTS=${QUALIFY_ONLY:-$MATRIX}
@@ -61,11 +63,11 @@ export QUALIFY=true # a missing S3 setting fails a scenario instead of skipping 
 say "building (mvn package -DskipTests)"
 mvn -B -q package -DskipTests >>"$LOG" 2>&1 || { tail -40 "$LOG" >&2; say "build failed"; exit 1; }
 
-say "running $TESTS (phases of ${SECONDS_PER} s, ${CYCLES} cycles, lease TTL ${TTL_MS} ms); log: $LOG"
+say "running $TESTS (phases of ${SECONDS_PER} s, ${CYCLES} cycles, ${ROUNDS} rolling rounds, lease TTL ${TTL_MS} ms); log: $LOG"
 rm -rf gateway/target/failsafe-reports
 set +e
 mvn -B verify -Dtest=NoSuchTest -Dsurefire.failIfNoSpecifiedTests=false -Dfailsafe.failIfNoSpecifiedTests=false \
-  -Dit.test="$TESTS" -Dqualify.seconds="$SECONDS_PER" -Dqualify.cycles="$CYCLES" -Dqualify.ttl.ms="$TTL_MS" \
+  -Dit.test="$TESTS" -Dqualify.seconds="$SECONDS_PER" -Dqualify.cycles="$CYCLES" -Dqualify.rounds="$ROUNDS" -Dqualify.ttl.ms="$TTL_MS" \
   -Dqualify.out="$RAW" >>"$LOG" 2>&1
 mvn_rc=$?
 set -e
@@ -76,7 +78,7 @@ dirty=$(git status --porcelain --untracked-files=no | grep -v '^.. docs/qualific
 set +e
 node .ci/qualify-summary.mjs --raw "$RAW" --reports gateway/target/failsafe-reports --tests "$TESTS" \
   --out "$OUT" --commit "$commit" --dirty "$dirty" --mvn-rc "$mvn_rc" \
-  --settings "seconds=$SECONDS_PER cycles=$CYCLES ttl_ms=$TTL_MS" --duration "$(($(date +%s) - t0))"
+  --settings "seconds=$SECONDS_PER cycles=$CYCLES rounds=$ROUNDS ttl_ms=$TTL_MS" --duration "$(($(date +%s) - t0))"
 rc=$?
 set -e
 say "evidence: $OUT/qualification.json, $OUT/qualification.md ($(($(date +%s) - t0)) s)"

@@ -65,7 +65,7 @@ class FenceScenarios {
                 long before = load.ackedTotal();
                 long t0 = System.currentTimeMillis();
                 disrupt.apply(f, victim);
-                boolean progressed = Matrix.awaitProgress(load, before + Matrix.WRITERS, Duration.ofSeconds(180));
+                boolean progressed = Matrix.awaitProgress(load, before + Matrix.WRITERS, Duration.ofSeconds(300));
                 int code;
                 try {
                     code = victim.waitForExit(Duration.ofSeconds(Matrix.TTL_MS / 1000 * 3 + 60));

@@ -123,7 +123,7 @@ final class LedgerLoad implements AutoCloseable {
      */
     CrashLedger.Result verify(NodeProcess via) throws Exception {
         for (String cell : acked.keySet()) {
-            long end = System.currentTimeMillis() + 120_000;
+            long end = System.currentTimeMillis() + 300_000;
             int status = 0;
             while (System.currentTimeMillis() < end) {
                 try {
@@ -137,7 +137,7 @@ final class LedgerLoad implements AutoCloseable {
                 sleep(500);
             }
             if (status != 200) {
-                throw new AssertionError("cell " + cell + " not readable through " + via.name() + " within 120 s (last status " + status + ")");
+                throw new AssertionError("cell " + cell + " not readable through " + via.name() + " within 300 s (last status " + status + ")");
             }
         }
         return CrashLedger.verify(via, acked);

@@ -22,6 +22,8 @@ final class Matrix {
     static final int SECONDS = Integer.getInteger("qualify.seconds", 30);
     /** How many times a repeating scenario (kill, stop) repeats. */
     static final int CYCLES = Integer.getInteger("qualify.cycles", 2);
+    /** Rounds of a rolling restart (each restarts every node once). */
+    static final int ROUNDS = Integer.getInteger("qualify.rounds", 1);
     static final int WRITERS = 6;
 
     private Matrix() {
@@ -63,7 +65,7 @@ final class Matrix {
     /** Sends one write for every writer's cell through {@code via}, so that node owns them all (the first request acquires). */
     static void ownAllThrough(NodeProcess via, String tag) throws Exception {
         for (int w = 0; w < WRITERS; w++) {
-            long end = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+            long end = System.nanoTime() + Duration.ofSeconds(300).toNanos();
             int status = 0;
             while (System.nanoTime() < end && status != 200) {
                 try {

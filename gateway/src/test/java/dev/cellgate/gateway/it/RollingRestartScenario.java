@@ -21,7 +21,7 @@ class RollingRestartScenario {
     @Test
     void rollingRestartThroughFaultsLosesNothing() throws Exception {
         Evidence ev = Evidence.scenario("rolling-restart", "3 nodes behind fault proxies (latency 1-10 ms, 503 2%, resets 0.5%, 1% of "
-                + "write answers dropped after the write); 6 ledger writers through every running node; " + Matrix.CYCLES
+                + "write answers dropped after the write); 6 ledger writers through every running node; " + Matrix.ROUNDS
                 + " rounds of SIGTERM + restart of each node in turn; lease TTL " + Matrix.TTL_MS + " ms");
         try (ProxiedFleet f = ProxiedFleet.create(dir, "rolling", Matrix.env(), 51)) {
             f.startAll(Matrix.NODES);
@@ -31,7 +31,7 @@ class RollingRestartScenario {
             List<String> restarts = new ArrayList<>();
             boolean clean = true;
             boolean progressed = true;
-            for (int round = 0; round < Matrix.CYCLES; round++) {
+            for (int round = 0; round < Matrix.ROUNDS; round++) {
                 for (String name : Matrix.NODES) {
                     NodeProcess old = f.node(name);
                     long before = load.ackedTotal();
@@ -39,7 +39,7 @@ class RollingRestartScenario {
                     int code = old.waitForExit(Duration.ofSeconds(120));
                     f.ended(old);
                     f.start(name);
-                    boolean moved = Matrix.awaitProgress(load, before + Matrix.WRITERS, Duration.ofSeconds(180));
+                    boolean moved = Matrix.awaitProgress(load, before + Matrix.WRITERS, Duration.ofSeconds(300));
                     clean &= code == 0;
                     progressed &= moved;
                     restarts.add(name + ": exit " + code + (moved ? "" : ", writers made NO progress"));

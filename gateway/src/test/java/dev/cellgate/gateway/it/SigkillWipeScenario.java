@@ -45,8 +45,8 @@ class SigkillWipeScenario {
                 f.ended(v);
                 kills++;
                 CrashLedger.deleteRecursively(f.fleet.root.resolve(victim).resolve("watch"));
-                boolean moved = Matrix.awaitProgress(load, before + Matrix.WRITERS, Duration.ofSeconds(180));
-                progress.add(victim + ": " + (moved ? "writers progressed after the kill" : "NO progress within 180 s"));
+                boolean moved = Matrix.awaitProgress(load, before + Matrix.WRITERS, Duration.ofSeconds(300));
+                progress.add(victim + ": " + (moved ? "writers progressed after the kill" : "NO progress within 300 s"));
                 f.start(victim);
             }
             ev.count("kills", kills).count("victims", victims).count("progress_after_each_kill", progress)

@@ -50,7 +50,7 @@ class Throttle429IT {
             long[] rate = p.stats().perSecond(t0 - t0 % 1000 + 1000, t1 - t1 % 1000);
             RetryBudget.Verdict v = RetryBudget.STORE_S3.judge(rate, CHAINS, SLACK);
             long before = load.ackedTotal();
-            boolean resumed = Matrix.awaitProgress(load, before + Matrix.WRITERS, Duration.ofSeconds(180));
+            boolean resumed = Matrix.awaitProgress(load, before + Matrix.WRITERS, Duration.ofSeconds(300));
             boolean alive = f.node(victim) != null;
             ev.count("throttled_seconds", rate.length)
                     .count("requests_per_second", java.util.Arrays.toString(rate))
@@ -60,7 +60,7 @@ class Throttle429IT {
                             p.stats().count(Action.THROTTLE_429) + " answered 429")
                     .check("no retry storm: request rate within the backoff bound", v.ok(), v.detail())
                     .check("the throttled node stayed up (its lease was not throttled)", alive, alive ? "running" : "exited")
-                    .check("writers progressed after the throttling ended", resumed, resumed ? "yes" : "no progress within 180 s");
+                    .check("writers progressed after the throttling ended", resumed, resumed ? "yes" : "no progress within 300 s");
             Matrix.finish(ev, f, load, 20);
         }
     }
