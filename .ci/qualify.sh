@@ -24,7 +24,7 @@
 #   QUALIFY_SECONDS  length of each scenario's load/fault phase   (default 60)
 #   QUALIFY_CYCLES   repetitions of kill/stop/cut-off               (default 2)
 #   QUALIFY_ROUNDS   rolling-restart rounds (each restarts all 3)   (default 1)
-#   QUALIFY_TTL_MS   the nodes' lease TTL                           (default 10000)
+#   QUALIFY_TTL_MS   the nodes' lease TTL                           (default 20000)
 #   QUALIFY_ONLY     comma-separated test classes to run instead of the whole matrix
 #   QUALIFY_OUT      where the evidence goes                        (default <repo>/docs)
 #   S3_PORT, S3_FS_PORT, AZURITE_PORT   ports of the S3 server (see .ci/s3-server.sh)
@@ -36,7 +36,7 @@ export PATH="$JAVA_HOME/bin:$PATH"
 SECONDS_PER=${QUALIFY_SECONDS:-60}
 CYCLES=${QUALIFY_CYCLES:-2}
 ROUNDS=${QUALIFY_ROUNDS:-1}
-TTL_MS=${QUALIFY_TTL_MS:-10000}
+TTL_MS=${QUALIFY_TTL_MS:-20000}
 MATRIX=FaultProxyIT,AmbiguousOutcomesIT,Throttle429IT,SigkillWipeScenario,FenceScenarios,RollingRestartScenario
 TESTS=${QUALIFY_ONLY:-$MATRIX}
 OUT=${QUALIFY_OUT:-$REPO/docs}

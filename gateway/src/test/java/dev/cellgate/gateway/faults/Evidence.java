@@ -25,6 +25,7 @@ public final class Evidence {
     private final List<String> failed = new ArrayList<>();
     private final long startedMs = System.currentTimeMillis();
     private final String description;
+    private boolean written;
 
     private Evidence(String scenario, String description) {
         this.scenario = scenario;
@@ -48,8 +49,35 @@ public final class Evidence {
         return this;
     }
 
+    /** A scenario body that may throw. */
+    public interface Body {
+        void run() throws Exception;
+    }
+
+    /**
+     * Runs a scenario so that it leaves evidence even when it breaks before its checks (a node that
+     * would not start, a timeout): the failure becomes a failed check "the scenario ran to the end".
+     */
+    public void guard(Body body) throws Exception {
+        try {
+            body.run();
+        } catch (Exception | AssertionError e) {
+            if (!written) {
+                check("the scenario ran to the end", false, e.getClass().getSimpleName() + ": "
+                        + String.valueOf(e.getMessage()).lines().limit(3).reduce((a, b) -> a + " / " + b).orElse(""));
+                try {
+                    writeAndAssert();
+                } catch (AssertionError expected) {
+                    // reported below, with the original failure
+                }
+            }
+            throw e;
+        }
+    }
+
     /** Writes the record; then fails the test when a check failed. */
     public void writeAndAssert() {
+        written = true;
         JsonObject j = new JsonObject()
                 .put("scenario", scenario)
                 .put("description", description)

@@ -38,6 +38,10 @@ class AmbiguousOutcomesIT {
                 + "resets 2%, answers dropped after the write was applied (own.json 20%, leases 5%, other writes 4%), "
                 + "0.3% of cell writes never answered (30 s timeout); 6 ledger writers through any node; every cell "
                 + "evicted every 4 s; " + Matrix.SECONDS + " s; lease TTL " + Matrix.TTL_MS + " ms");
+        ev.guard(() -> scenario(ev));
+    }
+
+    private void scenario(Evidence ev) throws Exception {
         try (ProxiedFleet f = ProxiedFleet.create(dir, "ambiguous", Matrix.env(), 11)) {
             f.startAll(Matrix.NODES);
             for (String n : Matrix.NODES) {

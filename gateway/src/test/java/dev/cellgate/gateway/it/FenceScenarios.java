@@ -46,6 +46,10 @@ class FenceScenarios {
         Evidence ev = Evidence.scenario(scenario, "3 nodes behind fault proxies (latency 1-10 ms, 503 2%, resets 0.5%, 1% of write "
                 + "answers dropped after the write); 6 ledger writers that reach the owner only through its peers; "
                 + Matrix.CYCLES + " cycles of: " + disruption + "; the fenced node is started again; lease TTL " + Matrix.TTL_MS + " ms");
+        ev.guard(() -> scenario(ev, scenario, disrupt));
+    }
+
+    private void scenario(Evidence ev, String scenario, Disruption disrupt) throws Exception {
         try (ProxiedFleet f = ProxiedFleet.create(dir, scenario, Matrix.env(), 31)) {
             f.startAll(Matrix.NODES);
             Matrix.mildEverywhere(f);
@@ -81,7 +85,7 @@ class FenceScenarios {
                         + " " + exitedAfter / 1000 + " s after the disruption; writers " + (progressed ? "progressed" : "made NO progress"));
                 f.ended(victim);
                 f.proxy(victim.name()).plan().cutOff(false);
-                f.start(victim.name());
+                Matrix.restartQuietly(f, victim.name());
                 avoid.clear();
             }
             ev.count("cycles", cycles)

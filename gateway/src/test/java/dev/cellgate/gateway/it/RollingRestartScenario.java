@@ -23,6 +23,10 @@ class RollingRestartScenario {
         Evidence ev = Evidence.scenario("rolling-restart", "3 nodes behind fault proxies (latency 1-10 ms, 503 2%, resets 0.5%, 1% of "
                 + "write answers dropped after the write); 6 ledger writers through every running node; " + Matrix.ROUNDS
                 + " rounds of SIGTERM + restart of each node in turn; lease TTL " + Matrix.TTL_MS + " ms");
+        ev.guard(() -> scenario(ev));
+    }
+
+    private void scenario(Evidence ev) throws Exception {
         try (ProxiedFleet f = ProxiedFleet.create(dir, "rolling", Matrix.env(), 51)) {
             f.startAll(Matrix.NODES);
             Matrix.mildEverywhere(f);
@@ -38,7 +42,7 @@ class RollingRestartScenario {
                     old.sigterm();
                     int code = old.waitForExit(Duration.ofSeconds(120));
                     f.ended(old);
-                    f.start(name);
+                    Matrix.restartQuietly(f, name);
                     boolean moved = Matrix.awaitProgress(load, before + Matrix.WRITERS, Duration.ofSeconds(300));
                     clean &= code == 0;
                     progressed &= moved;

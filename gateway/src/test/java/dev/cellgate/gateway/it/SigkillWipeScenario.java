@@ -25,6 +25,10 @@ class SigkillWipeScenario {
         Evidence ev = Evidence.scenario("sigkill-wiped-disk", "3 nodes behind fault proxies (latency 1-10 ms, 503 2%, resets 0.5%, "
                 + "1% of write answers dropped after the write); 6 ledger writers; " + Matrix.CYCLES + " cycles of SIGKILL of the "
                 + "owner of the writers' cells + its local disk deleted + restart; lease TTL " + Matrix.TTL_MS + " ms");
+        ev.guard(() -> scenario(ev));
+    }
+
+    private void scenario(Evidence ev) throws Exception {
         try (ProxiedFleet f = ProxiedFleet.create(dir, "sigkill", Matrix.env(), 21)) {
             f.startAll(Matrix.NODES);
             Matrix.mildEverywhere(f);
@@ -47,7 +51,7 @@ class SigkillWipeScenario {
                 CrashLedger.deleteRecursively(f.fleet.root.resolve(victim).resolve("watch"));
                 boolean moved = Matrix.awaitProgress(load, before + Matrix.WRITERS, Duration.ofSeconds(300));
                 progress.add(victim + ": " + (moved ? "writers progressed after the kill" : "NO progress within 300 s"));
-                f.start(victim);
+                Matrix.restartQuietly(f, victim);
             }
             ev.count("kills", kills).count("victims", victims).count("progress_after_each_kill", progress)
                     .check("writers progressed after every kill", progress.stream().noneMatch(p -> p.contains("NO progress")),

@@ -33,6 +33,10 @@ class Throttle429IT {
         Evidence ev = Evidence.scenario("throttling-429", "3 nodes behind fault proxies; the owner of the 6 ledger writers' cells gets "
                 + "429 on every bucket request except its own lease for " + seconds + " s while the writers keep sending through all "
                 + "nodes; bound: " + CHAINS + " chains x the store's backoff (6 attempts, full jitter 100 ms..5 s), slack " + SLACK);
+        ev.guard(() -> scenario(ev, seconds));
+    }
+
+    private void scenario(Evidence ev, int seconds) throws Exception {
         try (ProxiedFleet f = ProxiedFleet.create(dir, "throttle", Matrix.env(), 41)) {
             f.startAll(Matrix.NODES);
             String victim = Matrix.NODES.get(0);
