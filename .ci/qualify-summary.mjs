@@ -1,7 +1,8 @@
 // Collects the evidence of one .ci/qualify.sh run into <out>/qualification.json and the
 // "Last result" section of <out>/qualification.md (between the qualify:begin/end markers).
 // A scenario whose test ran but left no evidence file (it errored before its checks) is a FAIL;
-// so is a test class with failures or errors in the failsafe reports.
+// so is a test class with failures or errors in the failsafe reports. A class without a report
+// (the run was stopped before it) is NOT RUN, and the whole result at best PARTIAL.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -35,7 +36,7 @@ const attr = (xml, name) => {
 const classes = tests.map((t) => {
   const file = path.join(args.reports, `TEST-dev.cellgate.gateway.it.${t}.xml`);
   if (!fs.existsSync(file)) {
-    return { class: t, ran: false, verdict: "FAIL", detail: "no failsafe report: the class did not run" };
+    return { class: t, ran: false, verdict: "NOT RUN", detail: "no failsafe report: the run ended before this class finished" };
   }
   const xml = fs.readFileSync(file, "utf8");
   const c = {
@@ -52,9 +53,11 @@ for (const t of tests) {
     const file = path.join(args.raw, `${s}.json`);
     if (fs.existsSync(file)) {
       scenarios.push(JSON.parse(fs.readFileSync(file, "utf8")));
-    } else {
+    } else if (classes.find((c) => c.class === t)?.ran) {
       scenarios.push({ scenario: s, verdict: "FAIL", description: `no evidence: ${t} errored before its checks (see the log)`,
         counts: {}, checks: [] });
+    } else {
+      scenarios.push({ scenario: s, verdict: "NOT RUN", description: `${t} did not run: the run ended before it`, counts: {}, checks: [] });
     }
   }
 }
@@ -67,8 +70,10 @@ const machine = {
   load_average_at_end: os.loadavg().map((l) => Math.round(l * 10) / 10),
   java: process.env.JAVA_HOME ?? "",
 };
-const verdict = args["mvn-rc"] === "0" && classes.every((c) => c.verdict === "PASS") && scenarios.every((s) => s.verdict === "PASS")
-  ? "PASS" : "FAIL";
+const ran = (v) => v !== "NOT RUN";
+const failed = classes.some((c) => ran(c.verdict) && c.verdict !== "PASS") || scenarios.some((s) => ran(s.verdict) && s.verdict !== "PASS");
+const complete = classes.every((c) => ran(c.verdict)) && scenarios.every((s) => ran(s.verdict));
+const verdict = failed || (complete && args["mvn-rc"] !== "0") ? "FAIL" : complete ? "PASS" : "PARTIAL";
 const result = {
   date: new Date().toISOString(),
   verdict,
@@ -109,7 +114,7 @@ md.push("| test class | verdict | tests | failures | errors | skipped | time |")
 md.push("|---|---|---|---|---|---|---|");
 for (const k of classes) {
   md.push(k.ran ? `| ${k.class} | ${k.verdict} | ${k.tests} | ${k.failures} | ${k.errors} | ${k.skipped} | ${k.time_s} s |`
-    : `| ${k.class} | FAIL | – | – | – | – | ${k.detail} |`);
+    : `| ${k.class} | ${k.verdict} | – | – | – | – | ${k.detail} |`);
 }
 for (const s of scenarios) {
   md.push("");
