@@ -84,6 +84,10 @@ final class Matrix {
             long end = System.nanoTime() + Duration.ofSeconds(300).toNanos();
             int status = 0;
             while (System.nanoTime() < end && status != 200) {
+                if (!via.alive()) {
+                    throw new AssertionError("warm-up: " + via.name() + " exited while taking the writers' cells: "
+                            + via.lines().stream().filter(l -> l.startsWith("SELF-FENCE:")).findFirst().orElse("no SELF-FENCE line"));
+                }
                 try {
                     status = via.post(via.publicUrl("/" + tag + w + "?v=warm-" + w), "").statusCode();
                 } catch (java.io.IOException e) {
