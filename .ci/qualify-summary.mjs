@@ -21,8 +21,8 @@ for (const k of ["raw", "reports", "tests", "out", "commit", "dirty", "mvn-rc", 
 // Which evidence each test class must leave (FaultProxyIT tests the proxy itself: its JUnit result is its evidence).
 const EXPECTED = {
   FaultProxyIT: [],
-  AmbiguousOutcomesIT: ["ambiguous-outcomes"],
-  Throttle429IT: ["throttling-429"],
+  AmbiguousOutcomesScenario: ["ambiguous-outcomes"],
+  Throttle429Scenario: ["throttling-429"],
   SigkillWipeScenario: ["sigkill-wiped-disk"],
   FenceScenarios: ["sigstop-owner", "bucket-cut-off"],
   RollingRestartScenario: ["rolling-restart"],

@@ -234,7 +234,7 @@ public final class LeaseKeeper {
      * Its expiry is not the one the retry attempted (each attempt computes a fresh expiry), so it
      * is adopted as it is (it is what peers see) unless our published expiry has passed meanwhile:
      * then it may have landed after the expiry and must not revive the lease. Found by the fault
-     * proxy (AmbiguousOutcomesIT): comparing expiries fenced a healthy node after a single lost
+     * proxy (AmbiguousOutcomesScenario): comparing expiries fenced a healthy node after a single lost
      * renewal answer.
      */
     private void reconcileRejected() {

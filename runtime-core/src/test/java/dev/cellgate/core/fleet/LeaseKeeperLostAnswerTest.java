@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Found by the fault proxy (gateway AmbiguousOutcomesIT): a renewal whose answer is lost after the
+ * Found by the fault proxy (gateway AmbiguousOutcomesScenario): a renewal whose answer is lost after the
  * bucket applied it is retried with a fresh expiry against the old version; that CAS is rejected
  * BECAUSE the first one landed. The keeper must recognise its own record (its session) and go on,
  * not fence a healthy node as if another writer had replaced its lease.

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * nodes' logs and from the ownership writes the bucket applied), and no node fenced (no fault here
  * lasts a lease TTL).
  */
-class AmbiguousOutcomesIT {
+class AmbiguousOutcomesScenario {
 
     @TempDir
     Path dir;

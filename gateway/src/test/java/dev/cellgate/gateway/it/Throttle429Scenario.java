@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * ({@link RetryBudget}); FaultProxyIT shows that a client without backoff fails the same check.
  * Afterwards the writers progress again, nothing acknowledged is lost, no double owner.
  */
-class Throttle429IT {
+class Throttle429Scenario {
     /** Chains that may hit the bucket at once on the throttled node: a request per writer, each cell's replication, background loops. */
     static final int CHAINS = Matrix.WRITERS + Matrix.WRITERS + 4;
     static final double SLACK = 1.5;
