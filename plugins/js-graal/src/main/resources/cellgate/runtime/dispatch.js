@@ -85,11 +85,9 @@
     get storage() { return this.#storage; }
     waitUntil(p) { Promise.resolve(p).catch((e) => console.error('Uncaught (in promise) from ctx.waitUntil():', e)); }
     blockConcurrencyWhile(fn) { try { return Promise.resolve(fn()); } catch (e) { return Promise.reject(e); } }
-    acceptWebSocket() { throw internal.unsupported('ctx.acceptWebSocket() (WebSocket hibernation)'); }
-    getWebSockets() { throw internal.unsupported('ctx.getWebSockets()'); }
-    setWebSocketAutoResponse() { throw internal.unsupported('ctx.setWebSocketAutoResponse()'); }
     abort() { throw internal.unsupported('ctx.abort()'); }
   }
+  internal.installWebSocketState(DurableObjectState.prototype); // websocket.js: acceptWebSocket, getWebSockets…
 
   internal.constructCell = function (className, hex, name, storageBridge) {
     const Cls = exports[className];
@@ -97,6 +95,7 @@
     const id = internal.newId(className, hex, name === null ? undefined : name);
     const state = new DurableObjectState(id, internal.newStorage(storageBridge));
     cell = { target: null };
+    internal.cellTarget = () => cell.target; // websocket.js delivers hibernatable sockets' events to it
     cell.target = new Cls(state, env);
   };
 

@@ -110,7 +110,8 @@ final class CellActivation {
         }
         Cell cell = new Cell(id, a.epoch(), a.version(), executor, o.storage, replica, files, env.config().outputGate(),
                 env.ticker(), env.listener(), env.timers());
-        cell.host = new HostForCell(executor, o.storage, env.stubs());
+        cell.host = new HostForCell(cell, env.stubs());
+        cell.currentScript = env::script;
         cell.wakeIndex(env.wakeIndex());
         CompletableFuture<Cell> done = new CompletableFuture<>();
         executor.execute(() -> {

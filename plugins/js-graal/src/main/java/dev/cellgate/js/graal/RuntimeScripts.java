@@ -40,6 +40,7 @@ public final class RuntimeScripts {
             "durable-object-ids.js",
             "durable-object-stubs.js",
             "storage.js",
+            "websocket.js",
             "unsupported.js",
             "dispatch.js");
 

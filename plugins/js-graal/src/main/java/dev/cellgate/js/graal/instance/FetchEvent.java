@@ -37,7 +37,10 @@ public final class FetchEvent extends JsEvent {
             return;
         }
         answered = true;
-        HttpResponseData response = new HttpResponseData(status, statusText, HeaderLines.decode(headerLines),
+        HttpResponseData response = bodyKind == BodyArgs.WEBSOCKET
+                ? new HttpResponseData(status, statusText, HeaderLines.decode(headerLines), dev.cellgate.core.spi.js.Body.EMPTY,
+                        body.as(dev.cellgate.js.graal.host.SocketHandle.class).end())
+                : new HttpResponseData(status, statusText, HeaderLines.decode(headerLines),
                 BodyArgs.fromJs(instance, this, functions.get(), bodyKind, body, offset, length));
         instance.afterTurn(() -> future.complete(response));
         instance.release(this);
