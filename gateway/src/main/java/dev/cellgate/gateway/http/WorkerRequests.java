@@ -3,6 +3,9 @@ package dev.cellgate.gateway.http;
 import dev.cellgate.core.spi.js.StubCallException;
 import dev.cellgate.core.worker.WorkerPool;
 import dev.cellgate.gateway.http.body.ReadStreamPublisher;
+import dev.cellgate.core.spi.js.WsFrame;
+import dev.cellgate.gateway.ws.EndBridge;
+import dev.cellgate.gateway.ws.SocketRegistry;
 import io.vertx.core.Context;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
@@ -27,11 +30,13 @@ public final class WorkerRequests implements Handler<HttpServerRequest> {
     private final long maxBody;
     private final java.util.function.BooleanSupplier draining;
     private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
+    private final SocketRegistry sockets;
 
-    public WorkerRequests(WorkerPool pool, long maxBody, java.util.function.BooleanSupplier draining) {
+    public WorkerRequests(WorkerPool pool, long maxBody, java.util.function.BooleanSupplier draining, SocketRegistry sockets) {
         this.pool = pool;
         this.maxBody = maxBody;
         this.draining = draining;
+        this.sockets = sockets;
     }
 
     /** Public requests being served right now (the drain waits for them). */
@@ -61,18 +66,68 @@ public final class WorkerRequests implements Handler<HttpServerRequest> {
         req.pause();
         Context ctx = Vertx.currentContext();
         String requestId = newRequestId();
+        if (HttpExchange.isUpgrade(req)) {
+            upgrade(req, ctx, requestId, done);
+            return;
+        }
         java.util.concurrent.atomic.AtomicBoolean tooLarge = new java.util.concurrent.atomic.AtomicBoolean();
         HttpExchange.read(req, requestId, maxBody, tooLarge)
                 .thenCompose(data -> pool.fetch(ctx, data))
                 .whenComplete((resp, err) -> ctx.runOnContext(v -> {
                     if (tooLarge.get()) {
                         fail(req, requestId, new HttpExchange.TooLarge(maxBody));
+                    } else if (err == null && resp.webSocket() != null) {
+                        refuseSocket(req, requestId, resp);
                     } else if (err == null) {
                         HttpExchange.write(req.response(), ctx, resp);
                     } else {
                         fail(req, requestId, unwrap(err));
                     }
                 }));
+    }
+
+    /**
+     * {@code Upgrade: websocket}: the Worker decides. A {@code 101} with a WebSocket turns the
+     * still-paused request into a WebSocket joined to that end; any other answer is an ordinary
+     * response. Once upgraded the connection no longer counts as a request in flight (the drain
+     * closes sockets with 1012 instead of waiting for them).
+     */
+    private void upgrade(HttpServerRequest req, Context ctx, String requestId, Runnable done) {
+        pool.fetch(ctx, HttpExchange.upgrade(req, requestId)).whenComplete((resp, err) -> ctx.runOnContext(v -> {
+            if (err != null || resp.webSocket() == null) {
+                req.resume();
+                if (err != null) {
+                    fail(req, requestId, unwrap(err));
+                } else {
+                    HttpExchange.write(req.response(), ctx, resp);
+                }
+                return;
+            }
+            if (resp.headers().stream().anyMatch(h -> h.getKey().equalsIgnoreCase("sec-websocket-protocol"))) {
+                resp.webSocket().send(new WsFrame.Close(WsFrame.ABNORMAL, ""));
+                req.resume();
+                fail(req, requestId, new UnsupportedOperationException(
+                        "the Worker selected a WebSocket subprotocol (Sec-WebSocket-Protocol), which cellgate does not negotiate"));
+                return;
+            }
+            req.toWebSocket().onComplete(ar -> {
+                done.run();
+                if (ar.failed()) {
+                    resp.webSocket().send(new WsFrame.Close(WsFrame.ABNORMAL, ""));
+                    LOG.atDebug().setMessage("websocket.upgrade_failed").addKeyValue("request_id", requestId)
+                            .addKeyValue("error", String.valueOf(ar.cause())).log();
+                    return;
+                }
+                EndBridge.join(ar.result(), resp.webSocket(), sockets);
+            });
+        }));
+    }
+
+    /** A 101 to a request that asked for no WebSocket: workerd refuses it the same way. */
+    private void refuseSocket(HttpServerRequest req, String requestId, dev.cellgate.core.spi.js.HttpResponseData resp) {
+        resp.webSocket().send(new WsFrame.Close(WsFrame.ABNORMAL, ""));
+        fail(req, requestId, new IllegalStateException("Worker tried to return a WebSocket in a response to a request which did not "
+                + "contain the header \"Upgrade: websocket\"."));
     }
 
     private void fail(HttpServerRequest req, String requestId, Throwable e) {
