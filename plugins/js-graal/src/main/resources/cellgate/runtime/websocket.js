@@ -277,6 +277,9 @@
       return t < 0 ? null : new Date(t);
     },
   };
+  for (const name of ['setHibernatableWebSocketEventTimeout', 'getHibernatableWebSocketEventTimeout']) {
+    stateMethods[name] = () => { throw internal.unsupported('ctx.' + name + '()'); };
+  }
   internal.installWebSocketState = function (proto) {
     for (const [name, fn] of Object.entries(stateMethods)) {
       Object.defineProperty(proto, name, { value: fn, writable: true, configurable: true, enumerable: false });

@@ -151,6 +151,12 @@ class ChatFleetIT {
         assertThat(closes.getJsonObject(1).getMap()).as("a client lost without a close frame is 1006, not clean")
                 .containsEntry("code", 1006).containsEntry("clean", 0);
         a.close();
+        awaitNoSockets();
+    }
+
+    /** Every earlier test's sockets are gone: node-wide counts now belong to the next test alone. */
+    void awaitNoSockets() throws InterruptedException {
+        awaitTrue("no hibernatable sockets left", () -> fleet.nodes.stream().allMatch(n -> stateOf(n).getInteger("hibernatable_sockets") == 0));
     }
 
     private JsonArray closes(String addr) {
@@ -223,6 +229,7 @@ class ChatFleetIT {
         assertThat(alice.closeCodes).isEmpty();
         alice.stop();
         bob.stop();
+        awaitNoSockets();
     }
 
     private static JsonObject stateOf(NodeProcess n) {
@@ -283,6 +290,32 @@ class ChatFleetIT {
                         + "%d deliveries in %d ms = %d deliveries/s%n", CLIENTS, addrs.size(), connectedMs, SENDERS, MESSAGES, expected,
                 deliveries, fanMs, deliveries * 1000 / fanMs);
         clients.forEach(ChatClient::stop);
+        awaitNoSockets();
+    }
+
+    @Test
+    @Order(4)
+    void aFencedOwnerClosesItsRoomsSocketsWith1012() throws Exception {
+        AtomicInteger next = new AtomicInteger();
+        List<ChatClient> members = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            ChatClient c = new ChatClient(client, "fenced", "f" + i, () -> addrs.get(next.getAndIncrement() % 3));
+            c.connect().get(60, TimeUnit.SECONDS);
+            members.add(c);
+        }
+        NodeProcess owner = owner(6);
+        owner.signal("STOP");
+        try {
+            Thread.sleep(5000 + 3000); // past the owner's TTL: its lease is gone when it runs again
+        } finally {
+            owner.signal("CONT");
+        }
+        assertThat(owner.waitForExit(Duration.ofSeconds(30))).as("the owner fenced itself").isEqualTo(3);
+        fleet.nodes.remove(owner);
+        for (ChatClient c : members) {
+            awaitTrue(c.user + " closed", () -> !c.closeCodes.isEmpty());
+            assertThat(c.closeCodes).as("%s (direct or tunnelled) is told to reconnect", c.user).containsExactly(1012);
+        }
     }
 
     private static int total(ChatClient c) {

@@ -63,6 +63,12 @@ final class Cell {
     private WakeIndex wakeIndex;
     volatile State state = State.ACTIVE;
     int inFlight;
+    /**
+     * Events handed to the executor but not started yet: a cell with events waiting is not idle,
+     * else the sweeper could release a cell right after a slow activation, under the requests
+     * queued behind it.
+     */
+    private final java.util.concurrent.atomic.AtomicInteger queued = new java.util.concurrent.atomic.AtomicInteger();
     volatile long lastUsedMs;
     private CompletableFuture<Void> drained;
 
@@ -93,9 +99,15 @@ final class Cell {
      */
     <T> CompletableFuture<T> deliver(Function<CellInstance, CompletableFuture<T>> event) {
         CompletableFuture<T> out = new CompletableFuture<>();
+        queued.incrementAndGet();
+        lastUsedMs = ticker.nowMs();
         executor.execute(() -> {
+            queued.decrementAndGet();
             if (state != State.ACTIVE) {
                 out.completeExceptionally(new CellMovedException(scope));
+                if (drained != null && quiet()) {
+                    drained.complete(null); // the release was waiting for this queued event to clear
+                }
                 return;
             }
             inFlight++;
@@ -204,7 +216,7 @@ final class Cell {
 
     /** No event running in the host nor in the engine (waitUntil, blockConcurrencyWhile). */
     boolean quiet() {
-        return inFlight == 0 && (instance == null || instance.eventsInFlight() == 0);
+        return queued.get() == 0 && inFlight == 0 && (instance == null || instance.eventsInFlight() == 0);
     }
 
     /** Alarms must be findable by the fleet's waker: set before the cell's first turn. */

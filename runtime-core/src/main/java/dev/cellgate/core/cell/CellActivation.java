@@ -122,6 +122,7 @@ final class CellActivation {
                 }
                 cell.script = script;
                 cell.instance = script.newCell(id.className(), id, cell.host);
+                cell.lastUsedMs = env.ticker().nowMs(); // idle time counts from the end of a (possibly slow) start
                 cell.alarms.rearm();
                 cell.reindexAlarm().exceptionally(e -> {
                     LOG.atWarn().setMessage("wake_index.reindex_failed").addKeyValue("scope", scope)
