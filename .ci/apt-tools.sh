@@ -1,21 +1,45 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the tests need, when missing (idempotent):
-#   nginx-light + libnginx-mod-stream   an L4 (stream) load balancer in front of a test fleet
-# Uses sudo only when not root.
+# Installs the Debian packages the tests need. Idempotent: a package already installed is not
+# fetched again, and `apt-get update` runs only when something is missing. Uses sudo only when
+# not root. Prints what it found or installed.
+#
+#   chromium  headless browser driven by playwright-core (.ci/npm-tools.sh) in DashboardIT;
+#             tests launch /usr/bin/chromium
+#   fonts-dejavu-core  so the page renders text in screenshots
+#   nginx-light, libnginx-mod-stream  an L4 (stream) load balancer in front of a test fleet
 set -euo pipefail
-want=(nginx-light libnginx-mod-stream)
-present=(/usr/sbin/nginx /usr/lib/nginx/modules/ngx_stream_module.so)
-missing=()
-for i in "${!want[@]}"; do
-  [ -e "${present[$i]}" ] || missing+=("${want[$i]}")
-done
-if ((${#missing[@]} == 0)); then
-  echo "apt-tools: ${want[*]} already installed"
-  exit 0
+
+PACKAGES=(chromium fonts-dejavu-core nginx-light libnginx-mod-stream)
+
+if [[ $(id -u) -eq 0 ]]; then
+  SUDO=()
+elif command -v sudo >/dev/null; then
+  SUDO=(sudo -n)
+else
+  echo "apt-tools: not root and no sudo: cannot install ${PACKAGES[*]}" >&2
+  exit 1
 fi
-SUDO=""
-[ "$(id -u)" -eq 0 ] || SUDO=sudo
-echo "apt-tools: installing ${missing[*]}"
-$SUDO apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-echo "apt-tools: installed ${missing[*]}"
+
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if installed "$p"; then
+    echo "apt-tools: $p $(dpkg-query -W -f='${Version}' "$p") already installed"
+  else
+    missing+=("$p")
+  fi
+done
+
+if ((${#missing[@]})); then
+  echo "apt-tools: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  "${SUDO[@]}" apt-get update -qq
+  "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+for p in "${PACKAGES[@]}"; do
+  installed "$p" || { echo "apt-tools: $p did not install" >&2; exit 1; }
+done
+[[ -x /usr/bin/chromium ]] || { echo "apt-tools: /usr/bin/chromium is missing after install" >&2; exit 1; }
+echo "apt-tools: chromium at /usr/bin/chromium ($(/usr/bin/chromium --version 2>/dev/null || echo 'version unknown'))"

@@ -5,13 +5,15 @@
 #
 #   miniflare  runs workerd, the reference for the js-graal differential conformance harness
 #   esbuild    bundles Wrangler projects (deploy-tool push DIR, examples)
+#   playwright-core  drives Debian's /usr/bin/chromium (.ci/apt-tools.sh) for the dashboard test;
+#              playwright-core downloads no browser of its own
 #
 # Tests find the tools through CELLGATE_NPM_TOOLS (default: <repo>/.ci/npm-tools).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PREFIX="${CELLGATE_NPM_TOOLS:-$ROOT/.ci/npm-tools}"
-PACKAGES=("miniflare@4.20260730.0" "esbuild@0.28.2")
+PACKAGES=("miniflare@4.20260730.0" "esbuild@0.28.2" "playwright-core@1.65.1")
 
 command -v node >/dev/null || { echo "npm-tools: node is not installed (need Node 20+)" >&2; exit 1; }
 command -v npm >/dev/null || { echo "npm-tools: npm is not installed" >&2; exit 1; }
@@ -37,7 +39,9 @@ if ((${#missing[@]})); then
   # A private package.json keeps npm from walking up to another project's manifest.
   [[ -f "$PREFIX/package.json" ]] || echo '{"name":"cellgate-npm-tools","private":true}' > "$PREFIX/package.json"
   echo "npm-tools: installing ${missing[*]} into $PREFIX"
-  (cd "$PREFIX" && npm install --no-audit --no-fund --no-save --no-package-lock --loglevel=error "${missing[@]}")
+  # Name EVERY package, not only the missing ones: with no manifest listing them, npm prunes the
+  # packages it was not asked for as extraneous.
+  (cd "$PREFIX" && npm install --no-audit --no-fund --no-save --no-package-lock --loglevel=error "${PACKAGES[@]}")
   # Leave only node_modules/ behind, which git ignores.
   rm -f "$PREFIX/package.json"
 fi

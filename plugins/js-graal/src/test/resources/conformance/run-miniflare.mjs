@@ -8,13 +8,16 @@ const [, , miniflarePath, fixtureDir, origin, outFile] = process.argv;
 const { Miniflare } = await import(miniflarePath);
 const spec = JSON.parse(readFileSync(join(fixtureDir, 'cases.json'), 'utf8'));
 
+// "sqlite": true makes every Durable Object class SQLite-backed (the SQL API needs it).
+const durableObjects = Object.fromEntries(Object.entries(spec.durableObjects || {})
+  .map(([binding, className]) => [binding, spec.sqlite ? { className, useSQLite: true } : className]));
 const mf = new Miniflare({
   modules: true,
   scriptPath: join(fixtureDir, 'worker.js'),
   modulesRules: [{ type: 'ESModule', include: ['**/*.js'] }],
-  compatibilityDate: '2025-01-01',
-  bindings: spec.vars,
-  durableObjects: spec.durableObjects,
+  compatibilityDate: spec.compatibilityDate || '2025-01-01',
+  bindings: spec.vars || {},
+  durableObjects,
 });
 
 const results = [];

@@ -17,5 +17,7 @@ export class WorkerEntrypoint {
 
 export class RpcTarget {
 }
+// Passing an RpcTarget by reference is not supported: the serializer refuses it by name.
+internal.RpcTarget = RpcTarget;
 
 export const env = internal.env;

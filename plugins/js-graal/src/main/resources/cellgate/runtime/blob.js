@@ -37,7 +37,7 @@
     async text() { return internal.decoder.decode(this.#bytes); }
     stream() {
       const bytes = this.#bytes;
-      return new ReadableStream({ type: 'bytes', start(c) { if (bytes.byteLength) c.enqueue(bytes.slice()); c.close(); } });
+      return new (internal.builtin('ReadableStream'))({ type: 'bytes', start(c) { if (bytes.byteLength) c.enqueue(bytes.slice()); c.close(); } });
     }
     static {
       internal.blobBytes = (b) => b.#bytes;

@@ -9,14 +9,14 @@
 
     get usedOrLocked() {
       const s = this.source;
-      return s instanceof ReadableStream ? internal.rsDisturbed(s) || s.locked : this.used;
+      return internal.isInstance('ReadableStream', s) ? internal.rsDisturbed(s) || s.locked : this.used;
     }
     stream() {
       const s = this.source;
-      if (s === null || s instanceof ReadableStream) return s;
+      if (s === null || internal.isInstance('ReadableStream', s)) return s;
       const bytes = typeof s === 'string' ? internal.encoder.encode(s) : s;
       const used = this.used;
-      this.source = new ReadableStream({
+      this.source = new (internal.builtin('ReadableStream'))({
         type: 'bytes',
         start(c) { if (!used && bytes.byteLength) c.enqueue(bytes); c.close(); },
       });
@@ -44,7 +44,7 @@
     clone() {
       const s = this.source;
       if (this.usedOrLocked) throw new TypeError('Body has already been used. It can only be used once. Use tee() first if you need to read it twice.');
-      if (!(s instanceof ReadableStream)) return new BodyState(s);
+      if (!(internal.isInstance('ReadableStream', s))) return new BodyState(s);
       const [a, b] = s.tee();
       this.source = a;
       return new BodyState(b);
@@ -65,14 +65,14 @@
   internal.extractBody = function (init) {
     if (init === null || init === undefined) return [new BodyState(null), null];
     if (typeof init === 'string') return [new BodyState(init), 'text/plain;charset=UTF-8'];
-    if (init instanceof ReadableStream) return [new BodyState(init), null];
+    if (internal.isInstance('ReadableStream', init)) return [new BodyState(init), null];
     if (init instanceof ArrayBuffer) return [new BodyState(new Uint8Array(init.slice(0))), null];
     if (ArrayBuffer.isView(init)) {
       return [new BodyState(new Uint8Array(init.buffer.slice(init.byteOffset, init.byteOffset + init.byteLength))), null];
     }
-    if (init instanceof Blob) return [new BodyState(internal.blobBytes(init)), init.type || null];
-    if (init instanceof URLSearchParams) return [new BodyState(init.toString()), 'application/x-www-form-urlencoded;charset=UTF-8'];
-    if (typeof FormData === 'function' && init instanceof FormData) throw internal.unsupported('FormData bodies');
+    if (internal.isInstance('Blob', init)) return [new BodyState(internal.blobBytes(init)), init.type || null];
+    if (internal.isInstance('URLSearchParams', init)) return [new BodyState(init.toString()), 'application/x-www-form-urlencoded;charset=UTF-8'];
+    if (internal.isInstance('FormData', init)) throw internal.unsupported('FormData bodies');
     return [new BodyState(String(init)), 'text/plain;charset=UTF-8'];
   };
   internal.hostBody = function (kind, value) {
@@ -94,7 +94,7 @@
       blob() {
         try {
           const type = this.headers.get('content-type') || '';
-          return state(this).bytes().then((b) => new Blob([b], { type }));
+          return state(this).bytes().then((b) => new (internal.builtin('Blob'))([b], { type }));
         } catch (e) { return Promise.reject(e); }
       },
       formData() { return Promise.reject(internal.unsupported(cls.name + '.formData()')); },

@@ -6,10 +6,19 @@
   let scriptName = '';
   let exports = null;
   let cell = null;
+  internal.cellTarget = () => (cell === null ? null : cell.target); // websocket.js delivers hibernatable sockets' events to it
 
   internal.configure = function (json) {
     const cfg = JSON.parse(json);
     scriptName = cfg.scriptName;
+    const flags = cfg.compatibilityFlags || [];
+    internal.compat = {
+      // workerd: deleteAll() removes the alarm from compatibility date 2026-02-24 on.
+      deleteAllDeletesAlarm: flags.includes('delete_all_deletes_alarm')
+        || (!flags.includes('delete_all_preserves_alarm') && String(cfg.compatibilityDate || '') >= '2026-02-24'),
+    };
+    // false only in the engine's negative control for the gate tests (GraalJsEngine.Gates).
+    internal.gatesEnforced = cfg.gatesEnforced !== false;
     env = Object.assign({}, cfg.vars);
     for (const [binding, className] of Object.entries(cfg.durableObjects)) env[binding] = internal.newNamespace(scriptName, className);
     internal.env = env;
@@ -78,25 +87,20 @@
     settle(event, result);
   };
 
-  class DurableObjectState {
-    #id; #storage; #event;
-    constructor(id, storage, event) { this.#id = id; this.#storage = storage; this.#event = event; }
-    get id() { return this.#id; }
-    get storage() { return this.#storage; }
-    waitUntil(p) { Promise.resolve(p).catch((e) => console.error('Uncaught (in promise) from ctx.waitUntil():', e)); }
-    blockConcurrencyWhile(fn) { try { return Promise.resolve(fn()); } catch (e) { return Promise.reject(e); } }
-    abort() { throw internal.unsupported('ctx.abort()'); }
-  }
-  internal.installWebSocketState(DurableObjectState.prototype); // websocket.js: acceptWebSocket, getWebSockets…
-
-  internal.constructCell = function (className, hex, name, storageBridge) {
+  // A Durable Object in this context: its class constructed with (ctx, env). cellBridge is the
+  // instance's CellBridge (input gate, waitUntil); storageBridge its StorageBridge.
+  internal.constructCell = function (className, hex, name, storageBridge, cellBridge) {
     const Cls = exports[className];
     if (typeof Cls !== 'function') throw new TypeError('The deployment exports no class ' + className);
     const id = internal.newId(className, hex, name === null ? undefined : name);
-    const state = new DurableObjectState(id, internal.newStorage(storageBridge));
+    const gate = internal.newCellGate(cellBridge, internal.gatesEnforced);
     cell = { target: null };
-    internal.cellTarget = () => cell.target; // websocket.js delivers hibernatable sockets' events to it
-    cell.target = new Cls(state, env);
+    const hasAlarmHandler = () => (cell.target !== null ? typeof cell.target.alarm === 'function'
+      : typeof Cls.prototype === 'object' && Cls.prototype !== null && typeof Cls.prototype.alarm === 'function');
+    const storage = internal.newStorage(storageBridge, {
+      hasAlarmHandler, deleteAllDeletesAlarm: internal.compat.deleteAllDeletesAlarm, block: gate.block, settle: gate.settle,
+    });
+    cell.target = new Cls(internal.newDurableObjectState(id, storage, cellBridge, gate), env);
   };
 
   internal.dispatchCall = function (event, method, argsBuffer) {

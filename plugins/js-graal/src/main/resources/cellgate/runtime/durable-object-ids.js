@@ -15,7 +15,6 @@
     }
     get name() { return this.#name; }
     toString() { return this.#hex; }
-    toJSON() { return this.#hex; }
     equals(other) { return other instanceof DurableObjectId && other.#hex === this.#hex && other.#className === this.#className; }
     static {
       internal.idParts = (id) => [id.#className, id.#hex, id.#name];

@@ -2,13 +2,26 @@
 (function (host, internal) {
   'use strict';
 
-  // GraalJS extras that are not part of the Workers platform.
-  for (const name of ['Graal', 'Polyglot', 'Java', 'Packages', 'print', 'printErr', 'load', 'loadWithNewGlobal', 'quit', 'read', 'readbuffer', 'readline']) {
-    delete globalThis[name];
-  }
+  // GraalJS's own extras (Graal, print, load, Java…) are switched off by the context options
+  // (GraalJsEngine.newContext), so nothing needs deleting here.
 
+  // The platform's own classes by global name, whatever user code later assigns to the globals.
+  const builtins = Object.create(null);
   internal.defineGlobal = function (name, value) {
+    builtins[name] = value;
     Object.defineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable: false });
+  };
+  // `v instanceof <platform class>` that does not load a lazy runtime file (lazy.js) to answer:
+  // before the file is loaded no instance of its classes can exist.
+  internal.isInstance = (name, v) => {
+    const C = builtins[name];
+    return C !== undefined && v instanceof C;
+  };
+  // The platform's class `name` for the runtime's own use, even if user code replaced the global
+  // (workerd's built-ins do not see such replacements). Touching the global loads a lazy file.
+  internal.builtin = (name) => {
+    if (builtins[name] === undefined) void globalThis[name];
+    return builtins[name];
   };
 
   // An API cellgate does not implement: a clear TypeError naming it, never a silent stub.
@@ -27,12 +40,18 @@
     return ['Error', 'Uncaught ' + String(e), 'Uncaught ' + String(e)];
   };
 
+  // name -> [legacy code, constant name] (WebIDL), spelled out: computing the constant names
+  // with regular expressions in every new context cost more than the rest of this file.
   const CODES = {
-    IndexSizeError: 1, HierarchyRequestError: 3, WrongDocumentError: 4, InvalidCharacterError: 5,
-    NoModificationAllowedError: 7, NotFoundError: 8, NotSupportedError: 9, InvalidStateError: 11,
-    SyntaxError: 12, InvalidModificationError: 13, NamespaceError: 14, InvalidAccessError: 15,
-    TypeMismatchError: 17, SecurityError: 18, NetworkError: 19, AbortError: 20, URLMismatchError: 21,
-    QuotaExceededError: 22, TimeoutError: 23, InvalidNodeTypeError: 24, DataCloneError: 25,
+    IndexSizeError: [1, 'INDEX_SIZE_ERR'], HierarchyRequestError: [3, 'HIERARCHY_REQUEST_ERR'],
+    WrongDocumentError: [4, 'WRONG_DOCUMENT_ERR'], InvalidCharacterError: [5, 'INVALID_CHARACTER_ERR'],
+    NoModificationAllowedError: [7, 'NO_MODIFICATION_ALLOWED_ERR'], NotFoundError: [8, 'NOT_FOUND_ERR'],
+    NotSupportedError: [9, 'NOT_SUPPORTED_ERR'], InvalidStateError: [11, 'INVALID_STATE_ERR'], SyntaxError: [12, 'SYNTAX_ERR'],
+    InvalidModificationError: [13, 'INVALID_MODIFICATION_ERR'], NamespaceError: [14, 'NAMESPACE_ERR'],
+    InvalidAccessError: [15, 'INVALID_ACCESS_ERR'], TypeMismatchError: [17, 'TYPE_MISMATCH_ERR'], SecurityError: [18, 'SECURITY_ERR'],
+    NetworkError: [19, 'NETWORK_ERR'], AbortError: [20, 'ABORT_ERR'], URLMismatchError: [21, 'URL_MISMATCH_ERR'],
+    QuotaExceededError: [22, 'QUOTA_EXCEEDED_ERR'], TimeoutError: [23, 'TIMEOUT_ERR'], InvalidNodeTypeError: [24, 'INVALID_NODE_TYPE_ERR'],
+    DataCloneError: [25, 'DATA_CLONE_ERR'],
   };
 
   class DOMException extends Error {
@@ -45,11 +64,10 @@
     }
     get name() { return this.#name; }
     get message() { return this.#message; }
-    get code() { return CODES[this.#name] || 0; }
-  }
-  for (const [k, v] of Object.entries(CODES)) {
-    const constName = k.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase().replace(/_ERROR$/, '_ERR');
-    Object.defineProperty(DOMException, constName, { value: v, enumerable: true });
+    get code() { const c = CODES[this.#name]; return c === undefined ? 0 : c[0]; }
+    static {
+      for (const name in CODES) Object.defineProperty(this, CODES[name][1], { value: CODES[name][0], enumerable: true });
+    }
   }
   internal.defineGlobal('DOMException', DOMException);
 });

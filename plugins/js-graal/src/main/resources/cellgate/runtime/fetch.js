@@ -11,7 +11,7 @@
     } catch (e) {
       return Promise.reject(e);
     }
-    const url = new URL(request.url);
+    const url = new (internal.builtin('URL'))(request.url);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       return Promise.reject(new TypeError('Fetch API cannot load: ' + request.url));
     }

@@ -40,7 +40,7 @@
         this.#cf = from.#cf;
       } else {
         let u;
-        try { u = new URL(String(input)); } catch { throw new TypeError('Invalid URL: ' + String(input)); }
+        try { u = new (internal.builtin('URL'))(String(input)); } catch { throw new TypeError('Invalid URL: ' + String(input)); }
         this.#url = u.href;
         this.#method = 'GET';
         this.#redirect = 'follow';

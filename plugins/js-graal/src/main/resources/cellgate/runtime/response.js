@@ -71,7 +71,7 @@
     static redirect(url, status = 302) {
       if (!REDIRECT.includes(status)) throw new RangeError('Invalid status value ' + status + ' for Response.redirect(), must be one of 301, 302, 303, 307 or 308.');
       let href;
-      try { href = new URL(String(url)).href; } catch { throw new TypeError('Invalid URL: ' + String(url)); }
+      try { href = new (internal.builtin('URL'))(String(url)).href; } catch { throw new TypeError('Invalid URL: ' + String(url)); }
       const r = new Response(null, { status, headers: { location: href } });
       internal.headersGuard(r.#headers, 'immutable');
       return r;

@@ -1,123 +1,168 @@
-// ctx.storage of a Durable Object over CellStorage (StorageBridge.java): the SQL API, the KV API
-// with structured-clone values, transactions and alarms. Calls are synchronous underneath; the
-// KV API returns promises as on Cloudflare. (Input/output gates are the cell host's job.)
+// ctx.storage of a Durable Object over CellStorage (StorageBridge.java): the SQL API
+// (storage-sql.js), the KV APIs (storage-kv.js), transactions, alarms and deleteAll.
+//
+// Transactions are SQLite savepoints (CellStorage.beginNested/commitNested/rollbackNested).
+// transactionSync runs its callback at once. transaction() runs inside blockConcurrencyWhile, as
+// in workerd, so no other event sees its writes before it ends. The host commits storage at the
+// end of every turn, so a savepoint cannot outlive one: a transaction whose callback is still
+// pending when its turn ends (it awaited a timer, fetch or RPC) is rolled back then, and the
+// transaction rejects with an error that says so (see settleOpenTransactions).
 (function (host, internal) {
   'use strict';
-  const MAX_KEYS = 128;
+  const BEGIN = 0, COMMIT = 1, ROLLBACK = 2;
+  const ACROSS_IO = 'storage.transaction(): the callback was still running when its turn ended (it awaited a timer, fetch() '
+    + 'or an RPC call). cellgate commits storage at the end of every turn, so a transaction cannot stay open across '
+    + 'I/O; this one was rolled back. Do the I/O before or after the transaction.';
 
-  function check(bridge, result) {
-    if (result === null || result === undefined) {
-      const msg = bridge.takeError();
-      if (msg !== null && msg !== undefined) throw new Error(msg);
-    }
-    return result;
+  // Savepoints held by transaction() callbacks, innermost last (one cell per context).
+  const openTxns = [];
+
+  function makeCheck(bridge) {
+    return (result) => {
+      if (result === null || result === undefined) {
+        const msg = bridge.takeError();
+        if (msg !== null && msg !== undefined) throw new Error(msg);
+      }
+      return result;
+    };
   }
-  const toBytes = (v) => { const b = internal.serialize(v); return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength); };
-  const fromHost = (bb) => internal.deserialize(new Uint8Array(new ArrayBuffer(bb)));
-  const async = (fn) => { try { return Promise.resolve(fn()); } catch (e) { return Promise.reject(e); } };
-  const keyList = (keys) => {
-    if (keys.length > MAX_KEYS) throw new RangeError('Maximum number of keys is ' + MAX_KEYS + '.');
-    return keys.map(String);
+
+  /** Rolls back every transaction still open at the end of a turn (the host calls this, see above). */
+  internal.settleOpenTransactions = function () {
+    while (openTxns.length > 0) {
+      const state = openTxns.pop();
+      state.aborted = new Error(ACROSS_IO);
+      state.nested(ROLLBACK);
+    }
   };
 
-  class SqlStorageCursor {
-    #columns; #rows; #at = 0; #rowsRead; #rowsWritten;
-    constructor(result) {
-      this.#columns = [...result[0]];
-      this.#rows = [...result[1]].map((row) => [...row].map((v) => (v !== null && typeof v === 'object' ? new Uint8Array(new ArrayBuffer(v)).slice().buffer : v)));
-      this.#rowsRead = result[2];
-      this.#rowsWritten = result[3];
-    }
-    get columnNames() { return this.#columns.slice(); }
-    get rowsRead() { return this.#rowsRead; }
-    get rowsWritten() { return this.#rowsWritten; }
-    #object(row) { const o = {}; this.#columns.forEach((c, i) => { o[c] = row[i]; }); return o; }
-    next() {
-      if (this.#at >= this.#rows.length) return { done: true, value: undefined };
-      return { done: false, value: this.#object(this.#rows[this.#at++]) };
-    }
-    toArray() { const out = []; for (let r = this.next(); !r.done; r = this.next()) out.push(r.value); return out; }
-    one() {
-      const rest = this.#rows.length - this.#at;
-      if (rest !== 1) throw new Error(rest === 0 ? 'Expected exactly one result from SQL query, but got no results.' : 'Expected exactly one result from SQL query, but got multiple results.');
-      return this.next().value;
-    }
-    *raw() { while (this.#at < this.#rows.length) yield this.#rows[this.#at++].slice(); }
-    [Symbol.iterator]() { return this; }
+  function dropSqlObjects(sql) {
+    const objects = sql.exec("SELECT type, name FROM sqlite_master WHERE type IN ('view', 'trigger', 'table') "
+      + "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\'").raw().toArray();
+    if (objects.length === 0) return;
+    sql.exec('PRAGMA defer_foreign_keys = ON');
+    const order = { view: 0, trigger: 1, table: 2 };
+    objects.sort((a, b) => order[a[0]] - order[b[0]]);
+    for (const [type, name] of objects) sql.exec('DROP ' + type.toUpperCase() + ' IF EXISTS "' + name.replace(/"/g, '""') + '"');
   }
 
-  internal.newStorage = function (bridge) {
-    const sql = {
-      exec(query, ...bindings) {
-        const args = bindings.map((b) => (b instanceof ArrayBuffer ? b : ArrayBuffer.isView(b) ? b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) : b));
-        return new SqlStorageCursor(check(bridge, bridge.sql(String(query), args)));
-      },
-      get databaseSize() { return check(bridge, bridge.databaseSize()); },
-    };
-    const nested = (op) => check(bridge, bridge.nested(op));
-    const storage = {
-      sql,
-      get(keys) {
-        return async(() => {
-          if (Array.isArray(keys)) {
-            const vals = [...check(bridge, bridge.kvGet(keyList(keys)))];
-            const m = new Map();
-            keys.forEach((k, i) => { if (vals[i] !== null) m.set(String(k), fromHost(vals[i])); });
-            return m;
-          }
-          const v = [...check(bridge, bridge.kvGet([String(keys)]))][0];
-          return v === null ? undefined : fromHost(v);
-        });
-      },
-      put(keyOrEntries, value) {
-        return async(() => {
-          const entries = typeof keyOrEntries === 'object' && keyOrEntries !== null ? Object.entries(keyOrEntries) : [[String(keyOrEntries), value]];
-          if (typeof keyOrEntries !== 'object' && value === undefined) throw new TypeError('Cannot store undefined; use delete() instead.');
-          check(bridge, bridge.kvPut(keyList(entries.map(([k]) => k)), entries.map(([, v]) => toBytes(v))));
-        });
-      },
-      delete(keys) {
-        return async(() => {
-          const n = check(bridge, bridge.kvDelete(keyList(Array.isArray(keys) ? keys : [keys])));
-          return Array.isArray(keys) ? n : n > 0;
-        });
-      },
-      list(options = {}) {
-        return async(() => {
-          const o = (x) => (x === undefined ? null : String(x));
-          const flat = [...check(bridge, bridge.kvList(o(options.start), o(options.startAfter), o(options.end), o(options.prefix),
-            !!options.reverse, options.limit === undefined ? 0 : Number(options.limit)))];
-          const m = new Map();
-          for (let i = 0; i < flat.length; i += 2) m.set(flat[i], fromHost(flat[i + 1]));
-          return m;
-        });
-      },
-      deleteAll() { return async(() => { check(bridge, bridge.kvDeleteAll()); }); },
-      transactionSync(fn) {
-        nested(0);
-        let result;
-        try { result = fn(); } catch (e) { nested(2); throw e; }
-        nested(1);
-        return result;
-      },
-      async transaction(fn) {
-        nested(0);
-        let result;
-        try { result = await fn({ rollback() { throw internal.unsupported('txn.rollback()'); }, get: storage.get, put: storage.put, delete: storage.delete, list: storage.list }); } catch (e) { nested(2); throw e; }
-        nested(1);
-        return result;
-      },
-      getAlarm() { return async(() => { const t = check(bridge, bridge.getAlarm()); return t < 0 ? null : t; }); },
+  class DurableObjectTransaction {
+    #state; #kv; #alarms;
+    constructor(state, kv, alarms) { this.#state = state; this.#kv = kv; this.#alarms = alarms; }
+    #usable(method) {
+      if (this.#state.aborted) return Promise.reject(this.#state.aborted);
+      if (this.#state.rolledBack) return Promise.reject(new Error('Cannot ' + method + '() on rolled back transaction'));
+      return null;
+    }
+    get(...a) { return this.#usable('get') || this.#kv.get(...a); }
+    put(...a) { return this.#usable('put') || this.#kv.put(...a); }
+    delete(...a) { return this.#usable('delete') || this.#kv.delete(...a); }
+    list(...a) { return this.#usable('list') || this.#kv.list(...a); }
+    getAlarm(...a) { return this.#usable('getAlarm') || this.#alarms.getAlarm(...a); }
+    setAlarm(...a) { return this.#usable('setAlarm') || this.#alarms.setAlarm(...a); }
+    deleteAlarm(...a) { return this.#usable('deleteAlarm') || this.#alarms.deleteAlarm(...a); }
+    deleteAll() { return Promise.reject(new Error('Cannot call deleteAll() within a transaction')); }
+    rollback() {
+      const s = this.#state;
+      if (s.rolledBack || s.aborted) return;
+      s.rolledBack = true;
+      const i = openTxns.indexOf(s);
+      if (i >= 0) openTxns.splice(i, 1);
+      s.nested(ROLLBACK);
+    }
+  }
+
+  /**
+   * @param bridge   StorageBridge
+   * @param options  { hasAlarmHandler(), deleteAllDeletesAlarm, block(fn) (the input gate, without
+   *                 breaking the object), settle (how KV promises settle; see dispatch.js) }
+   */
+  internal.newStorage = function (bridge, options) {
+    const check = makeCheck(bridge);
+    const nested = (op) => check(bridge.nested(op));
+    const settle = options.settle;
+    const sql = internal.newSqlStorage(bridge, check);
+    const kv = internal.newKvStorage(bridge, check, settle);
+    let syncKv = null;
+
+    const alarms = {
+      getAlarm() { return settle(() => { const t = check(bridge.getAlarm()); return t < 0 ? null : t; }); },
       setAlarm(time) {
-        return async(() => {
-          const ms = time instanceof Date ? time.getTime() : Number(time);
-          if (!Number.isFinite(ms)) throw new TypeError('setAlarm() needs a Date or a number of milliseconds since the epoch.');
-          check(bridge, bridge.setAlarm(ms));
+        return settle(() => {
+          if (!options.hasAlarmHandler()) throw new TypeError('Your Durable Object class must have an alarm() handler in order to call setAlarm()');
+          const ms = time instanceof Date ? time.getTime() : typeof time === 'number' ? time : NaN;
+          if (!Number.isFinite(ms)) throw new TypeError("Failed to execute 'setAlarm' on 'DurableObjectStorage': parameter 1 is not of type 'Date or number'.");
+          check(bridge.setAlarm(ms));
         });
       },
-      deleteAlarm() { return async(() => { check(bridge, bridge.deleteAlarm()); }); },
-      sync() { return Promise.resolve(); },
+      deleteAlarm() { return settle(() => { check(bridge.deleteAlarm()); }); },
     };
+
+    async function runTransaction(closure) {
+      const state = { rolledBack: false, aborted: null, nested };
+      nested(BEGIN);
+      openTxns.push(state);
+      let error = null;
+      let value;
+      try {
+        value = await closure(new DurableObjectTransaction(state, kv, alarms));
+      } catch (e) {
+        error = e;
+      }
+      // Inner transactions the callback left running end with it.
+      while (openTxns.length > 0 && openTxns[openTxns.length - 1] !== state && openTxns.includes(state)) {
+        const inner = openTxns.pop();
+        inner.aborted = new Error('storage.transaction(): an enclosing transaction ended before this one');
+        nested(ROLLBACK);
+      }
+      if (state.aborted) return { isError: true, value: state.aborted };
+      const i = openTxns.indexOf(state);
+      if (i >= 0) {
+        openTxns.splice(i, 1);
+        try { nested(error === null ? COMMIT : ROLLBACK); } catch (e) { return { isError: true, value: e }; }
+      }
+      return error === null ? { isError: false, value } : { isError: true, value: error };
+    }
+
+    const storage = {
+      get sql() { return sql; },
+      get kv() { return syncKv || (syncKv = internal.newSyncKv(bridge, check)); },
+      get: kv.get,
+      put: kv.put,
+      delete: kv.delete,
+      list: kv.list,
+      getAlarm: alarms.getAlarm,
+      setAlarm: alarms.setAlarm,
+      deleteAlarm: alarms.deleteAlarm,
+      deleteAll() {
+        return settle(() => {
+          // Before compatibility date 2026-02-24 (flag delete_all_deletes_alarm) the alarm survives.
+          const alarm = options.deleteAllDeletesAlarm ? -1 : check(bridge.getAlarm());
+          dropSqlObjects(sql);
+          check(bridge.kvDeleteAll());
+          if (alarm >= 0) check(bridge.setAlarm(alarm));
+        });
+      },
+      transactionSync(fn) {
+        if (typeof fn !== 'function') throw new TypeError("Failed to execute 'transactionSync' on 'DurableObjectStorage': parameter 1 is not of type 'function'.");
+        nested(BEGIN);
+        let result;
+        try { result = fn(); } catch (e) { nested(ROLLBACK); throw e; }
+        nested(COMMIT);
+        return result;
+      },
+      transaction(closure) {
+        if (typeof closure !== 'function') {
+          return Promise.reject(new TypeError("Failed to execute 'transaction' on 'DurableObjectStorage': parameter 1 is not of type 'Function'."));
+        }
+        return options.block(() => runTransaction(closure)).then((r) => { if (r.isError) throw r.value; return r.value; });
+      },
+      sync() { return Promise.resolve(); },
+      getCurrentBookmark() { throw internal.unsupported('storage.getCurrentBookmark() (point-in-time recovery)'); },
+      getBookmarkForTime() { throw internal.unsupported('storage.getBookmarkForTime() (point-in-time recovery)'); },
+      onNextSessionRestoreBookmark() { throw internal.unsupported('storage.onNextSessionRestoreBookmark() (point-in-time recovery)'); },
+    };
+    Object.defineProperty(storage, Symbol.toStringTag, { value: 'DurableObjectStorage' });
     return storage;
   };
 });

@@ -89,8 +89,11 @@
     if (v instanceof Boolean || v instanceof Number || v instanceof String || v instanceof BigInt) {
       w.u8(0x11); write(w, v.valueOf()); return;
     }
+    if (internal.RpcTarget !== undefined && v instanceof internal.RpcTarget) {
+      throw new DOMException('An RpcTarget could not be cloned: cellgate does not support passing RpcTarget objects by reference over RPC.', 'DataCloneError');
+    }
     if (v instanceof Promise || v instanceof WeakMap || v instanceof WeakSet || v instanceof WeakRef ||
-      (typeof ReadableStream === 'function' && v instanceof ReadableStream) || v instanceof Request || v instanceof Response) {
+      internal.isInstance('ReadableStream', v) || v instanceof Request || v instanceof Response) {
       throw fail(Object.prototype.toString.call(v));
     }
     const keys = Object.keys(v);

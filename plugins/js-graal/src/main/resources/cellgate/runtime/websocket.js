@@ -1,6 +1,6 @@
 // WebSockets (WebSocketBridge.java): WebSocketPair, WebSocket (accept, send, close, events), the
-// message/close/error event classes, and the Durable Object hibernation API that dispatch.js
-// installs on DurableObjectState (internal.installWebSocketState). A socket is either a pair end
+// message/close/error event classes, and the Durable Object hibernation API that
+// durable-object-state.js delegates to (internal.webSocketState). A socket is either a pair end
 // held here (accepted with accept(): its frames arrive as events on this object), or a
 // hibernatable socket kept by the cell host and named by id (ctx.acceptWebSocket): those outlive
 // the context, and their frames arrive as webSocketMessage/webSocketClose calls on the object.
@@ -239,7 +239,7 @@
   }
   const hibernatedList = (ids) => [...ids].map((id) => internal.hibernatedWebSocket(id));
 
-  // The WebSocket part of DurableObjectState (a Durable Object's ctx), installed by dispatch.js.
+  // The WebSocket part of DurableObjectState (a Durable Object's ctx): durable-object-state.js calls these.
   const stateMethods = {
     acceptWebSocket(ws, tags) {
       requireWebSocket(ws, 'acceptWebSocket');
@@ -280,11 +280,7 @@
   for (const name of ['setHibernatableWebSocketEventTimeout', 'getHibernatableWebSocketEventTimeout']) {
     stateMethods[name] = () => { throw internal.unsupported('ctx.' + name + '()'); };
   }
-  internal.installWebSocketState = function (proto) {
-    for (const [name, fn] of Object.entries(stateMethods)) {
-      Object.defineProperty(proto, name, { value: fn, writable: true, configurable: true, enumerable: false });
-    }
-  };
+  internal.webSocketState = stateMethods;
 
   // A hibernatable socket's event (WebSocketEvents.java): kind 1 text, 2 binary, 3 close, 4 error.
   internal.dispatchWebSocketEvent = function (event, id, kind, value, code, reason) {

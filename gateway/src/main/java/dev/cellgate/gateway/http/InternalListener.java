@@ -4,6 +4,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import dev.cellgate.gateway.metrics.RequestMetrics;
 import io.vertx.ext.web.Router;
 
 /**
@@ -17,6 +18,18 @@ public final class InternalListener {
     public InternalListener(Vertx vertx) {
         this.vertx = vertx;
         this.router = Router.router(vertx);
+    }
+
+    /**
+     * Times every request under {@code pathPrefix} (status 0 when the connection failed first).
+     * Call before the routes it times are mounted: it runs first and passes the request on.
+     */
+    public void timed(String pathPrefix, RequestMetrics.Kind kind, RequestMetrics metrics) {
+        router.route(pathPrefix + "*").handler(ctx -> {
+            long t0 = System.nanoTime();
+            ctx.addEndHandler(ar -> metrics.http(kind, ar.succeeded() ? ctx.response().getStatusCode() : 0, System.nanoTime() - t0));
+            ctx.next();
+        });
     }
 
     /** Routes are added by the parts of the node that own them (operator API, peer protocol). */

@@ -1,11 +1,13 @@
 package dev.cellgate.gateway.http;
 
+import dev.cellgate.core.observe.LogContext;
 import dev.cellgate.core.spi.js.StubCallException;
 import dev.cellgate.core.worker.WorkerPool;
 import dev.cellgate.gateway.http.body.ReadStreamPublisher;
 import dev.cellgate.core.spi.js.WsFrame;
 import dev.cellgate.gateway.ws.EndBridge;
 import dev.cellgate.gateway.ws.SocketRegistry;
+import dev.cellgate.gateway.metrics.RequestMetrics;
 import io.vertx.core.Context;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
@@ -21,22 +23,32 @@ import org.slf4j.LoggerFactory;
  * Public requests to the Worker: read the request, run the deployment's {@code fetch} on this
  * event loop's Worker instance, write the response. Failures become clear HTTP errors and a log
  * line with the request id; the node keeps serving.
+ *
+ * <p>Each request has an id: the client's {@code X-Request-ID} when it is a plain token (a load
+ * balancer's id then names the same request in both logs), else a random one. It is in the log
+ * context while the Worker runs, travels with forwarded cell calls, and is echoed in the
+ * response's {@code X-Request-ID} unless the Worker set that header itself.
  */
 public final class WorkerRequests implements Handler<HttpServerRequest> {
     private static final Logger LOG = LoggerFactory.getLogger(WorkerRequests.class);
     private static final SecureRandom RANDOM = new SecureRandom();
+    public static final String REQUEST_ID_HEADER = "x-request-id";
+    private static final java.util.regex.Pattern CLIENT_ID = java.util.regex.Pattern.compile("[A-Za-z0-9._:-]{1,128}");
 
     private final WorkerPool pool;
     private final long maxBody;
     private final java.util.function.BooleanSupplier draining;
     private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
     private final SocketRegistry sockets;
+    private final RequestMetrics metrics;
 
-    public WorkerRequests(WorkerPool pool, long maxBody, java.util.function.BooleanSupplier draining, SocketRegistry sockets) {
+    public WorkerRequests(WorkerPool pool, long maxBody, java.util.function.BooleanSupplier draining, SocketRegistry sockets,
+            RequestMetrics metrics) {
         this.pool = pool;
         this.maxBody = maxBody;
         this.draining = draining;
         this.sockets = sockets;
+        this.metrics = metrics;
     }
 
     /** Public requests being served right now (the drain waits for them). */
@@ -46,42 +58,57 @@ public final class WorkerRequests implements Handler<HttpServerRequest> {
 
     @Override
     public void handle(HttpServerRequest req) {
+        long t0 = System.nanoTime();
+        HttpServerResponse response = req.response();
         if (draining.getAsBoolean()) {
             // Tell the client (or load balancer) to go elsewhere, and close so it reconnects there.
-            HttpServerResponse resp = req.response().setStatusCode(503).putHeader("retry-after", "1")
-                    .putHeader("content-type", "text/plain;charset=UTF-8");
-            closeAfter(req, resp);
-            resp.end("node is draining; retry");
+            response.setStatusCode(503).putHeader("retry-after", "1").putHeader("content-type", "text/plain;charset=UTF-8");
+            closeAfter(req, response);
+            response.end("node is draining; retry");
+            metrics.http(RequestMetrics.Kind.WORKER, 503, System.nanoTime() - t0);
             return;
         }
         inFlight.incrementAndGet();
         java.util.concurrent.atomic.AtomicBoolean counted = new java.util.concurrent.atomic.AtomicBoolean(true);
-        Runnable done = () -> {
+        // Once per request: when the response ended, or when the connection closed before (status 0: an error).
+        java.util.function.IntConsumer finish = status -> {
             if (counted.getAndSet(false)) {
                 inFlight.decrementAndGet();
+                metrics.http(RequestMetrics.Kind.WORKER, status, System.nanoTime() - t0);
             }
         };
-        req.response().endHandler(v -> done.run());
-        req.response().closeHandler(v -> done.run());
+        Runnable done = () -> finish.accept(response.ended() ? response.getStatusCode() : 0);
+        response.endHandler(v -> done.run());
+        response.closeHandler(v -> done.run());
         req.pause();
         Context ctx = Vertx.currentContext();
-        String requestId = newRequestId();
+        String requestId = requestId(req);
         if (HttpExchange.isUpgrade(req)) {
-            upgrade(req, ctx, requestId, done);
+            upgrade(req, ctx, requestId, finish);
             return;
         }
         java.util.concurrent.atomic.AtomicBoolean tooLarge = new java.util.concurrent.atomic.AtomicBoolean();
         HttpExchange.read(req, requestId, maxBody, tooLarge)
-                .thenCompose(data -> pool.fetch(ctx, data))
+                .thenCompose(data -> {
+                    // The Worker starts here, on the event loop: what it logs synchronously names the request.
+                    try (LogContext.Scope s = LogContext.enter(requestId, null)) {
+                        return pool.fetch(ctx, data);
+                    }
+                })
                 .whenComplete((resp, err) -> ctx.runOnContext(v -> {
-                    if (tooLarge.get()) {
-                        fail(req, requestId, new HttpExchange.TooLarge(maxBody));
-                    } else if (err == null && resp.webSocket() != null) {
-                        refuseSocket(req, requestId, resp);
-                    } else if (err == null) {
-                        HttpExchange.write(req.response(), ctx, resp);
-                    } else {
-                        fail(req, requestId, unwrap(err));
+                    try (LogContext.Scope s = LogContext.enter(requestId, null)) {
+                        if (tooLarge.get()) {
+                            fail(req, requestId, new HttpExchange.TooLarge(maxBody));
+                        } else if (err == null && resp.webSocket() != null) {
+                            refuseSocket(req, requestId, resp);
+                        } else if (err == null) {
+                            if (!hasHeader(resp, REQUEST_ID_HEADER)) {
+                                response.putHeader(REQUEST_ID_HEADER, requestId);
+                            }
+                            HttpExchange.write(response, ctx, resp);
+                        } else {
+                            fail(req, requestId, unwrap(err));
+                        }
                     }
                 }));
     }
@@ -92,35 +119,51 @@ public final class WorkerRequests implements Handler<HttpServerRequest> {
      * response. Once upgraded the connection no longer counts as a request in flight (the drain
      * closes sockets with 1012 instead of waiting for them).
      */
-    private void upgrade(HttpServerRequest req, Context ctx, String requestId, Runnable done) {
-        pool.fetch(ctx, HttpExchange.upgrade(req, requestId)).whenComplete((resp, err) -> ctx.runOnContext(v -> {
-            if (err != null || resp.webSocket() == null) {
-                req.resume();
-                if (err != null) {
-                    fail(req, requestId, unwrap(err));
-                } else {
-                    HttpExchange.write(req.response(), ctx, resp);
-                }
-                return;
-            }
-            if (resp.headers().stream().anyMatch(h -> h.getKey().equalsIgnoreCase("sec-websocket-protocol"))) {
-                resp.webSocket().send(new WsFrame.Close(WsFrame.ABNORMAL, ""));
-                req.resume();
-                fail(req, requestId, new UnsupportedOperationException(
-                        "the Worker selected a WebSocket subprotocol (Sec-WebSocket-Protocol), which cellgate does not negotiate"));
-                return;
-            }
-            req.toWebSocket().onComplete(ar -> {
-                done.run();
-                if (ar.failed()) {
-                    resp.webSocket().send(new WsFrame.Close(WsFrame.ABNORMAL, ""));
-                    LOG.atDebug().setMessage("websocket.upgrade_failed").addKeyValue("request_id", requestId)
-                            .addKeyValue("error", String.valueOf(ar.cause())).log();
+    private void upgrade(HttpServerRequest req, Context ctx, String requestId, java.util.function.IntConsumer finish) {
+        java.util.concurrent.CompletableFuture<dev.cellgate.core.spi.js.HttpResponseData> answer;
+        try (LogContext.Scope s = LogContext.enter(requestId, null)) {
+            answer = pool.fetch(ctx, HttpExchange.upgrade(req, requestId));
+        }
+        answer.whenComplete((resp, err) -> ctx.runOnContext(v -> {
+            try (LogContext.Scope s = LogContext.enter(requestId, null)) {
+                if (err != null || resp.webSocket() == null) {
+                    req.resume();
+                    if (err != null) {
+                        fail(req, requestId, unwrap(err));
+                    } else {
+                        if (!hasHeader(resp, REQUEST_ID_HEADER)) {
+                            req.response().putHeader(REQUEST_ID_HEADER, requestId);
+                        }
+                        HttpExchange.write(req.response(), ctx, resp);
+                    }
                     return;
                 }
-                EndBridge.join(ar.result(), resp.webSocket(), sockets);
-            });
+                if (hasHeader(resp, "sec-websocket-protocol")) {
+                    resp.webSocket().send(new WsFrame.Close(WsFrame.ABNORMAL, ""));
+                    req.resume();
+                    fail(req, requestId, new UnsupportedOperationException(
+                            "the Worker selected a WebSocket subprotocol (Sec-WebSocket-Protocol), which cellgate does not negotiate"));
+                    return;
+                }
+                upgradeTo(req, requestId, resp, finish);
+            }
         }));
+    }
+
+    /** Completes the handshake (101) and joins the client's socket to the Worker's end. */
+    private void upgradeTo(HttpServerRequest req, String requestId, dev.cellgate.core.spi.js.HttpResponseData resp,
+            java.util.function.IntConsumer finish) {
+        req.toWebSocket().onComplete(ar -> {
+            // The upgrade is the request; the socket's life after it is not request latency.
+            finish.accept(ar.succeeded() ? 101 : 0);
+            if (ar.failed()) {
+                resp.webSocket().send(new WsFrame.Close(WsFrame.ABNORMAL, ""));
+                LOG.atDebug().setMessage("websocket.upgrade_failed").addKeyValue("request_id", requestId)
+                        .addKeyValue("error", String.valueOf(ar.cause())).log();
+                return;
+            }
+            EndBridge.join(ar.result(), resp.webSocket(), sockets);
+        });
     }
 
     /** A 101 to a request that asked for no WebSocket: workerd refuses it the same way. */
@@ -130,12 +173,28 @@ public final class WorkerRequests implements Handler<HttpServerRequest> {
                 + "contain the header \"Upgrade: websocket\"."));
     }
 
+    /** The client's id when it is a plain token, else a fresh random one. */
+    static String requestId(HttpServerRequest req) {
+        String given = req.getHeader(REQUEST_ID_HEADER);
+        return given != null && CLIENT_ID.matcher(given).matches() ? given : newRequestId();
+    }
+
+    private static boolean hasHeader(dev.cellgate.core.spi.js.HttpResponseData r, String name) {
+        for (java.util.Map.Entry<String, String> h : r.headers()) {
+            if (h.getKey().equalsIgnoreCase(name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private void fail(HttpServerRequest req, String requestId, Throwable e) {
         HttpServerResponse resp = req.response();
         if (resp.headWritten()) {
             resp.reset();
             return;
         }
+        resp.putHeader(REQUEST_ID_HEADER, requestId);
         int status;
         String body;
         if (e instanceof HttpExchange.TooLarge || e instanceof ReadStreamPublisher.BodyTooLargeException) {

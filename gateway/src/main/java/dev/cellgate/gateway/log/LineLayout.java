@@ -5,6 +5,7 @@ import ch.qos.logback.classic.spi.IThrowableProxy;
 import ch.qos.logback.classic.spi.ThrowableProxyUtil;
 import ch.qos.logback.core.LayoutBase;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.slf4j.event.KeyValuePair;
@@ -14,7 +15,9 @@ import org.slf4j.event.KeyValuePair;
  * ({@code CELLD_LOG_FORMAT=text}). Our own events log a dotted name as the message
  * ({@code cell.released}) with key/values; it becomes {@code "event"}. Other messages (from
  * libraries) become {@code "event":"log"} with the text in {@code "message"}. Every line carries
- * the node id once it is known, and the MDC (request id, scope).
+ * the node id once it is known, and the MDC: {@code request_id} and {@code scope} of the work the
+ * thread is doing (see {@code LogContext}). A key/value of the event with the same name as an MDC
+ * entry wins, so a key appears once per line.
  */
 public final class LineLayout extends LayoutBase<ILoggingEvent> {
     private static final Pattern EVENT_NAME = Pattern.compile("[a-z][a-z0-9_]*(\\.[a-z0-9_]+)+|[a-z]+_[a-z_]+");
@@ -49,11 +52,14 @@ public final class LineLayout extends LayoutBase<ILoggingEvent> {
         if (nodeId != null) {
             field(b, "node", nodeId);
         }
+        List<KeyValuePair> kvs = e.getKeyValuePairs();
         for (Map.Entry<String, String> m : e.getMDCPropertyMap().entrySet()) {
-            field(b, m.getKey(), m.getValue());
+            if (!hasKey(kvs, m.getKey())) {
+                field(b, m.getKey(), m.getValue());
+            }
         }
-        if (e.getKeyValuePairs() != null) {
-            for (KeyValuePair kv : e.getKeyValuePairs()) {
+        if (kvs != null) {
+            for (KeyValuePair kv : kvs) {
                 b.append(",\"");
                 escape(b, kv.key);
                 b.append("\":");
@@ -72,11 +78,17 @@ public final class LineLayout extends LayoutBase<ILoggingEvent> {
         StringBuilder b = new StringBuilder(160);
         b.append(Instant.ofEpochMilli(e.getTimeStamp())).append(' ')
                 .append(String.format("%-5s", e.getLevel())).append(' ').append(e.getFormattedMessage());
-        for (Map.Entry<String, String> m : e.getMDCPropertyMap().entrySet()) {
-            b.append(' ').append(m.getKey()).append('=').append(m.getValue());
+        if (nodeId != null) {
+            b.append(" node=").append(nodeId);
         }
-        if (e.getKeyValuePairs() != null) {
-            for (KeyValuePair kv : e.getKeyValuePairs()) {
+        List<KeyValuePair> kvs = e.getKeyValuePairs();
+        for (Map.Entry<String, String> m : e.getMDCPropertyMap().entrySet()) {
+            if (!hasKey(kvs, m.getKey())) {
+                b.append(' ').append(m.getKey()).append('=').append(m.getValue());
+            }
+        }
+        if (kvs != null) {
+            for (KeyValuePair kv : kvs) {
                 b.append(' ').append(kv.key).append('=').append(kv.value);
             }
         }
@@ -85,6 +97,17 @@ public final class LineLayout extends LayoutBase<ILoggingEvent> {
             b.append('\n').append(ThrowableProxyUtil.asString(t));
         }
         return b.append('\n').toString();
+    }
+
+    private static boolean hasKey(List<KeyValuePair> kvs, String key) {
+        if (kvs != null) {
+            for (KeyValuePair kv : kvs) {
+                if (key.equals(kv.key)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     private static void field(StringBuilder b, String k, String v) {

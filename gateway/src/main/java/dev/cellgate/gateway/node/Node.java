@@ -39,6 +39,12 @@ import dev.cellgate.core.worker.WorkerPool;
 import dev.cellgate.core.store.probe.ProbeResult;
 import dev.cellgate.core.store.probe.StorageProbe;
 import dev.cellgate.gateway.Distribution;
+import dev.cellgate.gateway.dashboard.DashboardData;
+import dev.cellgate.gateway.dashboard.DashboardRoutes;
+import dev.cellgate.gateway.metrics.CellsStatus;
+import dev.cellgate.gateway.metrics.NodeMetrics;
+import dev.cellgate.gateway.metrics.RequestMetrics;
+import dev.cellgate.gateway.peer.PeerWire;
 import dev.cellgate.gateway.http.InternalListener;
 import dev.cellgate.gateway.http.Json;
 import dev.cellgate.gateway.http.PublicListener;
@@ -78,6 +84,7 @@ public final class Node {
     private final CompletableFuture<Void> started = new CompletableFuture<>();
 
     private NodeIdentity identity;
+    private NodeMetrics metrics;
     private Vertx vertx;
     private PluginHost plugins;
     private BucketStores stores;
@@ -89,6 +96,7 @@ public final class Node {
     private LeaseKeeper lease;
     private volatile PeerAuth peerAuth;
     private WakeIndex wakeIndex;
+    private OwnershipStore ownership;
     private Waker waker;
     private FleetView fleet;
     private ExecutorService cellIo;
@@ -137,6 +145,7 @@ public final class Node {
             throw new StartupException(ExitCodes.STARTUP_FAILED, "cannot establish the node id in " + watch + ": " + e.getMessage());
         }
         LineLayout.nodeId(identity.nodeId());
+        metrics = new NodeMetrics(identity.nodeId());
 
         int loops = Runtime.getRuntime().availableProcessors();
         vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(false).setEventLoopPoolSize(loops)
@@ -152,7 +161,7 @@ public final class Node {
         }
         stores = new BucketStores(plugins);
         try {
-            bucket = stores.open(config.bucket(), new StoreOptions(config.storeOptions()));
+            bucket = metrics.instrument(stores.open(config.bucket(), new StoreOptions(config.storeOptions())));
         } catch (IllegalArgumentException e) {
             throw new StartupException(ExitCodes.CONFIG, "invalid CELLD_BUCKET=" + config.bucket() + ": " + e.getMessage());
         } catch (RuntimeException e) {
@@ -189,9 +198,15 @@ public final class Node {
                 new DeploymentPlugins(new DeploymentStore(bucket), plugins, watch.resolve("deployment-plugins"), compileExecutor));
         // Not awaited: compiling a deployment can take long on a busy machine; health says "loading" meanwhile.
         firstDeployment = deployments.start();
+        metrics.gauges(new CellsStatus(cells, () -> draining, () -> lease == null ? 0 : lease.publishedExpiryMs(),
+                deployments::runningId), info);
 
         InternalListener internal = new InternalListener(vertx);
+        internal.timed(PeerWire.PREFIX + "fetch/", RequestMetrics.Kind.PEER, metrics.requests());
+        internal.timed(PeerWire.PREFIX + "call/", RequestMetrics.Kind.PEER, metrics.requests());
         new OperatorApi(this).mount(internal.router());
+        new CellRoutes(cells, ownership).mount(internal.router());
+        new DashboardRoutes(new DashboardData(identity.nodeId(), fleet, bucket, cells, this::state)).mount(internal.router());
         new PeerRoutes(() -> peerAuth, identity.nodeId(), cells, () -> draining, this::loadJson, config.maxRequestBodyBytes())
                 .mount(internal.router());
         new PeerSocketRoute(() -> peerAuth, identity.nodeId(), cells, () -> draining, sockets).mount(internal.router());
@@ -218,13 +233,15 @@ public final class Node {
         Self self = new Self(identity.nodeId(), identity.session());
         cellIo = Executors.newFixedThreadPool(Math.max(2, config.activations()), daemon("cell-io"));
         Replicator replicator = Replicators.create(plugins, bucket, cellIo);
-        OwnershipStore ownership = new OwnershipStore(bucket, self, Ticker.SYSTEM);
+        ownership = new OwnershipStore(bucket, self, Ticker.SYSTEM);
         CellsConfig cc = new CellsConfig(Path.of(config.watchDir()).toAbsolutePath().normalize(), config.outputGate(),
                 config.idleEvictMs(), config.maxResidentCells(), config.residentLowWater(), config.maxRssMb(), config.activations());
         wakeIndex = new WakeIndex(bucket);
         cells = new Cells(vertx, cc, ownership, replicator, () -> workers == null ? null : workers.current(), Ticker.SYSTEM,
                 cellIo, () -> lease == null || lease.canServe(), wakeIndex);
         router = new CellRouter(cells, vertx);
+        cells.metrics(metrics.runtime());
+        router.metrics(metrics.runtime());
         cells.stubs(router);
         cells.startSweeper();
         try {
@@ -304,7 +321,8 @@ public final class Node {
      * for port 0, so an ephemeral port is picked first.
      */
     private void startPublicServers(int loops) throws StartupException {
-        WorkerRequests handler = new WorkerRequests(workers, config.maxRequestBodyBytes(), () -> draining, sockets);
+        WorkerRequests handler = new WorkerRequests(workers, config.maxRequestBodyBytes(), () -> draining, sockets,
+                metrics.requests());
         publicRequests = handler;
         String host = config.addr().host();
         int port = config.addr().port();
@@ -395,6 +413,8 @@ public final class Node {
                 .put("restoring", cells.restoringCount())
                 .put("evicting", cells.evictingCount())
                 .put("releasing", cells.releasingCount())
+                .put("public_in_flight", publicRequests == null ? 0 : publicRequests.inFlight())
+                .put("shedding", cells.sheddingCount())
                 .put("release_peak", drain == null ? 0 : drain.peak())
                 .put("activation_peak", cells.activationPeak())
                 .put("hibernated", cells.hibernatedCount())
@@ -402,6 +422,11 @@ public final class Node {
                 .put("websockets", sockets.count())
                 .put("lease_expires_ms", lease == null ? null : lease.publishedExpiryMs())
                 .put("engine", new JsonObject().put("name", info.name()).put("mode", info.mode()).put("detail", info.detail()));
+    }
+
+    /** {@code GET /metrics}: the Prometheus text format (blocking: call off the event loop). */
+    String metricsText() {
+        return metrics.scrape();
     }
 
     JsonObject pluginsState() {
@@ -446,6 +471,9 @@ public final class Node {
         }
         if (plugins != null) {
             plugins.close();
+        }
+        if (metrics != null) {
+            metrics.close();
         }
     }
 

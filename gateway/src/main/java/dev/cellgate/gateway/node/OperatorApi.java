@@ -16,6 +16,10 @@ final class OperatorApi {
 
     void mount(Router r) {
         r.get("/state").handler(ctx -> Json.send(ctx.response(), 200, node.state()));
+        r.get("/metrics").handler(ctx -> node.vertx().executeBlocking(node::metricsText, false)
+                .onSuccess(text -> ctx.response().putHeader("content-type", dev.cellgate.gateway.metrics.NodeMetrics.CONTENT_TYPE)
+                        .end(text))
+                .onFailure(e -> Json.send(ctx.response(), 500, Json.error("metrics: " + e))));
         r.get("/plugins").handler(ctx -> Json.send(ctx.response(), 200, node.pluginsState()));
         r.post("/shutdown").handler(ctx -> {
             String handoff = ctx.request().getParam("handoff");

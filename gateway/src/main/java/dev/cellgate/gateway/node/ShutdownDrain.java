@@ -28,6 +28,13 @@ final class ShutdownDrain {
     private final int releases;
     private final long deadlineMs;
     private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicInteger unfinished = new AtomicInteger();
+    /** Polls on its own thread: event loops busy with JavaScript must not delay the deadline. */
+    private final java.util.concurrent.ScheduledExecutorService ticker = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "shutdown-drain");
+        t.setDaemon(true);
+        return t;
+    });
     private final AtomicInteger peak = new AtomicInteger();
     private final AtomicInteger released = new AtomicInteger();
     private final AtomicInteger failed = new AtomicInteger();
@@ -51,6 +58,7 @@ final class ShutdownDrain {
             return done;
         }
         WorkerExecutor pool = vertx.createSharedWorkerExecutor("cell-releases", releases);
+        unfinished.set(scopes.size());
         for (String scope : scopes) {
             pool.executeBlocking(() -> {
                 int now = inFlight.incrementAndGet();
@@ -62,6 +70,7 @@ final class ShutdownDrain {
                     failed.incrementAndGet();
                 } finally {
                     inFlight.decrementAndGet();
+                    unfinished.decrementAndGet();
                 }
                 return null;
             }, false);
@@ -76,16 +85,18 @@ final class ShutdownDrain {
         boolean finished = (mode == Mode.HANDOFF
                 ? cells.occupied() == 0 && cells.releasingCount() == 0
                 : cells.activating() == 0 && cells.evictingCount() == 0 && cells.occupied() == 0)
-                && publicInFlight.getAsInt() == 0;
+                && publicInFlight.getAsInt() == 0
+                && unfinished.get() == 0; // every release task has counted its outcome
         if (finished || elapsed >= deadlineMs) {
             if (!finished) {
                 LOG.atWarn().setMessage("shutdown.deadline").addKeyValue("occupied", cells.occupied())
                         .addKeyValue("releasing", cells.releasingCount()).addKeyValue("ms", elapsed).log();
             }
+            ticker.shutdown();
             done.complete(new Result(released.get(), failed.get() + (finished ? 0 : cells.occupied()), elapsed, peak.get(), finished));
             return;
         }
-        vertx.setTimer(POLL_MS, id -> poll(mode, t0, done));
+        ticker.schedule(() -> poll(mode, t0, done), POLL_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 
     /** Concurrent releases right now and the most seen (instrumentation for the bound). */

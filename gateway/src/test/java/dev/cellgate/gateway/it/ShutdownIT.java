@@ -77,16 +77,17 @@ class ShutdownIT {
     @Test
     void handoffReleasesEveryCellWithinTheBoundAndPeersServeThemAtOnce() throws Exception {
         for (int releases : new int[] {128, 4}) {
-            try (Fleet f = fleet(dir.resolve("r" + releases), Map.of("CELLD_TTL_MS", "30000"))) {
+            try (Fleet f = fleet(dir.resolve("r" + releases), Map.of("CELLD_TTL_MS", "30000", "CELLD_SHUTDOWN_DRAIN_MS", "240000"))) {
                 NodeProcess a = f.start("ha", Map.of("CELLD_RELEASES", Integer.toString(releases)), List.of("-Xmx3g"));
                 NodeProcess b = f.start("hb");
                 populate(a, "cell-", CELLS);
                 assertThat(a.state().getInteger("resident")).isEqualTo(CELLS);
                 long t0 = System.nanoTime();
                 a.sigterm();
-                assertThat(a.waitForExit(Duration.ofSeconds(120))).isZero();
+                assertThat(a.waitForExit(Duration.ofSeconds(300))).isZero();
                 long drainMs = (System.nanoTime() - t0) / 1_000_000;
                 JsonObject drained = a.events("shutdown.drained").get(0);
+                assertThat(drained.getBoolean("complete")).as("drained before the deadline").isTrue();
                 assertThat(drained.getInteger("released")).isEqualTo(CELLS);
                 assertThat(drained.getInteger("peak_concurrent_releases")).as("concurrent releases").isBetween(1, releases);
                 assertThat(a.events("cell.released")).hasSize(CELLS);
@@ -132,7 +133,11 @@ class ShutdownIT {
                     // cut at the deadline
                 }
             });
-            Thread.sleep(500);
+            long until = System.nanoTime() + 60_000_000_000L;
+            while (n.state().getInteger("public_in_flight") < 2 || n.state().getInteger("occupied") < 1) {
+                assertThat(System.nanoTime()).as("both requests in flight, the hanging cell active").isLessThan(until);
+                Thread.sleep(50);
+            }
             long t0 = System.nanoTime();
             n.sigterm();
             HttpResponse<String> r = slow.get();

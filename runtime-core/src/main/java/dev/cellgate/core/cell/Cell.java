@@ -1,6 +1,8 @@
 package dev.cellgate.core.cell;
 
 import dev.cellgate.core.cell.storage.SqliteCellStorage;
+import dev.cellgate.core.observe.LogContext;
+import dev.cellgate.core.observe.RuntimeMetrics;
 import dev.cellgate.core.spi.js.CellIdentity;
 import dev.cellgate.core.spi.js.CellInstance;
 import dev.cellgate.core.spi.js.LoadedScript;
@@ -48,10 +50,14 @@ final class Cell {
     final HostSockets sockets;
     private final Ticker ticker;
     private final Listener listener;
+    private final RuntimeMetrics metrics;
     final CellAlarms alarms;
 
-    LoadedScript script;
-    /** Null while hibernated: the next event constructs the Durable Object again ({@link #wake}). */
+    /**
+     * Null while hibernated: the next event constructs the Durable Object again ({@link #wake}).
+     * Written on the executor; volatile because the sweeper and the operator surface read it.
+     */
+    volatile LoadedScript script;
     CellInstance instance;
     /** The deployment to construct from on wake (the current one, as for a new activation). */
     java.util.function.Supplier<LoadedScript> currentScript;
@@ -62,18 +68,20 @@ final class Cell {
     private CompletableFuture<Void> indexChain = CompletableFuture.completedFuture(null);
     private WakeIndex wakeIndex;
     volatile State state = State.ACTIVE;
-    int inFlight;
+    /** Written on the executor only; read by the shedder from other threads. */
+    volatile int inFlight;
     /**
      * Events handed to the executor but not started yet: a cell with events waiting is not idle,
      * else the sweeper could release a cell right after a slow activation, under the requests
-     * queued behind it.
+     * queued behind it (and the shedder must not pick it meanwhile).
      */
     private final java.util.concurrent.atomic.AtomicInteger queued = new java.util.concurrent.atomic.AtomicInteger();
     volatile long lastUsedMs;
     private CompletableFuture<Void> drained;
 
     Cell(CellIdentity id, long epoch, String ownershipVersion, CellExecutor executor, SqliteCellStorage storage,
-         CellReplica replica, CellFiles files, boolean outputGate, Ticker ticker, Listener listener, CellAlarms.Timers timers) {
+         CellReplica replica, CellFiles files, boolean outputGate, Ticker ticker, Listener listener, CellAlarms.Timers timers,
+         RuntimeMetrics metrics) {
         this.id = id;
         this.scope = id.scope();
         this.epoch = epoch;
@@ -86,8 +94,9 @@ final class Cell {
         this.outbox = new FrameOutbox(executor);
         this.ticker = ticker;
         this.sockets = new HostSockets(scope, executor, this::afterDurable,
-                (socket, frame) -> deliver(i -> i.webSocketEvent(socket, frame)), ticker::nowMs);
+                (socket, frame) -> deliver(null, i -> i.webSocketEvent(socket, frame)), ticker::nowMs);
         this.listener = listener;
+        this.metrics = metrics;
         this.lastUsedMs = ticker.nowMs();
         this.alarms = new CellAlarms(this, timers, ticker);
         executor.afterTurn(this::endTurn);
@@ -96,10 +105,12 @@ final class Cell {
     /**
      * Runs one event; the result completes (on any thread) after the output gate opened for it.
      * A cell that is releasing or gone refuses with a retryable error: the caller resolves again.
+     *
+     * @param requestId the request the event serves (in the log context while it starts), or null
      */
-    <T> CompletableFuture<T> deliver(Function<CellInstance, CompletableFuture<T>> event) {
+    <T> CompletableFuture<T> deliver(String requestId, Function<CellInstance, CompletableFuture<T>> event) {
         CompletableFuture<T> out = new CompletableFuture<>();
-        queued.incrementAndGet();
+        queued.incrementAndGet(); // busy from now, not from when the task runs: the shedder must not pick it meanwhile
         lastUsedMs = ticker.nowMs();
         executor.execute(() -> {
             queued.decrementAndGet();
@@ -113,7 +124,7 @@ final class Cell {
             inFlight++;
             lastUsedMs = ticker.nowMs();
             CompletableFuture<T> f;
-            try {
+            try (LogContext.Scope s = LogContext.enter(requestId, null)) {
                 if (instance == null) {
                     wake();
                 }
@@ -123,17 +134,21 @@ final class Cell {
             }
             // Hop back to the executor: by then the turn that produced the result has committed,
             // so the gate's last commit covers every write the event made.
-            f.whenComplete((r, e) -> executor.execute(() -> gate.barrier(storage.dirty()).whenComplete((x, ge) -> {
-                if (ge != null) {
-                    out.completeExceptionally(new StubCallException("the write this result follows did not become durable: "
-                            + rootMessage(ge), true, ge));
-                } else if (e != null) {
-                    out.completeExceptionally(e);
-                } else {
-                    out.complete(r);
-                }
-                executor.execute(this::eventDone);
-            })));
+            f.whenComplete((r, e) -> executor.execute(() -> {
+                long gated = System.nanoTime();
+                gate.barrier(storage.dirty()).whenComplete((x, ge) -> {
+                    metrics.outputGateWait(System.nanoTime() - gated);
+                    if (ge != null) {
+                        out.completeExceptionally(new StubCallException("the write this result follows did not become durable: "
+                                + rootMessage(ge), true, ge));
+                    } else if (e != null) {
+                        out.completeExceptionally(e);
+                    } else {
+                        out.complete(r);
+                    }
+                    executor.execute(this::eventDone);
+                });
+            }));
         });
         return out;
     }
@@ -214,7 +229,7 @@ final class Cell {
         }
     }
 
-    /** No event running in the host nor in the engine (waitUntil, blockConcurrencyWhile). */
+    /** No event queued or running in the host, nor in the engine (waitUntil, blockConcurrencyWhile). */
     boolean quiet() {
         return queued.get() == 0 && inFlight == 0 && (instance == null || instance.eventsInFlight() == 0);
     }
@@ -253,7 +268,9 @@ final class Cell {
         if (committed) {
             CompletableFuture<Void> durable = ship(move);
             gate.committed(durable);
+            long committedAt = System.nanoTime();
             durable.whenComplete((v, e) -> {
+                metrics.commitDurable(e == null, System.nanoTime() - committedAt);
                 if (e != null) {
                     executor.execute(() -> reset(e));
                 }

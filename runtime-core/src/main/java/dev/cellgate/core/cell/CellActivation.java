@@ -3,6 +3,9 @@ package dev.cellgate.core.cell;
 import dev.cellgate.core.cell.storage.SqliteCellStorage;
 import dev.cellgate.core.fleet.Acquisition;
 import dev.cellgate.core.fleet.OwnershipStore;
+import dev.cellgate.core.observe.LogContext;
+import dev.cellgate.core.observe.ReplicationTotals;
+import dev.cellgate.core.observe.RuntimeMetrics;
 import dev.cellgate.core.spi.js.CellIdentity;
 import dev.cellgate.core.spi.js.LoadedScript;
 import dev.cellgate.core.spi.js.StubCallException;
@@ -35,18 +38,29 @@ final class CellActivation {
         this.env = env;
     }
 
-    CompletableFuture<Cell> activate(CellIdentity id) {
+    /** @param cause the request that needs the cell (named in the activation's log lines), or null */
+    CompletableFuture<Cell> activate(CellIdentity id, String cause) {
         String scope = id.scope();
         long t0 = env.ticker().nowMs();
         return env.ownership().acquire(scope).thenCompose(acq -> switch (acq) {
             case Acquisition.OwnedElsewhere o -> CompletableFuture.failedFuture(new OwnedElsewhereException(scope, o.node()));
             case Acquisition.Unavailable u -> CompletableFuture.failedFuture(new StubCallException(
                     "cell " + scope + " cannot be activated now: " + u.reason(), true, null));
-            case Acquisition.Acquired a -> bringUp(id, a, t0).exceptionallyCompose(e -> giveBack(scope, a, e));
+            case Acquisition.Acquired a -> bringUp(id, a, t0, cause).exceptionallyCompose(e -> giveBack(scope, a, e, cause));
         });
     }
 
-    private CompletableFuture<Cell> bringUp(CellIdentity id, Acquisition.Acquired a, long t0) {
+    /** Restores from the bucket, timing it for the metrics. */
+    private CompletableFuture<RestoreResult> restore(String scope, long epoch, CellFiles files) {
+        long r0 = System.nanoTime();
+        env.restoring().incrementAndGet();
+        return env.replicator().restore(scope, epoch, files.database()).whenComplete((r, e) -> {
+            env.restoring().decrementAndGet();
+            env.metrics().restore(e == null, System.nanoTime() - r0, r == null ? 0 : r.bytesRead());
+        });
+    }
+
+    private CompletableFuture<Cell> bringUp(CellIdentity id, Acquisition.Acquired a, long t0, String cause) {
         String scope = id.scope();
         CellFiles files = new CellFiles(env.config().watchDir(), scope);
         Replicator replicator = env.replicator();
@@ -68,19 +82,17 @@ final class CellActivation {
             if (reused || replicator == null) {
                 return CompletableFuture.completedFuture(new Brought(reused, RestoreResult.empty()));
             }
-            env.restoring().incrementAndGet();
-            return replicator.restore(scope, a.epoch(), files.database())
-                    .whenComplete((r, e) -> env.restoring().decrementAndGet())
-                    .thenApply(r -> new Brought(false, r));
+            return restore(scope, a.epoch(), files).thenApply(r -> new Brought(false, r));
         }).thenApplyAsync(b -> {
             SqliteCellStorage storage = new SqliteCellStorage(files.database());
             return new Opened(b, storage);
-        }, env.io()).thenCompose(o -> construct(id, a, files, o, t0));
+        }, env.io()).thenCompose(o -> construct(id, a, files, o, t0, cause));
     }
 
-    private CompletableFuture<Cell> construct(CellIdentity id, Acquisition.Acquired a, CellFiles files, Opened o, long t0) {
+    private CompletableFuture<Cell> construct(CellIdentity id, Acquisition.Acquired a, CellFiles files, Opened o, long t0,
+                                              String cause) {
         String scope = id.scope();
-        CellExecutor executor = new CellExecutor(((VertxInternal) env.vertx()).createEventLoopContext());
+        CellExecutor executor = new CellExecutor(((VertxInternal) env.vertx()).createEventLoopContext(), scope);
         CellReplica replica;
         try {
             replica = env.replicator() == null ? null
@@ -99,9 +111,9 @@ final class CellActivation {
                     } catch (java.io.IOException e) {
                         throw new CompletionException(e);
                     }
-                }, env.io()).thenCompose(x -> env.replicator().restore(scope, a.epoch(), files.database()))
+                }, env.io()).thenCompose(x -> restore(scope, a.epoch(), files))
                         .thenApplyAsync(r -> new Opened(new Brought(false, r), new SqliteCellStorage(files.database())), env.io())
-                        .thenCompose(again -> construct(id, a, files, again, t0));
+                        .thenCompose(again -> construct(id, a, files, again, t0, cause));
             }
             return CompletableFuture.failedFuture(refused);
         } catch (RuntimeException e) {
@@ -109,14 +121,15 @@ final class CellActivation {
             return CompletableFuture.failedFuture(e);
         }
         Cell cell = new Cell(id, a.epoch(), a.version(), executor, o.storage, replica, files, env.config().outputGate(),
-                env.ticker(), env.listener(), env.timers());
+                env.ticker(), env.listener(), env.timers(), env.metrics());
+        env.replicationTotals().attached(replica);
         cell.host = new HostForCell(cell, env.stubs());
         cell.currentScript = env::script;
         cell.wakeIndex(env.wakeIndex());
         CompletableFuture<Cell> done = new CompletableFuture<>();
         executor.execute(() -> {
             LoadedScript script = env.script();
-            try {
+            try (LogContext.Scope s = LogContext.enter(cause, null)) {
                 if (script == null) {
                     throw new StubCallException("no deployment is loaded on this node", true, null);
                 }
@@ -144,9 +157,9 @@ final class CellActivation {
     }
 
     /** Activation failed after the acquire: hand the cell back so it is not stuck here. */
-    private CompletableFuture<Cell> giveBack(String scope, Acquisition.Acquired a, Throwable e) {
-        LOG.atWarn().setMessage("cell.activation_failed").addKeyValue("scope", scope).addKeyValue("epoch", a.epoch())
-                .addKeyValue("error", Cell.rootMessage(e)).log();
+    private CompletableFuture<Cell> giveBack(String scope, Acquisition.Acquired a, Throwable e, String cause) {
+        LogContext.run(cause, scope, () -> LOG.atWarn().setMessage("cell.activation_failed").addKeyValue("epoch", a.epoch())
+                .addKeyValue("error", Cell.rootMessage(e)).log());
         return env.ownership().release(scope, a.epoch(), a.version())
                 .handle((ok, re) -> null)
                 .thenCompose(x -> CompletableFuture.failedFuture(e instanceof CompletionException && e.getCause() != null ? e.getCause() : e));
@@ -183,5 +196,9 @@ final class CellActivation {
         java.util.concurrent.atomic.AtomicInteger restoring();
 
         dev.cellgate.core.fleet.WakeIndex wakeIndex();
+
+        RuntimeMetrics metrics();
+
+        ReplicationTotals replicationTotals();
     }
 }

@@ -72,7 +72,7 @@ final class CellAlarms {
         retryCount = retry;
         cell.storage.alarmStarted();
         LOG.atInfo().setMessage("alarm.fired").addKeyValue("scope", cell.scope).addKeyValue("retry_count", retry).log();
-        cell.deliver(instance -> instance.alarm(retry, retry > 0)).whenComplete((v, e) -> cell.executor.execute(() -> finished(e)));
+        cell.deliver(null, instance -> instance.alarm(retry, retry > 0)).whenComplete((v, e) -> cell.executor.execute(() -> finished(e)));
     }
 
     private void finished(Throwable error) {

@@ -1,5 +1,7 @@
 package dev.cellgate.core.cell;
 
+import dev.cellgate.core.observe.LogContext;
+import dev.cellgate.core.observe.RuntimeMetrics;
 import dev.cellgate.core.spi.js.CellIdentity;
 import dev.cellgate.core.spi.js.HttpRequestData;
 import dev.cellgate.core.spi.js.HttpResponseData;
@@ -20,6 +22,7 @@ public final class CellRouter implements StubChannel {
     private final Cells cells;
     private final io.vertx.core.Vertx vertx;
     private volatile Forwarder forwarder;
+    private volatile RuntimeMetrics metrics = RuntimeMetrics.NOOP;
 
     public CellRouter(Cells cells, io.vertx.core.Vertx vertx) {
         this.cells = cells;
@@ -30,20 +33,41 @@ public final class CellRouter implements StubChannel {
         this.forwarder = f;
     }
 
+    /** Installs the node's metrics: every call is timed as served here or forwarded. */
+    public void metrics(RuntimeMetrics m) {
+        this.metrics = m == null ? RuntimeMetrics.NOOP : m;
+    }
+
     @Override
     public CompletableFuture<HttpResponseData> fetch(CellIdentity target, HttpRequestData request) {
-        return route(target, () -> cells.fetch(target, request), (node, f) -> f.fetch(node, target, request));
+        try (LogContext.Scope s = LogContext.enter(request.requestId(), target.scope())) {
+            return route(target, () -> cells.fetch(target, request), (node, f) -> f.fetch(node, target, request));
+        }
     }
 
     @Override
     public CompletableFuture<byte[]> call(CellIdentity target, String method, byte[] arguments) {
-        return route(target, () -> cells.call(target, method, arguments), (node, f) -> f.call(node, target, method, arguments));
+        try (LogContext.Scope s = LogContext.enter(null, target.scope())) {
+            return route(target, () -> cells.call(target, method, arguments), (node, f) -> f.call(node, target, method, arguments));
+        }
     }
 
     private <T> CompletableFuture<T> route(CellIdentity target, java.util.function.Supplier<CompletableFuture<T>> local,
                                            BiFunction<String, Forwarder, CompletableFuture<T>> remote) {
         long deadline = System.currentTimeMillis() + REROUTE_BUDGET_MS;
-        return attempt(target, local, remote, deadline, null);
+        long t0 = System.nanoTime();
+        // Which way the call went last (a reroute may turn a local call into a forwarded one).
+        boolean[] forwarded = new boolean[1];
+        BiFunction<String, Forwarder, CompletableFuture<T>> counted = (node, f) -> {
+            forwarded[0] = true;
+            return remote.apply(node, f);
+        };
+        CompletableFuture<T> out = attempt(target, local, counted, deadline, null);
+        RuntimeMetrics m = metrics;
+        if (m != RuntimeMetrics.NOOP) {
+            out.whenComplete((v, e) -> m.cellCall(forwarded[0], e == null, System.nanoTime() - t0));
+        }
+        return out;
     }
 
     /** One resolution; a {@link RerouteException} from a peer resolves again until the budget is spent. */

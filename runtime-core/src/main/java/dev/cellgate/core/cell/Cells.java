@@ -2,6 +2,10 @@ package dev.cellgate.core.cell;
 
 import dev.cellgate.core.fleet.OwnershipStore;
 import dev.cellgate.core.fleet.WakeIndex;
+import dev.cellgate.core.observe.LogContext;
+import dev.cellgate.core.observe.ReplicationTotals;
+import dev.cellgate.core.observe.ResidentCell;
+import dev.cellgate.core.observe.RuntimeMetrics;
 import dev.cellgate.core.spi.js.CellIdentity;
 import dev.cellgate.core.spi.js.HttpRequestData;
 import dev.cellgate.core.spi.js.HttpResponseData;
@@ -49,6 +53,9 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
     private final AtomicInteger restoring = new AtomicInteger();
     private final AtomicInteger evicting = new AtomicInteger();
     private final WakeIndex wakeIndex;
+    private final AtomicInteger shedding = new AtomicInteger();
+    private final ReplicationTotals replication = new ReplicationTotals();
+    private volatile RuntimeMetrics metrics = RuntimeMetrics.NOOP;
     private volatile StubChannel stubs;
     private volatile boolean acceptingWork = true;
 
@@ -114,6 +121,11 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
         }
     }
 
+    /** Installs the node's metrics (before it serves; the default reports nothing). */
+    public void metrics(RuntimeMetrics m) {
+        this.metrics = m == null ? RuntimeMetrics.NOOP : m;
+    }
+
     /** True when this node should not take new cells (for its lease load and for placement). */
     public boolean full() {
         return Admission.full(this);
@@ -127,11 +139,15 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
     // ------------------------------------------------------------------ events
 
     public CompletableFuture<HttpResponseData> fetch(CellIdentity id, HttpRequestData req) {
-        return withCell(id, c -> c.deliver(i -> i.fetch(req)), true);
+        try (LogContext.Scope s = LogContext.enter(req.requestId(), id.scope())) {
+            return withCell(id, c -> c.deliver(req.requestId(), i -> i.fetch(req)), true);
+        }
     }
 
     public CompletableFuture<byte[]> call(CellIdentity id, String method, byte[] args) {
-        return withCell(id, c -> c.deliver(i -> i.call(method, args)), true);
+        try (LogContext.Scope s = LogContext.enter(null, id.scope())) {
+            return withCell(id, c -> c.deliver(null, i -> i.call(method, args)), true);
+        }
     }
 
     private <T> CompletableFuture<T> withCell(CellIdentity id, Function<Cell, CompletableFuture<T>> op, boolean retry) {
@@ -171,15 +187,21 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
 
     private void startActivation(CellIdentity id, Entry entry) {
         activating.incrementAndGet();
+        long t0 = System.nanoTime();
+        // The request that caused the activation (from the log context): its lines name it.
+        String cause = org.slf4j.MDC.get(LogContext.REQUEST_ID);
         CompletableFuture<Cell> f;
         try {
             Admission.check(this);
-            f = activations.run(() -> activation.activate(id));
+            f = activations.run(() -> activation.activate(id, cause));
         } catch (RuntimeException ex) {
             f = CompletableFuture.failedFuture(ex);
         }
         f.whenComplete((cell, err) -> {
             activating.decrementAndGet();
+            metrics.activation(err == null ? RuntimeMetrics.Activation.ACTIVATED
+                    : unwrap(err) instanceof OwnedElsewhereException ? RuntimeMetrics.Activation.OWNED_ELSEWHERE
+                    : RuntimeMetrics.Activation.FAILED, System.nanoTime() - t0);
             if (err != null) {
                 entries.remove(id.scope(), entry);
                 entry.cell.completeExceptionally(unwrap(err));
@@ -202,11 +224,12 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
         e.leaving = leaving;
         releasing.incrementAndGet();
         long t0 = ticker.nowMs();
+        long n0 = System.nanoTime();
         CompletableFuture<Boolean> result = new CompletableFuture<>();
         cell.executor.execute(() -> withAlarmIndexed(cell, cell.drainAndFlush()).whenComplete((x, err) -> cell.executor.execute(() -> {
             if (err != null) {
                 cell.reset(err);
-                finishRelease(scope, e, leaving, result, false, t0, cell, "flush failed: " + Cell.rootMessage(err));
+                finishRelease(scope, e, leaving, result, false, t0, n0, cell, "flush failed: " + Cell.rootMessage(err));
                 return;
             }
             cell.closeAfterFlush();
@@ -219,7 +242,7 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
                         LOG.atWarn().setMessage("cell.mark_failed").addKeyValue("scope", scope).addKeyValue("error", io.toString()).log();
                     }
                 }
-                finishRelease(scope, e, leaving, result, released, t0, cell,
+                finishRelease(scope, e, leaving, result, released, t0, n0, cell,
                         rerr != null ? Cell.rootMessage(rerr) : released ? why : "ownership had moved");
             });
         })));
@@ -227,9 +250,10 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
     }
 
     private void finishRelease(String scope, Entry e, CompletableFuture<Void> leaving, CompletableFuture<Boolean> result,
-                               boolean released, long t0, Cell cell, String detail) {
+                               boolean released, long t0, long n0, Cell cell, String detail) {
         entries.remove(scope, e);
         releasing.decrementAndGet();
+        metrics.release(released, System.nanoTime() - n0);
         if (released) {
             LOG.atInfo().setMessage("cell.released").addKeyValue("scope", scope).addKeyValue("epoch", cell.epoch)
                     .addKeyValue("ms", ticker.nowMs() - t0).addKeyValue("why", detail).log();
@@ -304,6 +328,17 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
         return out;
     }
 
+    /** The resident cells for the operator surface, most recently used first. */
+    public List<ResidentCell> residentInfo() {
+        List<ResidentCell> out = new ArrayList<>();
+        for (Cell c : residentCells()) {
+            LoadedScript s = c.script;
+            out.add(new ResidentCell(c.scope, c.epoch, c.lastUsedMs, s == null ? null : s.bundle().deploymentId()));
+        }
+        out.sort(java.util.Comparator.comparingLong(ResidentCell::lastUsedMs).reversed().thenComparing(ResidentCell::scope));
+        return out;
+    }
+
     List<Cell> residentCells() {
         List<Cell> out = new ArrayList<>();
         entries.forEach((s, e) -> {
@@ -371,6 +406,20 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
         return evicting;
     }
 
+    /** Releases in flight because of pressure (the resident limit or memory): a subset of evicting. */
+    public int sheddingCount() {
+        return shedding.get();
+    }
+
+    AtomicInteger sheddingCounter() {
+        return shedding;
+    }
+
+    /** Replication counters of every replica this node attached since it started. */
+    public ReplicationTotals replicationTotals() {
+        return replication;
+    }
+
     public int activationPeak() {
         return activations.peak();
     }
@@ -379,6 +428,7 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
 
     @Override
     public void gone(Cell cell) {
+        replication.detached(cell.replica);
         Entry e = entries.get(cell.scope);
         if (e != null && e.leaving == null && e.cell.isDone() && !e.cell.isCompletedExceptionally() && e.cell.join() == cell) {
             entries.remove(cell.scope, e); // reset (not a release): drop it now
@@ -475,6 +525,11 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
             });
             return armed;
         });
+    }
+
+    @Override
+    public RuntimeMetrics metrics() {
+        return metrics;
     }
 
     static Throwable unwrap(Throwable e) {

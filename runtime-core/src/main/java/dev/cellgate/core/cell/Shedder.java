@@ -1,5 +1,6 @@
 package dev.cellgate.core.cell;
 
+import dev.cellgate.core.observe.RuntimeMetrics;
 import java.util.Comparator;
 import java.util.List;
 
@@ -22,7 +23,12 @@ final class Shedder {
                 .sorted(Comparator.comparingLong(c -> c.lastUsedMs)).limit(count).toList();
         for (Cell c : idle) {
             cells.evictingCounter().incrementAndGet();
-            cells.release(c.scope, "shed (LRU)").whenComplete((ok, e) -> cells.evictingCounter().decrementAndGet());
+            cells.sheddingCounter().incrementAndGet();
+            cells.metrics().eviction(RuntimeMetrics.Eviction.SHED);
+            cells.release(c.scope, "shed (LRU)").whenComplete((ok, e) -> {
+                cells.sheddingCounter().decrementAndGet();
+                cells.evictingCounter().decrementAndGet();
+            });
         }
         return !idle.isEmpty();
     }
@@ -39,6 +45,7 @@ final class Shedder {
                     continue;
                 }
                 cells.evictingCounter().incrementAndGet();
+                cells.metrics().eviction(RuntimeMetrics.Eviction.IDLE);
                 cells.release(c.scope, "idle").whenComplete((ok, e) -> cells.evictingCounter().decrementAndGet());
             }
         }

@@ -27,6 +27,9 @@ public final class DeploymentWatcher {
     private final Consumer<LoadedScript> onLoaded;
     private final DeploymentPlugins plugins;
 
+    /** Compiled deployments kept for instant rollbacks. */
+    static final int KEEP_COMPILED = 3;
+    private final java.util.LinkedHashMap<String, LoadedScript> recent = new java.util.LinkedHashMap<>();
     private volatile String runningId;
     private volatile String lastSeenId;
     private volatile boolean stopped;
@@ -41,6 +44,31 @@ public final class DeploymentWatcher {
         this.compileExecutor = compileExecutor;
         this.pollMs = pollMs;
         this.onLoaded = onLoaded;
+    }
+
+    private void installed(String id, LoadedScript script) {
+        String previous = runningId;
+        runningId = id;
+        remember(id, script);
+        onLoaded.accept(script);
+        LOG.atInfo().setMessage("deployment.loaded").addKeyValue("deployment", id).addKeyValue("previous", previous).log();
+    }
+
+    /** Keeps the last few compiled deployments; older ones are closed (cells moved off them long ago). */
+    private void remember(String id, LoadedScript script) {
+        synchronized (recent) {
+            recent.remove(id);
+            recent.put(id, script);
+            while (recent.size() > KEEP_COMPILED) {
+                String oldest = recent.keySet().iterator().next();
+                LoadedScript old = recent.remove(oldest);
+                try {
+                    old.close();
+                } catch (RuntimeException e) {
+                    LOG.atWarn().setMessage("deployment.close_failed").addKeyValue("deployment", oldest).addKeyValue("error", e.toString()).log();
+                }
+            }
+        }
     }
 
     /** Loads the current deployment (if any), then keeps polling. Completes after the first check. */
@@ -73,6 +101,15 @@ public final class DeploymentWatcher {
                 return CompletableFuture.completedFuture(null);
             }
             lastSeenId = id;
+            LoadedScript cached;
+            synchronized (recent) {
+                cached = recent.get(id);
+            }
+            if (cached != null) {
+                // A rollback (or a flip back and forth): the code is still compiled, switch at once.
+                installed(id, cached);
+                return CompletableFuture.completedFuture(null);
+            }
             return deployments.load(id)
                     .thenCompose(d -> plugins.install(d.manifest()).thenApply(x -> d))
                     .thenApplyAsync(d -> {
@@ -82,13 +119,7 @@ public final class DeploymentWatcher {
                             throw new java.util.concurrent.CompletionException(e);
                         }
                     }, compileExecutor)
-                    .thenAccept(script -> {
-                        String previous = runningId;
-                        runningId = id;
-                        onLoaded.accept(script);
-                        LOG.atInfo().setMessage("deployment.loaded").addKeyValue("deployment", id)
-                                .addKeyValue("previous", previous).log();
-                    });
+                    .thenAccept(script -> installed(id, script));
         }).exceptionally(e -> {
             Throwable c = e;
             while (c instanceof java.util.concurrent.CompletionException && c.getCause() != null) {

@@ -108,6 +108,11 @@ public final class FleetView {
         return readLease(node);
     }
 
+    /** Every lease as last read (live or expired; missing and malformed ones are not kept), by node. */
+    public List<LeaseRecord> knownLeases() {
+        return leases.values().stream().map(Cached::lease).sorted(Comparator.comparing(LeaseRecord::node)).toList();
+    }
+
     /** Live leases as last read. */
     public List<LeaseRecord> liveNodes() {
         long now = ticker.nowMs();

@@ -43,7 +43,10 @@ public final class WorkerPool {
      * Runs the Worker's fetch for a request that arrived on {@code ctx}; must be called on that
      * context's thread. Fails with {@link IllegalStateException} when nothing is deployed.
      */
-    public CompletableFuture<HttpResponseData> fetch(Context ctx, HttpRequestData request) {
+    public CompletableFuture<HttpResponseData> fetch(Context requestCtx, HttpRequestData request) {
+        // Vert.x runs each HTTP request on a DUPLICATE of the event loop's context (a new object per
+        // request): keyed by it, every request would build a fresh Worker instance (a new JS context).
+        Context ctx = requestCtx instanceof io.vertx.core.internal.ContextInternal ci ? ci.unwrap() : requestCtx;
         LoadedScript script = current;
         if (script == null) {
             return CompletableFuture.failedFuture(new NoDeploymentException());

@@ -120,7 +120,7 @@ class DeadNodeGcTest {
         assertThat(log.events("dead_node_gc.renewed")).hasSize(1);
         // the node keeps renewing as if nothing happened
         sched.advanceTo(T0 + 2_000);
-        awaitRenewal(keeper, T0 + 5_000).get(10, TimeUnit.SECONDS);
+        awaitRenewal(keeper, T0 + 5_000).get(60, TimeUnit.SECONDS);
         assertThat(fenced.get()).isNull();
     }
 
@@ -240,7 +240,7 @@ class DeadNodeGcTest {
     void aCancelledPassTouchesNothing() throws Exception {
         lease("dead", "dead", T0 - 10);
         markers("dead", "g", 1);
-        DeadNodeGc.PassReport r = new DeadNodeGc(store, now::get, TICK).runPass(() -> true).get(10, TimeUnit.SECONDS);
+        DeadNodeGc.PassReport r = new DeadNodeGc(store, now::get, TICK).runPass(() -> true).get(60, TimeUnit.SECONDS);
         assertThat(r.cancelled()).isTrue();
         assertThat(keys(Keys.NODES)).hasSize(1);
         assertThat(keys(Keys.NODE_CELLS)).hasSize(1);

@@ -83,9 +83,9 @@ class WakerTest {
         alarm(3, T0 + 61_000); // next minute: not yet
         deadNode("gone");
         Waker w = waker("n1", 0, recording());
-        Waker.TickReport r = w.tick().get(10, TimeUnit.SECONDS);
+        Waker.TickReport r = w.tick().get(60, TimeUnit.SECONDS);
         assertThat(r).isEqualTo(new Waker.TickReport(true, true));
-        w.currentPass().get(10, TimeUnit.SECONDS);
+        w.currentPass().get(60, TimeUnit.SECONDS);
         assertThat(woken).containsExactly(scope(1), scope(2));
         assertThat(BucketStoreContract.listAll(bucket, Keys.NODES, 10)).isEmpty();
         assertThat(BucketStoreContract.listAll(bucket, Keys.WAKE, 10)).as("only the host consumes entries").hasSize(4);
@@ -101,10 +101,10 @@ class WakerTest {
         for (int i = 0; i < 5; i++) {
             base.set(T0 + i * TICK);
             sched.advanceTo(T0 + i * TICK);
-            assertThat(w1.lastTick().get(10, TimeUnit.SECONDS).holder()).isTrue();
+            assertThat(w1.lastTick().get(60, TimeUnit.SECONDS).holder()).isTrue();
             assertThat(lease().expiresMs()).isEqualTo(T0 + i * TICK + TTL);
-            w1.currentPass().get(10, TimeUnit.SECONDS);
-            assertThat(w2.tick().get(10, TimeUnit.SECONDS).holder()).isFalse();
+            w1.currentPass().get(60, TimeUnit.SECONDS);
+            assertThat(w2.tick().get(60, TimeUnit.SECONDS).holder()).isFalse();
             assertThat(w1.holds()).isTrue();
         }
     }
@@ -122,15 +122,15 @@ class WakerTest {
             blocked.add(f);
             return f;
         });
-        w.tick().get(10, TimeUnit.SECONDS);
+        w.tick().get(60, TimeUnit.SECONDS);
         DeadNodeGcTest.awaitTrue(() -> blocked.size() == Waker.WAKE_PARALLELISM);
         // another node takes the lease over (as if ours had expired under its clock)
         bucket.put(Keys.WAKER, new WakerLeaseRecord("n2", "s-n2", T0 + 100 * TICK).encode()).get();
         base.addAndGet(TICK);
-        assertThat(w.tick().get(10, TimeUnit.SECONDS).holder()).isFalse();
+        assertThat(w.tick().get(60, TimeUnit.SECONDS).holder()).isFalse();
         assertThat(w.holds()).isFalse();
         blocked.forEach(f -> f.complete(null));
-        w.currentPass().get(10, TimeUnit.SECONDS);
+        w.currentPass().get(60, TimeUnit.SECONDS);
         assertThat(woken).as("no wake started after the cancellation").hasSize(Waker.WAKE_PARALLELISM);
         assertThat(BucketStoreContract.listAll(bucket, Keys.NODES, 10)).as("no GC after the cancellation").hasSize(1);
     }
@@ -160,10 +160,10 @@ class WakerTest {
                 }
             }
             for (CompletableFuture<Waker.TickReport> t : ticks) {
-                t.get(10, TimeUnit.SECONDS);
+                t.get(60, TimeUnit.SECONDS);
             }
             for (Waker x : w) {
-                x.currentPass().get(10, TimeUnit.SECONDS);
+                x.currentPass().get(60, TimeUnit.SECONDS);
             }
             // sample the rest of the round
             for (long at = base.get(); at < T0 + (round + 1) * TICK; at += 100) {
@@ -194,16 +194,16 @@ class WakerTest {
         deadNode("gone");
         Waker w1 = waker("n1", 0, recording());
         Waker w2 = waker("n2", TTL + 500, recording()); // a clock so far ahead it sees n1's lease expired
-        w1.tick().get(10, TimeUnit.SECONDS);
-        w2.tick().get(10, TimeUnit.SECONDS);
+        w1.tick().get(60, TimeUnit.SECONDS);
+        w2.tick().get(60, TimeUnit.SECONDS);
         assertThat(w1.holds() && w2.holds()).isTrue();
-        w1.currentPass().get(10, TimeUnit.SECONDS);
-        w2.currentPass().get(10, TimeUnit.SECONDS);
+        w1.currentPass().get(60, TimeUnit.SECONDS);
+        w2.currentPass().get(60, TimeUnit.SECONDS);
         assertThat(woken).containsOnly(scope(1));
         assertThat(BucketStoreContract.listAll(bucket, Keys.NODES, 10)).isEmpty();
         // n1's next renewal fails: it stops holding
         base.addAndGet(TICK);
-        assertThat(w1.tick().get(10, TimeUnit.SECONDS).holder()).isFalse();
+        assertThat(w1.tick().get(60, TimeUnit.SECONDS).holder()).isFalse();
     }
 
     @Test
@@ -218,10 +218,10 @@ class WakerTest {
         });
         for (int tick = 0; tick <= Waker.STALE_PASS_TICKS; tick++) {
             base.set(T0 + tick * TICK);
-            assertThat(w.tick().get(10, TimeUnit.SECONDS).passStarted()).as("tick %d", tick)
+            assertThat(w.tick().get(60, TimeUnit.SECONDS).passStarted()).as("tick %d", tick)
                     .isEqualTo(tick == 0 || tick == Waker.STALE_PASS_TICKS);
         }
-        w.currentPass().get(10, TimeUnit.SECONDS);
+        w.currentPass().get(60, TimeUnit.SECONDS);
         assertThat(calls).containsExactly(scope(1), scope(1));
     }
 
@@ -234,9 +234,9 @@ class WakerTest {
                 recording(), new DeadNodeGc(store, base::get, TICK));
         CompletableFuture<Waker.TickReport> hung = w.tick();
         base.addAndGet(TICK);
-        assertThat(w.tick().get(10, TimeUnit.SECONDS).holder()).as("skipped while the first attempt may still answer").isFalse();
+        assertThat(w.tick().get(60, TimeUnit.SECONDS).holder()).as("skipped while the first attempt may still answer").isFalse();
         base.addAndGet(2 * TICK);
-        assertThat(w.tick().get(10, TimeUnit.SECONDS).holder()).isTrue();
+        assertThat(w.tick().get(60, TimeUnit.SECONDS).holder()).isTrue();
         assertThat(hung).isNotDone();
     }
 
@@ -244,17 +244,17 @@ class WakerTest {
     void stopGivesTheLeaseUpSoAnotherNodeTakesItAtOnce() throws Exception {
         Waker w1 = waker("n1", 0, recording());
         Waker w2 = waker("n2", 0, recording());
-        w1.tick().get(10, TimeUnit.SECONDS);
-        assertThat(w2.tick().get(10, TimeUnit.SECONDS).holder()).isFalse();
-        w1.stop().get(10, TimeUnit.SECONDS);
+        w1.tick().get(60, TimeUnit.SECONDS);
+        assertThat(w2.tick().get(60, TimeUnit.SECONDS).holder()).isFalse();
+        w1.stop().get(60, TimeUnit.SECONDS);
         assertThat(w1.holds()).isFalse();
-        assertThat(w2.tick().get(10, TimeUnit.SECONDS).holder()).isTrue();
+        assertThat(w2.tick().get(60, TimeUnit.SECONDS).holder()).isTrue();
     }
 
     @Test
     void aMalformedLeaseIsTakenOver() throws Exception {
         bucket.put(Keys.WAKER, "garbage".getBytes(StandardCharsets.UTF_8)).get();
-        assertThat(waker("n1", 0, recording()).tick().get(10, TimeUnit.SECONDS).holder()).isTrue();
+        assertThat(waker("n1", 0, recording()).tick().get(60, TimeUnit.SECONDS).holder()).isTrue();
         assertThat(lease().node()).isEqualTo("n1");
     }
 
@@ -267,11 +267,11 @@ class WakerTest {
             return calls.size() == 1 ? CompletableFuture.failedFuture(new IllegalStateException("no capacity"))
                     : CompletableFuture.completedFuture(null);
         });
-        w.tick().get(10, TimeUnit.SECONDS);
-        w.currentPass().get(10, TimeUnit.SECONDS);
+        w.tick().get(60, TimeUnit.SECONDS);
+        w.currentPass().get(60, TimeUnit.SECONDS);
         base.addAndGet(TICK);
-        w.tick().get(10, TimeUnit.SECONDS);
-        w.currentPass().get(10, TimeUnit.SECONDS);
+        w.tick().get(60, TimeUnit.SECONDS);
+        w.currentPass().get(60, TimeUnit.SECONDS);
         assertThat(calls).containsExactly(scope(1), scope(1));
         assertThat(BucketStoreContract.listAll(bucket, Keys.WAKE, 10)).contains(WakeKeys.key(T0 - 60_000, scope(1)));
     }

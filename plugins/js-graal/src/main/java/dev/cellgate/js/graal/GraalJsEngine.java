@@ -25,6 +25,13 @@ import org.slf4j.LoggerFactory;
 public final class GraalJsEngine implements JsEngine {
     private static final Logger LOG = LoggerFactory.getLogger(GraalJsEngine.class);
 
+    /**
+     * Whether Durable Objects get input gates. {@link #OFF_FOR_NEGATIVE_CONTROL} exists only so the
+     * gate tests can show that they fail without them: {@code blockConcurrencyWhile} then holds
+     * nothing and storage promises settle in a later turn, like a naive asynchronous store.
+     */
+    public enum Gates { ENFORCED, OFF_FOR_NEGATIVE_CONTROL }
+
     /** Java members reachable from JavaScript: only those marked {@code @HostAccess.Export}, plus byte buffers. */
     static final HostAccess HOST_ACCESS = HostAccess.newBuilder(HostAccess.EXPLICIT).allowBufferAccess(true).build();
 
@@ -35,11 +42,17 @@ public final class GraalJsEngine implements JsEngine {
     private final TurnWatchdog watchdog;
     private final OutboundHttp http;
     private final EngineInfo info;
+    private final Gates gates;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     public GraalJsEngine(JsEngineConfig config, JsLimits limits) {
+        this(config, limits, Gates.ENFORCED);
+    }
+
+    public GraalJsEngine(JsEngineConfig config, JsLimits limits, Gates gates) {
         this.config = config;
         this.limits = limits;
+        this.gates = gates;
         this.engine = Engine.newBuilder("js")
                 // We report the mode ourselves (EngineInfo), loudly, through the node's log.
                 .option("engine.WarnInterpreterOnly", "false")
@@ -51,6 +64,7 @@ public final class GraalJsEngine implements JsEngine {
         OpenEngines.add(this);
         LOG.atInfo().setMessage("js.engine.started").addKeyValue("name", info.name()).addKeyValue("mode", info.mode())
                 .addKeyValue("detail", info.detail()).addKeyValue("cpu_budget_ms", limits.cpuBudgetMs())
+                .addKeyValue("input_gates", gates)
                 .addKeyValue("max_event_allocated_bytes", limits.maxEventAllocatedBytes()).log();
     }
 
@@ -71,6 +85,8 @@ public final class GraalJsEngine implements JsEngine {
         return Context.newBuilder("js")
                 .engine(engine)
                 .allowHostAccess(HOST_ACCESS)
+                // Workers run in UTC whatever the node's time zone.
+                .timeZone(java.time.ZoneOffset.UTC)
                 .allowIO(IOAccess.newBuilder().fileSystem(fileSystem).build())
                 .option("js.ecmascript-version", "latest")
                 .option("js.esm-eval-returns-exports", "true")
@@ -79,6 +95,7 @@ public final class GraalJsEngine implements JsEngine {
                 .option("js.console", "false")
                 .option("js.print", "false")
                 .option("js.load", "false")
+                .option("js.graal-builtin", "false")
                 .build();
     }
 
@@ -100,6 +117,10 @@ public final class GraalJsEngine implements JsEngine {
 
     public JsEngineConfig config() {
         return config;
+    }
+
+    public boolean gatesEnforced() {
+        return gates == Gates.ENFORCED;
     }
 
     private void ensureOpen() {

@@ -18,11 +18,22 @@ import dev.cellgate.core.spi.js.JsEngineConfig;
  * since its globals may still hold the memory.
  *
  * <p>{@code watchdogIntervalMs}: how often running turns are sampled.
+ *
+ * <p>{@code blockConcurrencyTimeoutMs}: how long a Durable Object's {@code blockConcurrencyWhile}
+ * may hold its input gate before the object is reset (Cloudflare: 30 s).
  */
-public record JsLimits(long cpuBudgetMs, long maxEventAllocatedBytes, long watchdogIntervalMs) {
+public record JsLimits(long cpuBudgetMs, long maxEventAllocatedBytes, long watchdogIntervalMs, long blockConcurrencyTimeoutMs) {
     public static final long ALLOCATION_CAP = 2L << 30;
+    public static final long BLOCK_CONCURRENCY_TIMEOUT_MS = 30_000;
+
+    public JsLimits(long cpuBudgetMs, long maxEventAllocatedBytes, long watchdogIntervalMs) {
+        this(cpuBudgetMs, maxEventAllocatedBytes, watchdogIntervalMs, BLOCK_CONCURRENCY_TIMEOUT_MS);
+    }
 
     public JsLimits {
+        if (blockConcurrencyTimeoutMs <= 0) {
+            throw new IllegalArgumentException("blockConcurrencyTimeoutMs must be positive, got " + blockConcurrencyTimeoutMs);
+        }
         if (cpuBudgetMs <= 0) {
             throw new IllegalArgumentException("cpuBudgetMs must be positive, got " + cpuBudgetMs);
         }

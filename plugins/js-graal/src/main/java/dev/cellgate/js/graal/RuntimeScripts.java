@@ -12,42 +12,38 @@ import org.graalvm.polyglot.Source;
 
 /**
  * The Workers runtime written in JavaScript: small resource files, one concern each, compiled once
- * per process and evaluated into every new context in this order. Each file is a function
- * expression {@code (function (host, internal) {…})}: {@code host} is the instance's Java bridge,
- * {@code internal} the object through which the files share private helpers. Later files may use
- * what earlier ones defined.
+ * per process ({@code cached} Sources on the shared engine). Each file is a function expression
+ * {@code (function (host, internal) {…})}: {@code host} is the instance's Java bridge,
+ * {@code internal} the object through which the files share private helpers.
+ *
+ * <p>Only {@link #EAGER} files run in every new context, in this order. The others are evaluated
+ * into a context when it first touches a name they define: {@code lazy.js} lists them with their
+ * names, and asks for them by file name through {@link #lazy}. A new cell or Worker then pays for
+ * the platform it uses, not for all of it.
  */
 public final class RuntimeScripts {
-    static final List<String> ORDER = List.of(
+    static final List<String> EAGER = List.of(
             "errors.js",
+            "lazy.js",
             "console.js",
-            "events.js",
-            "abort.js",
+            "date.js",
             "timers.js",
             "encoding.js",
-            "url.js",
-            "url-search-params.js",
             "headers.js",
-            "streams.js",
-            "writable-streams.js",
-            "blob.js",
             "body.js",
             "request.js",
             "response.js",
             "fetch.js",
-            "crypto.js",
-            "structured-clone.js",
-            "durable-object-ids.js",
-            "durable-object-stubs.js",
-            "storage.js",
-            "websocket.js",
-            "unsupported.js",
             "dispatch.js");
+
 
     /** Built-in ES modules (see {@code BuiltinModules}). */
     static final List<String> MODULES = List.of("cloudflare-workers.js");
 
+    private static final java.util.regex.Pattern FILE_NAME = java.util.regex.Pattern.compile("[a-z][a-z-]*\\.js");
+
     private final List<Source> scripts;
+    private final Map<String, Source> lazy = new java.util.concurrent.ConcurrentHashMap<>();
     private final Map<String, byte[]> modules;
 
     private RuntimeScripts(List<Source> scripts, Map<String, byte[]> modules) {
@@ -57,9 +53,8 @@ public final class RuntimeScripts {
 
     static RuntimeScripts load() {
         List<Source> scripts = new ArrayList<>();
-        for (String name : ORDER) {
-            String text = new String(resource("cellgate/runtime/" + name), StandardCharsets.UTF_8);
-            scripts.add(Source.newBuilder("js", text, "cellgate:runtime/" + name).cached(true).buildLiteral());
+        for (String name : EAGER) {
+            scripts.add(source(name));
         }
         Map<String, byte[]> modules = new LinkedHashMap<>();
         for (String name : MODULES) {
@@ -68,8 +63,22 @@ public final class RuntimeScripts {
         return new RuntimeScripts(List.copyOf(scripts), Map.copyOf(modules));
     }
 
+    private static Source source(String name) {
+        String text = new String(resource("cellgate/runtime/" + name), StandardCharsets.UTF_8);
+        return Source.newBuilder("js", text, "cellgate:runtime/" + name).cached(true).buildLiteral();
+    }
+
+    /** The files every new context evaluates, in order. */
     public List<Source> scripts() {
         return scripts;
+    }
+
+    /** A lazily evaluated runtime file by name ({@code lazy.js} asks for it), read and compiled once per process. */
+    public Source lazy(String name) {
+        if (!FILE_NAME.matcher(name).matches() || EAGER.contains(name)) {
+            throw new IllegalArgumentException("'" + name + "' is not a lazy runtime file");
+        }
+        return lazy.computeIfAbsent(name, RuntimeScripts::source);
     }
 
     /** Built-in module file name → source bytes. */

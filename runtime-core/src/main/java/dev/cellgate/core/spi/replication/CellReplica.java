@@ -18,6 +18,10 @@ public interface CellReplica {
     /** Stops replicating (after {@link #flush()} on a clean release; without it on fencing). */
     void detach();
 
-    /** Bytes uploaded so far, and the commit lag in bytes not yet durable (for metrics). */
+    /**
+     * Bytes uploaded so far, and the commit lag in bytes not yet durable (for metrics). Unlike the
+     * other methods this one may be called from any thread (a metrics scrape), also after
+     * {@link #detach()}: it must be thread-safe and cheap.
+     */
     ReplicaStats stats();
 }

@@ -30,9 +30,15 @@ public final class BundleFileSystem implements FileSystem {
     static final String UNSUPPORTED_ROOT = "/__cellgate/unsupported/";
 
     private final Map<String, byte[]> files;
+    private final Set<String> read = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     BundleFileSystem(Map<String, byte[]> files) {
         this.files = files;
+    }
+
+    /** Whether a context has read the file at {@code path} (a module it imported, hence parsed). */
+    boolean wasRead(String path) {
+        return read.contains(path);
     }
 
     /** Where the bundle module {@code modulePath} (a key of {@code ScriptBundle.modules}) lives. */
@@ -86,7 +92,9 @@ public final class BundleFileSystem implements FileSystem {
     @Override
     public SeekableByteChannel newByteChannel(Path path, Set<? extends OpenOption> options, FileAttribute<?>... attrs)
             throws IOException {
-        return new ReadOnlyChannel(content(path));
+        byte[] c = content(path);
+        read.add(toRealPath(path).toString());
+        return new ReadOnlyChannel(c);
     }
 
     @Override

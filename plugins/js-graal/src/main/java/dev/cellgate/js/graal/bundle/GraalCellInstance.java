@@ -8,6 +8,7 @@ import dev.cellgate.core.spi.js.HttpResponseData;
 import dev.cellgate.core.spi.js.ScriptLoadException;
 import dev.cellgate.js.graal.GraalJsEngine;
 import dev.cellgate.js.graal.host.BodyArgs;
+import dev.cellgate.js.graal.host.CellBridge;
 import dev.cellgate.js.graal.host.HeaderLines;
 import dev.cellgate.js.graal.host.StorageBridge;
 import dev.cellgate.js.graal.instance.FetchEvent;
@@ -40,9 +41,15 @@ final class GraalCellInstance implements CellInstance {
         JsInstance instance = new JsInstance(host, engine.watchdog(), engine.limits(), () -> engine.newContext(fs),
                 (inst, context) -> {
                     Runnable release = runtime.setUp(inst, context);
-                    runtime.internal().getMember("constructCell").executeVoid(className, id.hex(), id.name(), storage);
-                    return release;
+                    CellBridge cell = new CellBridge(inst, engine.http().vertx(), engine.limits().blockConcurrencyTimeoutMs(),
+                            engine.gatesEnforced());
+                    runtime.internal().getMember("constructCell").executeVoid(className, id.hex(), id.name(), storage, cell);
+                    return () -> {
+                        cell.release();
+                        release.run();
+                    };
                 }, "cell " + id.scope());
+        instance.onTurnEnd(() -> settleTransactions(runtime, storage));
         ResultEvent startup = new ResultEvent(instance, null, "construct " + className);
         instance.start(startup);
         if (startup.future().isCompletedExceptionally()) {
@@ -62,10 +69,29 @@ final class GraalCellInstance implements CellInstance {
         return new GraalCellInstance(instance, runtime);
     }
 
+    /**
+     * The host commits storage after every turn, so no transaction may outlive one: an async
+     * {@code storage.transaction()} still pending now is rolled back and rejects (storage.js says
+     * why). If JavaScript cannot run (the turn was interrupted), the savepoints are rolled back
+     * directly.
+     */
+    private static void settleTransactions(BundleRuntime runtime, StorageBridge storage) {
+        if (storage.openTransactions() == 0) {
+            return;
+        }
+        try {
+            for (int i = 0; i < 8 && storage.openTransactions() > 0; i++) {
+                runtime.internal().getMember("settleOpenTransactions").executeVoid();
+            }
+        } finally {
+            storage.rollbackAll();
+        }
+    }
+
     @Override
     public CompletableFuture<HttpResponseData> fetch(HttpRequestData request) {
         FetchEvent event = new FetchEvent(instance, runtime::functions, request.requestId(), "fetch " + request.method() + " " + request.url());
-        instance.runTurn(event, () -> runtime.functions().dispatchFetch().executeVoid(event, request.method(), request.url(),
+        instance.deliver(event, () -> runtime.functions().dispatchFetch().executeVoid(event, request.method(), request.url(),
                 HeaderLines.encode(request.headers()), BodyArgs.kindOf(request.body()), BodyArgs.valueOf(instance, event, request.body())));
         return event.future();
     }
@@ -73,14 +99,14 @@ final class GraalCellInstance implements CellInstance {
     @Override
     public CompletableFuture<byte[]> call(String method, byte[] arguments) {
         ResultEvent event = new ResultEvent(instance, null, "rpc " + method);
-        instance.runTurn(event, () -> runtime.functions().dispatchCall().executeVoid(event, method, ByteBuffer.wrap(arguments)));
+        instance.deliver(event, () -> runtime.functions().dispatchCall().executeVoid(event, method, ByteBuffer.wrap(arguments)));
         return event.future();
     }
 
     @Override
     public CompletableFuture<Void> alarm(int retryCount, boolean isRetry) {
         ResultEvent event = new ResultEvent(instance, null, "alarm");
-        instance.runTurn(event, () -> runtime.functions().dispatchAlarm().executeVoid(event, retryCount, isRetry));
+        instance.deliver(event, () -> runtime.functions().dispatchAlarm().executeVoid(event, retryCount, isRetry));
         return event.future().thenApply(b -> null);
     }
 

@@ -24,13 +24,16 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.graalvm.polyglot.Context;
 import org.graalvm.polyglot.PolyglotException;
 import org.graalvm.polyglot.Source;
 
 /**
  * A deployment compiled on the shared engine: its module files, the cached main-module source,
- * and the checks that it loads. Instances are contexts created from it.
+ * and the checks that it loads. Instances are contexts created from it. The context that checked
+ * the deployment at load time is kept and becomes the first Worker, so the first request does not
+ * pay for a second set-up.
  */
 public final class GraalLoadedScript implements LoadedScript {
     static final String MODULE_MIME = "application/javascript+module";
@@ -42,15 +45,21 @@ public final class GraalLoadedScript implements LoadedScript {
     private final Source main;
     private final String bundleJson;
     private final Set<String> exportedClasses;
+    private final AtomicReference<Probe> spare;
+
+    /** The load-time instance, kept for the first Worker. */
+    private record Probe(JsInstance instance, BundleRuntime runtime, AdoptableHost host) {
+    }
 
     private GraalLoadedScript(GraalJsEngine engine, ScriptBundle bundle, BundleFileSystem fs, Source main, String json,
-                              Set<String> exported) {
+                              Set<String> exported, Probe spare) {
         this.engine = engine;
         this.bundle = bundle;
         this.fileSystem = fs;
         this.main = main;
         this.bundleJson = json;
         this.exportedClasses = exported;
+        this.spare = new AtomicReference<>(spare);
     }
 
     public static GraalLoadedScript load(GraalJsEngine engine, ScriptBundle bundle) throws ScriptLoadException {
@@ -70,57 +79,95 @@ public final class GraalLoadedScript implements LoadedScript {
                 .mimeType(MODULE_MIME).cached(true).buildLiteral();
         JsonObject json = new JsonObject()
                 .put("scriptName", bundle.scriptName())
+                .put("compatibilityDate", bundle.compatibilityDate())
+                .put("compatibilityFlags", new io.vertx.core.json.JsonArray(bundle.compatibilityFlags()))
+                .put("gatesEnforced", engine.gatesEnforced())
                 .put("vars", new JsonObject(new HashMap<>(bundle.vars())))
                 .put("durableObjects", new JsonObject(new HashMap<>(bundle.durableObjects())));
-        GraalLoadedScript script = new GraalLoadedScript(engine, bundle, fs, main, json.encode(), Set.of());
-        Set<String> exported = script.probe();
-        for (Map.Entry<String, String> b : bundle.durableObjects().entrySet()) {
-            if (!exported.contains(b.getValue())) {
-                throw new ScriptLoadException("Durable Object binding " + b.getKey() + " names class " + b.getValue()
-                        + ", which the main module " + bundle.mainModule() + " does not export (exported classes: " + exported + ")");
+        Probe probe = probe(engine, bundle, fs, main, json.encode());
+        Set<String> exported;
+        try {
+            exported = exportedClasses(probe.runtime());
+            for (Map.Entry<String, String> b : bundle.durableObjects().entrySet()) {
+                if (!exported.contains(b.getValue())) {
+                    throw new ScriptLoadException("Durable Object binding " + b.getKey() + " names class " + b.getValue()
+                            + ", which the main module " + bundle.mainModule() + " does not export (exported classes: " + exported + ")");
+                }
             }
+        } catch (ScriptLoadException | RuntimeException e) {
+            probe.instance().close();
+            throw e;
         }
-        return new GraalLoadedScript(engine, bundle, fs, main, json.encode(), Set.copyOf(exported));
+        return new GraalLoadedScript(engine, bundle, fs, main, json.encode(), Set.copyOf(exported), probe);
     }
 
-    /** Parses every module, evaluates the main one in a throw-away context, and lists its exported classes. */
-    private Set<String> probe() throws ScriptLoadException {
-        try (Context parseOnly = engine.newContext(fileSystem)) {
-            for (Map.Entry<String, String> m : bundle.modules().entrySet()) {
-                parseOnly.parse(Source.newBuilder("js", m.getValue(), BundleFileSystem.bundlePath(m.getKey()))
-                        .mimeType(MODULE_MIME).buildLiteral());
-            }
-        } catch (PolyglotException e) {
-            throw new ScriptLoadException("deployment " + bundle.deploymentId() + " does not parse: " + e.getMessage()
-                    + location(e), e);
-        }
-        BundleRuntime runtime = new BundleRuntime(engine, main, bundleJson);
-        JsInstance probe = new JsInstance(new ProbeHost(), engine.watchdog(), engine.limits(),
-                () -> engine.newContext(fileSystem), runtime::setUp, "load probe of " + bundle.deploymentId());
+    /**
+     * One context checks the deployment: the runtime and the main module evaluate, then every
+     * module the evaluation did not import (and so did not parse) must parse too. It runs on the
+     * loading thread; its host queues whatever it schedules until a Worker adopts it.
+     */
+    private static Probe probe(GraalJsEngine engine, ScriptBundle bundle, BundleFileSystem fs, Source main, String json)
+            throws ScriptLoadException {
+        BundleRuntime runtime = new BundleRuntime(engine, main, json);
+        AdoptableHost host = new AdoptableHost();
+        JsInstance probe = new JsInstance(host, engine.watchdog(), engine.limits(), () -> engine.newContext(fs), (inst, context) -> {
+            Runnable release = runtime.setUp(inst, context);
+            parseUnimported(bundle, fs, context);
+            return release;
+        }, "worker " + bundle.scriptName() + "#" + INSTANCES.incrementAndGet());
         ResultEvent startup = new ResultEvent(probe, "load", "module evaluation");
         try {
             probe.start(startup);
             if (startup.future().isCompletedExceptionally()) {
                 startup.future().get();
             }
-            String names = runtime.internal().getMember("exportedClassNames").execute().asString();
-            Set<String> out = new LinkedHashSet<>();
-            for (String n : names.split(",")) {
-                if (!n.isEmpty()) {
-                    out.add(n);
-                }
-            }
-            return out;
+            startup.done();
+            return new Probe(probe, runtime, host);
         } catch (ExecutionException e) {
+            probe.close();
             Throwable c = e.getCause();
+            if (c instanceof ParseFailure p) {
+                throw new ScriptLoadException("deployment " + bundle.deploymentId() + " does not parse: " + p.getMessage(), p.getCause());
+            }
             String detail = c instanceof JsException js ? js.jsStack() : c.toString();
             throw new ScriptLoadException("deployment " + bundle.deploymentId() + " failed to load: " + detail, c);
         } catch (InterruptedException e) {
+            probe.close();
             Thread.currentThread().interrupt();
             throw new ScriptLoadException("interrupted while loading " + bundle.deploymentId(), e);
-        } finally {
-            probe.close();
         }
+    }
+
+    private static void parseUnimported(ScriptBundle bundle, BundleFileSystem fs, Context context) {
+        for (Map.Entry<String, String> m : bundle.modules().entrySet()) {
+            String path = BundleFileSystem.bundlePath(m.getKey());
+            if (fs.wasRead(path)) {
+                continue; // imported by the evaluation: it parsed
+            }
+            try {
+                context.parse(Source.newBuilder("js", m.getValue(), path).mimeType(MODULE_MIME).buildLiteral());
+            } catch (PolyglotException e) {
+                throw new ParseFailure(e.getMessage() + location(e), e);
+            }
+        }
+    }
+
+    /** A module of the bundle that does not parse. */
+    private static final class ParseFailure extends RuntimeException {
+        ParseFailure(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    private static Set<String> exportedClasses(BundleRuntime runtime) {
+        String names = runtime.internal().getMember("exportedClassNames").execute().asString();
+        Set<String> out = new LinkedHashSet<>();
+        for (String n : names.split(",")) {
+            if (!n.isEmpty()) {
+                out.add(n);
+            }
+        }
+        return out;
     }
 
     private static String location(PolyglotException e) {
@@ -140,6 +187,11 @@ public final class GraalLoadedScript implements LoadedScript {
 
     @Override
     public WorkerInstance newWorker(InstanceHost host) {
+        Probe first = spare.getAndSet(null);
+        if (first != null) {
+            first.host().adopt(host);
+            return new GraalWorkerInstance(first.instance(), first.runtime());
+        }
         BundleRuntime runtime = new BundleRuntime(engine, main, bundleJson);
         JsInstance instance = new JsInstance(host, engine.watchdog(), engine.limits(), () -> engine.newContext(fileSystem),
                 runtime::setUp, "worker " + bundle.scriptName() + "#" + INSTANCES.incrementAndGet());
@@ -154,32 +206,28 @@ public final class GraalLoadedScript implements LoadedScript {
         return GraalCellInstance.construct(engine, fileSystem, main, bundleJson, className, id, host);
     }
 
+    /** Drops the load-time context if no Worker took it. Compiled code belongs to the shared engine. */
     @Override
     public void close() {
-        // Nothing to release: compiled code belongs to the shared engine and is collected with it.
+        Probe unused = spare.getAndSet(null);
+        if (unused != null) {
+            AdoptableHost host = unused.host();
+            // The context must be closed on a thread that does not run it: no one runs it any more.
+            unused.instance().close();
+            host.adopt(new ClosedHost());
+        }
     }
 
-    /** The host of the load probe: runs on the loading thread and refuses stub calls. */
-    private static final class ProbeHost implements InstanceHost {
+    /** Where tasks of a closed, never-adopted probe go: nowhere. */
+    private static final class ClosedHost implements InstanceHost {
         @Override
         public Executor executor() {
-            return Runnable::run;
+            return task -> { };
         }
 
         @Override
         public StubChannel stubs() {
-            return new StubChannel() {
-                @Override
-                public CompletableFuture<dev.cellgate.core.spi.js.HttpResponseData> fetch(CellIdentity target,
-                        dev.cellgate.core.spi.js.HttpRequestData request) {
-                    return CompletableFuture.failedFuture(new StubCallException("stub calls are not available while a deployment loads", false, null));
-                }
-
-                @Override
-                public CompletableFuture<byte[]> call(CellIdentity target, String method, byte[] arguments) {
-                    return CompletableFuture.failedFuture(new StubCallException("stub calls are not available while a deployment loads", false, null));
-                }
-            };
+            return null;
         }
     }
 }

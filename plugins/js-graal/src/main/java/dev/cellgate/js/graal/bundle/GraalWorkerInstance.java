@@ -27,8 +27,9 @@ final class GraalWorkerInstance implements WorkerInstance {
         return event.future();
     }
 
-    /** Handlers and {@code waitUntil} promises still running (for draining and tests). */
-    int eventsInFlight() {
+    /** Handlers and {@code waitUntil} promises still running (for draining). */
+    @Override
+    public int eventsInFlight() {
         return instance.inFlight();
     }
 

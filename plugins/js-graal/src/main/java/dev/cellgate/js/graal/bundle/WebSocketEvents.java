@@ -36,7 +36,7 @@ final class WebSocketEvents {
     private static CompletableFuture<Void> run(JsInstance instance, BundleRuntime runtime, String handler, String socketId,
                                                int kind, Object value, int code, String reason) {
         ResultEvent event = new ResultEvent(instance, null, handler);
-        instance.runTurn(event, () -> runtime.internal().getMember("dispatchWebSocketEvent")
+        instance.deliver(event, () -> runtime.internal().getMember("dispatchWebSocketEvent")
                 .executeVoid(event, socketId, kind, value, code, reason));
         return event.future().thenApply(b -> null);
     }

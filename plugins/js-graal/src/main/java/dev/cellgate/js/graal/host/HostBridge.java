@@ -3,11 +3,13 @@ package dev.cellgate.js.graal.host;
 import dev.cellgate.core.spi.js.Body;
 import dev.cellgate.core.spi.js.CellIdentity;
 import dev.cellgate.core.spi.js.HttpRequestData;
+import dev.cellgate.js.graal.RuntimeScripts;
 import dev.cellgate.js.graal.instance.JsEvent;
 import dev.cellgate.js.graal.instance.JsInstance;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.Map;
+import org.graalvm.polyglot.Context;
 import org.graalvm.polyglot.HostAccess;
 import org.graalvm.polyglot.Value;
 import org.slf4j.Logger;
@@ -23,6 +25,7 @@ public final class HostBridge {
 
     private final JsInstance instance;
     private final OutboundHttp http;
+    private final RuntimeScripts runtime;
     private final Timers timers;
     private final StubCalls stubs;
     private final WebSocketBridge webSockets;
@@ -30,9 +33,10 @@ public final class HostBridge {
     private JsFunctions fns;
     private int nextFetchId;
 
-    public HostBridge(JsInstance instance, OutboundHttp http) {
+    public HostBridge(JsInstance instance, OutboundHttp http, RuntimeScripts runtime) {
         this.instance = instance;
         this.http = http;
+        this.runtime = runtime;
         this.timers = new Timers(http.vertx(), instance, () -> fns);
         this.stubs = new StubCalls(instance);
         this.webSockets = new WebSocketBridge(instance);
@@ -59,6 +63,14 @@ public final class HostBridge {
     @HostAccess.Export
     public WebSocketBridge webSockets() {
         return webSockets;
+    }
+
+    // ---- lazy runtime files (lazy.js) ----
+
+    /** Evaluates a lazy runtime file into the calling context and returns its {@code (host, internal)} function. */
+    @HostAccess.Export
+    public Value loadRuntime(String name) {
+        return Context.getCurrent().eval(runtime.lazy(name));
     }
 
     // ---- console ----

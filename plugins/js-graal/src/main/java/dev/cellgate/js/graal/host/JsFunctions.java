@@ -4,13 +4,51 @@ import org.graalvm.polyglot.Value;
 
 /**
  * The entry points the runtime scripts export on {@code internal} (see {@code dispatch.js}),
- * looked up once per context so the request path does no member lookups by name.
+ * looked up once per context so the request path does no member lookups by name. {@code pumpOne}
+ * lives in a lazily loaded file (streams): it is looked up on first use, which loads that file.
  */
-public record JsFunctions(Value dispatchFetch, Value dispatchCall, Value dispatchAlarm, Value constructCell,
-                          Value fireTimer, Value pumpOne) {
+public final class JsFunctions {
+    private final Value internal;
+    private final Value dispatchFetch;
+    private final Value dispatchCall;
+    private final Value dispatchAlarm;
+    private final Value fireTimer;
+    private Value pumpOne;
+
+    private JsFunctions(Value internal) {
+        this.internal = internal;
+        this.dispatchFetch = fn(internal, "dispatchFetch");
+        this.dispatchCall = fn(internal, "dispatchCall");
+        this.dispatchAlarm = fn(internal, "dispatchAlarm");
+        this.fireTimer = fn(internal, "fireTimer");
+    }
+
     public static JsFunctions of(Value internal) {
-        return new JsFunctions(fn(internal, "dispatchFetch"), fn(internal, "dispatchCall"), fn(internal, "dispatchAlarm"),
-                fn(internal, "constructCell"), fn(internal, "fireTimer"), fn(internal, "pumpOne"));
+        return new JsFunctions(internal);
+    }
+
+    public Value dispatchFetch() {
+        return dispatchFetch;
+    }
+
+    public Value dispatchCall() {
+        return dispatchCall;
+    }
+
+    public Value dispatchAlarm() {
+        return dispatchAlarm;
+    }
+
+    public Value fireTimer() {
+        return fireTimer;
+    }
+
+    /** Called only inside a turn (it may evaluate the streams file into the context). */
+    public Value pumpOne() {
+        if (pumpOne == null) {
+            pumpOne = fn(internal, "pumpOne");
+        }
+        return pumpOne;
     }
 
     private static Value fn(Value internal, String name) {

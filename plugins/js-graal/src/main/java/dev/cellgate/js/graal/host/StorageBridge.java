@@ -22,6 +22,7 @@ import org.graalvm.polyglot.proxy.ProxyArray;
 public final class StorageBridge {
     private final Supplier<CellStorage> storage;
     private String error;
+    private int nested;
 
     public StorageBridge(Supplier<CellStorage> storage) {
         this.storage = storage;
@@ -105,12 +106,34 @@ public final class StorageBridge {
     public Object nested(int op) {
         return guard(() -> {
             switch (op) {
-                case 0 -> storage.get().beginNested();
-                case 1 -> storage.get().commitNested();
-                default -> storage.get().rollbackNested();
+                case 0 -> {
+                    storage.get().beginNested();
+                    nested++;
+                }
+                case 1 -> {
+                    storage.get().commitNested();
+                    nested--;
+                }
+                default -> {
+                    storage.get().rollbackNested();
+                    nested--;
+                }
             }
             return Boolean.TRUE;
         });
+    }
+
+    /** Rolls back every transaction still open, without JavaScript (its context could not run). */
+    public void rollbackAll() {
+        while (nested > 0) {
+            nested--;
+            storage.get().rollbackNested();
+        }
+    }
+
+    /** Transactions opened through this bridge and not ended: at a turn's end only {@code transaction()} can leave some. */
+    public int openTransactions() {
+        return nested;
     }
 
     /** Values (ArrayBuffers, or null when missing) for the keys. */

@@ -6,6 +6,7 @@ import dev.cellgate.core.spi.js.HttpRequestData;
 import dev.cellgate.core.spi.js.HttpResponseData;
 import dev.cellgate.core.spi.js.StubCallException;
 import dev.cellgate.js.graal.instance.JsEvent;
+import dev.cellgate.js.graal.instance.JsException;
 import dev.cellgate.js.graal.instance.JsInstance;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletionException;
@@ -23,7 +24,11 @@ final class StubCalls {
         this.instance = instance;
     }
 
-    /** {@code callback(status, statusText, headerLines, bodyKind, body)} or {@code callback(-1, message, retryable)}. */
+    /**
+     * {@code callback(status, statusText, headerLines, bodyKind, body)}, or on failure
+     * {@code callback(-1, message, retryable, jsName)}: {@code jsName} is the class of the error the
+     * Durable Object threw (the caller rejects with that class, as workerd does), else null.
+     */
     void fetch(CellIdentity target, HttpRequestData request, Value callback) {
         JsEvent event = instance.currentEvent();
         instance.host().stubs().fetch(target, request).whenComplete((resp, error) -> {
@@ -46,7 +51,7 @@ final class StubCalls {
                 BodyArgs.kindOf(body), BodyArgs.valueOf(instance, event, body));
     }
 
-    /** {@code callback(1, resultBuffer)} or {@code callback(-1, message, retryable)}. */
+    /** {@code callback(1, resultBuffer)} or {@code callback(-1, message, retryable, jsName)} (see {@link #fetch}). */
     void call(CellIdentity target, String method, byte[] arguments, Value callback) {
         JsEvent event = instance.currentEvent();
         instance.host().stubs().call(target, method, arguments).whenComplete((bytes, error) -> {
@@ -61,7 +66,9 @@ final class StubCalls {
     private void postFailure(JsEvent event, Value callback, Throwable error) {
         Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
         boolean retryable = cause instanceof StubCallException s && s.retryable();
-        String message = cause.getMessage() == null ? cause.toString() : cause.getMessage();
-        instance.post(event, () -> callback.executeVoid(-1, message, retryable));
+        String jsName = cause instanceof JsException js ? js.jsName() : null;
+        String message = cause instanceof JsException js ? js.jsMessage()
+                : cause.getMessage() == null ? cause.toString() : cause.getMessage();
+        instance.post(event, () -> callback.executeVoid(-1, message, retryable, jsName));
     }
 }

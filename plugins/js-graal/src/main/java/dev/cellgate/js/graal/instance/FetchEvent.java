@@ -36,6 +36,10 @@ public final class FetchEvent extends JsEvent {
         if (answered) {
             return;
         }
+        if (instance.brokenBy() != null) {
+            fail(instance.brokenBy()); // a failed blockConcurrencyWhile broke the object this turn
+            return;
+        }
         answered = true;
         HttpResponseData response = bodyKind == BodyArgs.WEBSOCKET
                 ? new HttpResponseData(status, statusText, HeaderLines.decode(headerLines), dev.cellgate.core.spi.js.Body.EMPTY,

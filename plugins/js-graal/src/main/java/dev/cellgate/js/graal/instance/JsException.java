@@ -7,16 +7,23 @@ package dev.cellgate.js.graal.instance;
  */
 public class JsException extends RuntimeException {
     private final String jsName;
+    private final String jsMessage;
     private final String jsStack;
 
     public JsException(String jsName, String message, String jsStack) {
         super(jsName + ": " + message, null, false, false);
         this.jsName = jsName;
+        this.jsMessage = message;
         this.jsStack = jsStack;
     }
 
     public String jsName() {
         return jsName;
+    }
+
+    /** The JavaScript {@code error.message}. */
+    public String jsMessage() {
+        return jsMessage;
     }
 
     public String jsStack() {

@@ -4,10 +4,6 @@ import dev.cellgate.core.spi.js.InstanceHost;
 import dev.cellgate.js.graal.JsLimits;
 import java.time.Duration;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Set;
 import java.util.concurrent.TimeoutException;
 import org.graalvm.polyglot.Context;
 import org.graalvm.polyglot.PolyglotException;
@@ -26,6 +22,11 @@ import org.slf4j.LoggerFactory;
  * event ran over its limits. After a memory kill the context is thrown away and rebuilt on the next
  * event (its globals may hold the allocation); after a CPU kill it stays, as GraalJS leaves an
  * interrupted context usable.
+ *
+ * <p>New events enter through {@link #deliver} and continuations through {@link #post}; both pass
+ * the {@link InputGate}, which a Durable Object's {@code blockConcurrencyWhile} closes. A failed
+ * {@code blockConcurrencyWhile} {@link #breakGate breaks} the instance as on Cloudflare: every
+ * event in flight fails with that error and the object is constructed afresh for the next event.
  */
 public final class JsInstance {
     private static final Logger LOG = LoggerFactory.getLogger(JsInstance.class);
@@ -48,7 +49,8 @@ public final class JsInstance {
     private final String label;
     private final Object turnLock = new Object();
     private final ArrayDeque<Runnable> afterTurn = new ArrayDeque<>();
-    private final Set<JsEvent> open = new LinkedHashSet<>();
+    private final OpenEvents open = new OpenEvents();
+    private final InputGate gate;
 
     private volatile Context context;
     private Runnable contextResources = () -> { };
@@ -56,7 +58,8 @@ public final class JsInstance {
     private volatile Turn active;
     private boolean resetPending;
     private boolean closed;
-    private int inFlight;
+    private Throwable broken;
+    private Runnable turnEnd = () -> { };
 
     public JsInstance(InstanceHost host, TurnWatchdog watchdog, JsLimits limits,
                       java.util.function.Supplier<Context> contexts, Setup setup, String label) {
@@ -66,6 +69,7 @@ public final class JsInstance {
         this.contexts = contexts;
         this.setup = setup;
         this.label = label;
+        this.gate = new InputGate(host.executor());
         watchdog.watch(this);
     }
 
@@ -91,14 +95,65 @@ public final class JsInstance {
         return t.event();
     }
 
-    /** Queues a turn for {@code event} on the instance's executor; dropped if the context was replaced meanwhile. */
+    /**
+     * Queues a turn for {@code event} on the instance's executor, behind the input gate; dropped if
+     * the context was replaced meanwhile.
+     */
     public void post(JsEvent event, Runnable body) {
         int gen = generation;
-        host.executor().execute(() -> {
+        host.executor().execute(() -> gate.enter(event, () -> {
             if (gen == generation && !closed) {
                 runTurn(event, body);
             }
-        });
+        }));
+    }
+
+    /** Starts a new event (fetch, RPC, alarm) now, or once the input gate opens. Call only on the executor. */
+    public void deliver(JsEvent event, Runnable body) {
+        gate.enter(event, () -> runTurn(event, body));
+    }
+
+    /**
+     * Code to run at the end of every turn, still inside it (after its microtasks): a cell settles
+     * storage transactions left open across I/O there, before the host commits the turn.
+     */
+    public void onTurnEnd(Runnable hook) {
+        this.turnEnd = hook;
+    }
+
+    // ---- the input gate, for blockConcurrencyWhile (Durable Objects only) ----
+
+    /** Closes the gate for the running event; returns the hold's generation (for a timeout). */
+    public long holdGate() {
+        return gate.hold(currentEvent());
+    }
+
+    public void releaseGate() {
+        gate.release();
+    }
+
+    /** The generation of the hold in place, or -1 when the gate is open. */
+    public long gateGeneration() {
+        return gate.heldGeneration();
+    }
+
+    /**
+     * A {@code blockConcurrencyWhile} failed: the object is broken. Every event in flight (the
+     * caller's included, even if it caught the error) fails with {@code cause}; the context is
+     * replaced after this turn, and the next event constructs the object again.
+     */
+    public void breakGate(Throwable cause) {
+        if (broken == null) {
+            broken = cause;
+        }
+        if (active == null) {
+            finishBreak();
+        }
+    }
+
+    /** The error that broke this instance during the running turn, or null. Answers turn into it. */
+    public Throwable brokenBy() {
+        return broken;
     }
 
     /** Runs {@code body} inside the context for {@code event}. Call only on the executor. */
@@ -125,12 +180,24 @@ public final class JsInstance {
         } catch (RuntimeException e) {
             event.fail(e);
         } finally {
+            endOfTurn(event);
             synchronized (turnLock) {
                 active = null;
             }
             event.cpuNanos += ThreadResources.currentCpuNanos() - turn.cpuStart();
             event.allocatedBytes += ThreadResources.currentAllocatedBytes() - turn.allocStart();
             finishTurn();
+        }
+    }
+
+    /** The turn-end hook, inside the turn; it runs whether or not the turn's body threw. */
+    private void endOfTurn(JsEvent event) {
+        try {
+            turnEnd.run();
+        } catch (PolyglotException e) {
+            onTurnError(event, e);
+        } catch (RuntimeException e) {
+            event.fail(e);
         }
     }
 
@@ -141,7 +208,7 @@ public final class JsInstance {
                     .addKeyValue("request_id", event.requestId()).addKeyValue("reason", limit.getMessage()).log();
             event.fail(limit);
             while (event.holds > 0) {
-                release(event);
+                open.release(event);
             }
             if (limit.memory()) {
                 resetPending = true;
@@ -176,10 +243,20 @@ public final class JsInstance {
 
     private void finishTurn() {
         drainAfterTurn();
-        if (resetPending) {
+        if (broken != null) {
+            finishBreak();
+        } else if (resetPending) {
             resetPending = false;
-            replaceContext("an event exceeded the memory limit");
+            replaceContext("an event exceeded the memory limit", null);
         }
+    }
+
+    private void finishBreak() {
+        Throwable cause = broken;
+        resetPending = false;
+        gate.clear();
+        replaceContext("blockConcurrencyWhile() failed: " + cause.getMessage(), cause);
+        broken = null;
     }
 
     private boolean ensureContext(JsEvent event) {
@@ -204,10 +281,15 @@ public final class JsInstance {
         } catch (RuntimeException e) {
             event.fail(e);
         } finally {
+            endOfTurn(startup);
             synchronized (turnLock) {
                 active = null;
             }
             drainAfterTurn();
+            if (broken != null && context == c) {
+                finishBreak(); // the constructor's blockConcurrencyWhile failed at once
+                return false;
+            }
         }
         // A context whose set-up failed is unusable: drop it and try again on the next event.
         context = null;
@@ -217,28 +299,15 @@ public final class JsInstance {
         return false;
     }
 
-    /** The set-up of a context, on behalf of the event that needed it. */
-    private static final class StartupEvent extends JsEvent {
-        private final JsEvent cause;
-
-        StartupEvent(JsEvent cause) {
-            super(cause.requestId(), "start-up (runtime and module evaluation) for " + cause.label());
-            this.cause = cause;
-        }
-
-        @Override
-        public void fail(Throwable error) {
-            cause.fail(error);
-        }
-    }
-
-    private void replaceContext(String why) {
+    /** Drops the context; its open events fail with {@code cause}, or with an error naming {@code why}. */
+    private void replaceContext(String why, Throwable cause) {
         LOG.atWarn().setMessage("js.instance.replaced").addKeyValue("instance", label).addKeyValue("reason", why).log();
         Context old = context;
         context = null;
         generation++;
+        gate.clear();
         releaseResources();
-        failOpenEvents(label + " was replaced because " + why + "; this event could not finish");
+        open.failAll(cause != null ? cause : new IllegalStateException(label + " was replaced because " + why + "; this event could not finish"));
         if (old != null) {
             old.close(true);
         }
@@ -246,25 +315,16 @@ public final class JsInstance {
 
     /** Counts the event as in flight until a matching {@link #release}. */
     public void hold(JsEvent event) {
-        event.holds++;
-        inFlight++;
-        open.add(event);
+        open.hold(event);
     }
 
     public void release(JsEvent event) {
-        if (event.holds <= 0) {
-            return;
-        }
-        event.holds--;
-        inFlight--;
-        if (event.holds == 0) {
-            open.remove(event);
-        }
+        open.release(event);
     }
 
-    /** Events still running: handlers that have not answered and pending {@code waitUntil} promises. */
+    /** Events still running: handlers that have not answered, pending {@code waitUntil} promises, events at the gate. */
     public int inFlight() {
-        return inFlight;
+        return open.inFlight();
     }
 
     void checkLimits(JsLimits ignored) {
@@ -301,16 +361,6 @@ public final class JsInstance {
         }
     }
 
-    private void failOpenEvents(String why) {
-        List<JsEvent> orphans = new ArrayList<>(open);
-        open.clear();
-        inFlight = 0;
-        for (JsEvent e : orphans) {
-            e.holds = 0;
-            e.fail(new IllegalStateException(why));
-        }
-    }
-
     private void releaseResources() {
         Runnable r = contextResources;
         contextResources = () -> { };
@@ -331,8 +381,9 @@ public final class JsInstance {
         generation++;
         Context c = context;
         context = null;
+        gate.clear();
         releaseResources();
-        failOpenEvents(label + " was closed before this event finished");
+        open.failAll(new IllegalStateException(label + " was closed before this event finished"));
         if (c != null) {
             c.close(true);
         }

@@ -41,6 +41,10 @@ public final class ResultEvent extends JsEvent {
         if (answered) {
             return;
         }
+        if (instance.brokenBy() != null) {
+            fail(instance.brokenBy()); // a failed blockConcurrencyWhile broke the object this turn
+            return;
+        }
         answered = true;
         instance.afterTurn(() -> future.complete(b));
         instance.release(this);

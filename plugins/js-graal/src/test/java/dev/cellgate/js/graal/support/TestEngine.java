@@ -18,7 +18,11 @@ public final class TestEngine implements AutoCloseable {
     }
 
     public TestEngine(JsLimits limits) {
-        this.engine = new GraalJsEngine(new JsEngineConfig(vertx, limits.cpuBudgetMs(), 100L << 20, "test-node"), limits);
+        this(limits, GraalJsEngine.Gates.ENFORCED);
+    }
+
+    public TestEngine(JsLimits limits, GraalJsEngine.Gates gates) {
+        this.engine = new GraalJsEngine(new JsEngineConfig(vertx, limits.cpuBudgetMs(), 100L << 20, "test-node"), limits, gates);
     }
 
     public LoadedScript load(ScriptBundle bundle) throws ScriptLoadException {

@@ -1,0 +1,31 @@
+package dev.cellgate.gateway.metrics;
+
+import dev.cellgate.core.spi.replication.ReplicaStats;
+
+/** What the gauges read from the running node, at scrape time. */
+public interface NodeStatus {
+    int resident();
+
+    int occupied();
+
+    int activating();
+
+    int restoring();
+
+    int evicting();
+
+    int releasing();
+
+    int shedding();
+
+    boolean draining();
+
+    /** This node's published lease expiry (wall clock ms), or 0 before the first lease write. */
+    long leaseExpiresMs();
+
+    /** The deployment this node runs, or null before the first one is loaded. */
+    String deployment();
+
+    /** Replication totals since start (uploaded bytes, segments, snapshots) and bytes pending now. */
+    ReplicaStats replication();
+}

@@ -1,0 +1,64 @@
+// DurableObjectState (a Durable Object's `ctx`): id, storage, waitUntil and blockConcurrencyWhile
+// over the cell's Java bridge (CellBridge.java), which holds the instance's input gate.
+(function (host, internal) {
+  'use strict';
+  const start = (fn) => { try { return Promise.resolve(fn()); } catch (e) { return Promise.reject(e); } };
+
+  /**
+   * The input gate as the storage and state see it. `block` holds the gate while fn runs and never
+   * breaks the object (storage.transaction); `blockConcurrencyWhile` breaks it when fn fails.
+   * `settle` is how KV promises settle: at once, in this turn — unless the engine runs the
+   * negative control without gates, where they settle in a later turn like a naive async store.
+   */
+  internal.newCellGate = function (cellBridge, enforced) {
+    return {
+      block(fn) {
+        cellBridge.gateHold();
+        return start(fn).finally(() => cellBridge.gateRelease());
+      },
+      blockConcurrencyWhile(fn) {
+        cellBridge.gateHold();
+        return start(fn).then((v) => { cellBridge.gateRelease(); return v; },
+          (e) => { cellBridge.gateBreak(...internal.errorParts(e)); throw e; });
+      },
+      settle: enforced ? start : (fn) => {
+        let value, error, failed = false;
+        try { value = fn(); } catch (e) { error = e; failed = true; }
+        return new Promise((resolve, reject) => setTimeout(() => (failed ? reject(error) : resolve(value)), 0));
+      },
+    };
+  };
+
+  class DurableObjectState {
+    #id; #storage; #bridge; #gate;
+    constructor(id, storage, cellBridge, gate) { this.#id = id; this.#storage = storage; this.#bridge = cellBridge; this.#gate = gate; }
+    get id() { return this.#id; }
+    get storage() { return this.#storage; }
+    waitUntil(promise) {
+      const bridge = this.#bridge;
+      const token = bridge.waitUntilBegin();
+      Promise.resolve(promise).then(() => bridge.waitUntilEnd(token), (e) => {
+        console.error('Uncaught (in promise) from ctx.waitUntil():', e);
+        bridge.waitUntilEnd(token);
+      });
+    }
+    blockConcurrencyWhile(fn) {
+      if (typeof fn !== 'function') {
+        throw new TypeError("Failed to execute 'blockConcurrencyWhile' on 'DurableObjectState': parameter 1 is not of type 'Function'.");
+      }
+      return this.#gate.blockConcurrencyWhile(fn);
+    }
+    abort() { throw internal.unsupported('ctx.abort()'); }
+    get [Symbol.toStringTag]() { return 'DurableObjectState'; }
+  }
+
+  // The hibernation API lives in websocket.js, loaded at the first call (lazy.js): a cell that
+  // never uses WebSockets does not pay for them.
+  for (const name of ['acceptWebSocket', 'getWebSockets', 'getTags', 'setWebSocketAutoResponse', 'getWebSocketAutoResponse',
+    'getWebSocketAutoResponseTimestamp', 'setHibernatableWebSocketEventTimeout', 'getHibernatableWebSocketEventTimeout']) {
+    const method = { [name](...args) { return internal.webSocketState[name].apply(this, args); } }[name];
+    Object.defineProperty(DurableObjectState.prototype, name, { value: method, writable: true, configurable: true, enumerable: false });
+  }
+
+  internal.newDurableObjectState = (id, storage, cellBridge, gate) => new DurableObjectState(id, storage, cellBridge, gate);
+});

@@ -1,0 +1,150 @@
+package dev.cellgate.js.graal.support;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.cellgate.core.spi.js.Body;
+import dev.cellgate.core.spi.js.HttpRequestData;
+import dev.cellgate.core.spi.js.HttpResponseData;
+import dev.cellgate.core.spi.js.ScriptBundle;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+/**
+ * The differential harness shared by the conformance tests: a fixture directory holds a Worker
+ * bundle and {@code cases.json}; every case runs on workerd (miniflare, {@code run-miniflare.mjs})
+ * and on cellgate, and must answer the same status, body and headers — except cases marked
+ * {@code differs}, which are asserted against their documented expectation ({@code expectOurs}),
+ * and cases marked {@code knownBug} (a defect outside this module, reported): while ours still
+ * differs such a case is reported as aborted with the bug's description, never as passed; once it
+ * matches, it fails so that the marker is removed.
+ */
+public final class Differential {
+    public static final Path RUNNER = Path.of("src/test/resources/conformance/run-miniflare.mjs");
+    public static final String MISSING = "miniflare is not installed: run " + NpmTools.SCRIPT
+            + " (the differential conformance harness needs it)";
+
+    private Differential() {
+    }
+
+    public record Answer(int status, Map<String, List<String>> headers, String body) {
+    }
+
+    /** Runs every case of {@code fixture/cases.json} on workerd; answers by case name. */
+    public static Map<String, Answer> runOnWorkerd(Path miniflare, Path fixture, String originUrl)
+            throws IOException, InterruptedException {
+        Path out = Files.createTempFile("workerd-answers", ".json");
+        Process p = new ProcessBuilder("node", RUNNER.toString(), miniflare.toUri().toString(),
+                fixture.toAbsolutePath().toString(), originUrl, out.toString())
+                .redirectErrorStream(true).start();
+        String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(300, TimeUnit.SECONDS) || p.exitValue() != 0) {
+            fail("miniflare run failed (exit " + p.exitValue() + "): " + log);
+        }
+        Map<String, Answer> answers = new HashMap<>();
+        JsonArray results = new JsonArray(Files.readString(out));
+        Files.delete(out);
+        for (int i = 0; i < results.size(); i++) {
+            JsonObject r = results.getJsonObject(i);
+            List<Map.Entry<String, String>> headers = new ArrayList<>();
+            r.getJsonArray("headers").forEach(h -> {
+                JsonArray pair = (JsonArray) h;
+                headers.add(Map.entry(pair.getString(0), pair.getString(1)));
+            });
+            answers.put(r.getString("name"), new Answer(r.getInteger("status"), combine(headers), r.getString("body")));
+        }
+        return answers;
+    }
+
+    /** Sends case {@code c} to cellgate through {@code send}; a failed event answers 500, as the gateway does. */
+    public static Answer runOnCellgate(Function<HttpRequestData, CompletableFuture<HttpResponseData>> send, JsonObject c,
+                                       String originUrl) throws Exception {
+        List<Map.Entry<String, String>> headers = new ArrayList<>();
+        c.getJsonObject("requestHeaders", new JsonObject()).forEach(e -> headers.add(Map.entry(e.getKey().toLowerCase(Locale.ROOT),
+                (String) e.getValue())));
+        headers.add(Map.entry("x-origin", originUrl));
+        String body = c.getString("body");
+        String url = "http://conformance.test/case/" + c.getString("name") + c.getString("path", "");
+        HttpRequestData req = new HttpRequestData(c.getString("method", "GET"), url, headers,
+                body == null ? Body.EMPTY : Body.of(body.getBytes(StandardCharsets.UTF_8)), "conformance-" + c.getString("name"));
+        try {
+            HttpResponseData r = send.apply(req).get(120, TimeUnit.SECONDS);
+            return new Answer(r.status(), combine(r.headers()), Responses.text(r));
+        } catch (java.util.concurrent.ExecutionException e) {
+            return new Answer(500, Map.of(), String.valueOf(e.getCause()));
+        }
+    }
+
+    /** The comparison of one case. */
+    public static void check(JsonObject c, Answer theirs, Answer ours) {
+        String name = c.getString("name");
+        assertThat(theirs).as("workerd answered " + name).isNotNull();
+        if (c.containsKey("knownBug")) {
+            boolean same = theirs.status() == ours.status() && theirs.body().equals(ours.body());
+            if (same) {
+                fail(name + " now answers like workerd: the known bug is fixed, remove its knownBug marker (" + c.getString("knownBug") + ")");
+            }
+            org.junit.jupiter.api.Assumptions.abort("known bug, reported: " + c.getString("knownBug") + " — workerd: " + theirs.body()
+                    + " — ours: " + ours.body());
+        }
+        if (c.containsKey("differs")) {
+            assertThat(ours.body()).as(name + " (differs on purpose: " + c.getString("differs") + ")").isEqualTo(c.getString("expectOurs"));
+            return;
+        }
+        assertThat(ours.status()).as(name + " status (workerd body: " + theirs.body() + ", ours: " + ours.body() + ")").isEqualTo(theirs.status());
+        if (c.getBoolean("statusOnly", false)) {
+            return;
+        }
+        assertThat(ours.body()).as(name + " body").isEqualTo(theirs.body());
+        List<String> compared = new ArrayList<>(List.of("content-type"));
+        c.getJsonArray("headers", new JsonArray()).forEach(h -> compared.add((String) h));
+        for (String h : compared) {
+            assertThat(ours.headers().get(h)).as(name + " header " + h).isEqualTo(theirs.headers().get(h));
+        }
+    }
+
+    /** Header values by lower-case name, joined by ", " as Headers.get does; set-cookie kept one per cookie. */
+    public static Map<String, List<String>> combine(List<Map.Entry<String, String>> headers) {
+        Map<String, List<String>> out = new LinkedHashMap<>();
+        for (Map.Entry<String, String> h : headers) {
+            String k = h.getKey().toLowerCase(Locale.ROOT);
+            List<String> values = out.computeIfAbsent(k, x -> new ArrayList<>());
+            if (k.equals("set-cookie") || values.isEmpty()) {
+                values.add(h.getValue());
+            } else {
+                values.set(0, values.get(0) + ", " + h.getValue());
+            }
+        }
+        return out;
+    }
+
+    /** The fixture as a deployment: every .js file a module, main module worker.js, vars and bindings from cases.json. */
+    public static ScriptBundle bundle(Path fixture, JsonObject spec) throws IOException {
+        Map<String, String> modules = new HashMap<>();
+        try (Stream<Path> files = Files.walk(fixture)) {
+            for (Path f : files.filter(f -> f.toString().endsWith(".js")).toList()) {
+                modules.put(fixture.relativize(f).toString().replace('\\', '/'), Files.readString(f));
+            }
+        }
+        Map<String, String> vars = new HashMap<>();
+        spec.getJsonObject("vars", new JsonObject()).forEach(e -> vars.put(e.getKey(), (String) e.getValue()));
+        Map<String, String> dos = new HashMap<>();
+        spec.getJsonObject("durableObjects", new JsonObject()).forEach(e -> dos.put(e.getKey(), (String) e.getValue()));
+        return new ScriptBundle(fixture.getFileName().toString(), fixture.getFileName().toString(), "worker.js", modules, vars, dos,
+                spec.getString("compatibilityDate", "2025-01-01"), List.of());
+    }
+}

@@ -1,0 +1,132 @@
+package dev.cellgate.core.cell;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cellgate.core.fleet.OwnershipStore;
+import dev.cellgate.core.fleet.Self;
+import dev.cellgate.core.fleet.WakeIndex;
+import dev.cellgate.core.spi.js.Body;
+import dev.cellgate.core.spi.js.CellIdentity;
+import dev.cellgate.core.spi.js.HttpRequestData;
+import dev.cellgate.core.spi.js.HttpResponseData;
+import dev.cellgate.core.store.file.FileBucketStore;
+import dev.cellgate.core.time.Ticker;
+import io.vertx.core.Vertx;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.OptionalInt;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The cell host's lifecycle with real SQLite, a real bucket and Vert.x, and a Java stand-in for JavaScript. */
+class CellsLifecycleTest {
+    @TempDir
+    Path dir;
+    Vertx vertx;
+    FileBucketStore bucket;
+    FakeScript script = new FakeScript();
+
+    @BeforeEach
+    void open() {
+        vertx = Vertx.vertx();
+        bucket = new FileBucketStore("file://" + dir.resolve("bucket"), dir.resolve("bucket"), false);
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        bucket.close();
+    }
+
+    Cells cells(long idleMs, OptionalInt max, OptionalInt low, int activations) {
+        CellsConfig cfg = new CellsConfig(dir.resolve("watch"), true, idleMs, max, low, 0, activations);
+        Cells c = new Cells(vertx, cfg, new OwnershipStore(bucket, new Self("n1", "s1"), Ticker.SYSTEM), null, () -> script,
+                Ticker.SYSTEM, Executors.newFixedThreadPool(4), () -> true, new WakeIndex(bucket));
+        c.stubs(new CellRouter(c, vertx));
+        return c;
+    }
+
+    static CellIdentity id(int i) {
+        byte[] b = new byte[32];
+        b[31] = (byte) i;
+        b[30] = (byte) (i >> 8);
+        return new CellIdentity("C", HexFormat.of().formatHex(b), null);
+    }
+
+    static HttpRequestData get(String path) {
+        return new HttpRequestData("GET", "http://x" + path, List.of(), Body.EMPTY, "r");
+    }
+
+    static String body(CompletableFuture<HttpResponseData> f) throws Exception {
+        return new String(((Body.Bytes) f.get(30, TimeUnit.SECONDS).body()).data(), StandardCharsets.UTF_8);
+    }
+
+    static void eventually(java.util.function.BooleanSupplier cond, String what) throws Exception {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!cond.getAsBoolean()) {
+            assertThat(System.nanoTime()).as(what).isLessThan(end);
+            Thread.sleep(20);
+        }
+    }
+
+    @Test
+    void idleCellsAreEvictedAndComeBackWithTheirStateAndANewConstructor() throws Exception {
+        Cells c = cells(300, OptionalInt.empty(), OptionalInt.empty(), 2);
+        assertThat(body(c.fetch(id(1), get("/")))).isEqualTo("1");
+        assertThat(body(c.fetch(id(1), get("/")))).isEqualTo("2");
+        c.startSweeper();
+        eventually(() -> c.resident() == 0, "idle cell evicted");
+        assertThat(body(c.fetch(id(1), get("/")))).as("state survives eviction").isEqualTo("3");
+        assertThat(script.constructed.get(id(1).scope()).get()).as("constructor runs again").isEqualTo(2);
+    }
+
+    @Test
+    void overTheLimitIdleCellsAreShedLeastRecentlyUsedFirstDownToTheLowWater() throws Exception {
+        Cells c = cells(3_600_000, OptionalInt.of(5), OptionalInt.of(3), 4);
+        for (int i = 1; i <= 5; i++) {
+            assertThat(body(c.fetch(id(i), get("/")))).isEqualTo("1");
+            Thread.sleep(5);
+        }
+        assertThat(c.resident()).isEqualTo(5);
+        assertThat(body(c.fetch(id(6), get("/")))).isEqualTo("1");
+        eventually(() -> c.resident() <= 4, "shed down to the low water");
+        List<String> left = c.residentScopes();
+        assertThat(left).contains(id(6).scope(), id(5).scope()).doesNotContain(id(1).scope(), id(2).scope(), id(3).scope());
+    }
+
+    @Test
+    void aCellWithAnEventInFlightIsNeverShedAndAFullNodeRefusesInstead() throws Exception {
+        Cells c = cells(3_600_000, OptionalInt.of(2), OptionalInt.of(1), 4);
+        CompletableFuture<HttpResponseData> hung1 = c.fetch(id(1), get("/hang"));
+        CompletableFuture<HttpResponseData> hung2 = c.fetch(id(2), get("/hang"));
+        eventually(() -> c.resident() == 2, "two busy cells");
+        CompletableFuture<HttpResponseData> third = c.fetch(id(3), get("/"));
+        Throwable e = third.handle((r, x) -> x).get(10, TimeUnit.SECONDS);
+        assertThat(Cells.unwrap(e)).isInstanceOf(NodeFullException.class);
+        assertThat(c.residentScopes()).containsExactlyInAnyOrder(id(1).scope(), id(2).scope());
+        assertThat(hung1).isNotDone();
+        assertThat(hung2).isNotDone();
+    }
+
+    @Test
+    void coldActivationsRunAtMostTheConfiguredNumberAtOnce() throws Exception {
+        script.constructMs = 150;
+        Cells c = cells(3_600_000, OptionalInt.empty(), OptionalInt.empty(), 1);
+        List<CompletableFuture<HttpResponseData>> all = new ArrayList<>();
+        for (int i = 1; i <= 6; i++) {
+            all.add(c.fetch(id(i), get("/")));
+        }
+        for (CompletableFuture<HttpResponseData> f : all) {
+            assertThat(body(f)).isEqualTo("1");
+        }
+        assertThat(c.activationPeak()).isEqualTo(1);
+    }
+}
