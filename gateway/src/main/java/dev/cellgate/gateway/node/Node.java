@@ -199,7 +199,7 @@ public final class Node {
         // Not awaited: compiling a deployment can take long on a busy machine; health says "loading" meanwhile.
         firstDeployment = deployments.start();
         metrics.gauges(new CellsStatus(cells, () -> draining, () -> lease == null ? 0 : lease.publishedExpiryMs(),
-                deployments::runningId), info);
+                deployments::runningId, sockets::count), info);
 
         InternalListener internal = new InternalListener(vertx);
         internal.timed(PeerWire.PREFIX + "fetch/", RequestMetrics.Kind.PEER, metrics.requests());
