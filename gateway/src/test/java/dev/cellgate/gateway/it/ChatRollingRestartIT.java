@@ -44,12 +44,14 @@ class ChatRollingRestartIT {
             List<String> names = List.of("r1", "r2", "r3");
             Map<String, Integer> ports = new HashMap<>();
             List<String> addrs = new ArrayList<>();
+            Map<String, Map<String, String>> nodes = new java.util.LinkedHashMap<>();
             for (String n : names) {
                 int port = RollingRestartIT.freePort();
                 ports.put(n, port);
                 addrs.add("127.0.0.1:" + port);
-                fleet.start(n, Map.of("CELLD_ADDR", "127.0.0.1:" + port));
+                nodes.put(n, Map.of("CELLD_TTL_MS", "5000", "CELLD_ADDR", "127.0.0.1:" + port));
             }
+            fleet.nodes.addAll(ParallelStart.start(dir, fleet.bucketUrl, nodes).values());
             WebSocketClient ws = vertx.createWebSocketClient(new WebSocketClientOptions().setMaxConnections(1 << 20).setConnectTimeout(10_000));
             AtomicInteger rr = new AtomicInteger();
             List<ChatClient> clients = new ArrayList<>();
