@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # Open hibernated WebSockets per GB: one node (the packaged gateway.jar) serving examples/chat on
-# a fresh file:// bucket, N sockets over R rooms, rooms hibernated, live heap and RSS measured.
+# a fresh file:// bucket, N sockets over R rooms (filled one room after another), rooms
+# hibernated, live heap and RSS measured. The per-socket cost includes each room's share of its
+# resident cell (database, replica): fewer rooms give a number closer to the socket alone.
 #
 #   bench/websockets/run.sh [--sockets 5000] [--rooms 50] [--port 18580]
 #
 # Needs a packaged build (mvn -B -q package -DskipTests) and .ci/npm-tools.sh (esbuild, for push).
 # Fan-out messages/s for one room comes from ChatFleetIT (it prints "chat fan-out: ..."):
-#   mvn -B verify -Dtest=NoSuchTest -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=ChatFleetIT -Dws.clients=1000
-# The numbers go to bench/RESULTS.md by hand (the lead records them).
+#   mvn -B verify -Dtest=NoSuchTest -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=ChatFleetIT \
+#       -Dws.clients=1000 -Dws.senders=50 -Dws.messages=10
+# (deliveries/s = room messages x members / time; the IT's defaults are 20 senders x 5 messages.)
+# The numbers go to bench/websockets/RESULTS.md, then bench/RESULTS.md (the lead records them).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
