@@ -46,6 +46,9 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ChatFleetIT {
     static final int CLIENTS = Integer.getInteger("ws.clients", 1000);
+    static final long TTL_MS = 15_000;
+    /** Liveness, not speed: the first upgrade of a cold fleet constructs Workers and cells, which a starved box can take a minute over. */
+    static final long CONNECT_S = 180;
     // 100 messages x 1,000 members = 100,000 deliveries: enough for order per sender, short on a busy CI box.
     // bench/websockets/run.sh raises them for the fan-out number.
     static final int SENDERS = Integer.getInteger("ws.senders", 20);
@@ -60,7 +63,8 @@ class ChatFleetIT {
     @BeforeAll
     void startFleet() throws Exception {
         dir = Files.createTempDirectory("chat-fleet-it");
-        Map<String, String> settings = Map.of("CELLD_TTL_MS", "5000", "CELLD_IDLE_EVICT_MS", "3000");
+        // A generous lease: on a starved CI box a 5 s lease made nodes self-fence mid-test (test 4 fences one on purpose).
+        Map<String, String> settings = Map.of("CELLD_TTL_MS", Long.toString(TTL_MS), "CELLD_IDLE_EVICT_MS", "3000");
         fleet = Fleet.onFileBucket(dir, settings);
         try (BucketStore b = fleet.openBucket()) {
             ChatDeployment.publish(b);
@@ -112,7 +116,7 @@ class ChatFleetIT {
     WebSocket connect(String addr, String uri, BlockingQueue<Object> events) throws Exception {
         int c = addr.lastIndexOf(':');
         WebSocket ws = client.connect(Integer.parseInt(addr.substring(c + 1)), addr.substring(0, c), uri)
-                .toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+                .toCompletionStage().toCompletableFuture().get(CONNECT_S, TimeUnit.SECONDS);
         ws.textMessageHandler(events::add);
         ws.binaryMessageHandler(events::add);
         ws.closeHandler(v -> events.add(List.of(ws.closeStatusCode(), String.valueOf(ws.closeReason()))));
@@ -215,8 +219,8 @@ class ChatFleetIT {
         AtomicInteger next = new AtomicInteger();
         ChatClient alice = new ChatClient(client, "hibernate", "alice", () -> addrs.get(next.getAndIncrement() % 3));
         ChatClient bob = new ChatClient(client, "hibernate", "bob", () -> addrs.get(next.getAndIncrement() % 3));
-        alice.connect().get(60, TimeUnit.SECONDS);
-        bob.connect().get(60, TimeUnit.SECONDS);
+        alice.connect().get(CONNECT_S, TimeUnit.SECONDS);
+        bob.connect().get(CONNECT_S, TimeUnit.SECONDS);
         alice.sendRaw("{\"type\":\"whoami\"}");
         JsonObject before = alice.nextOther(30);
         int constructions = before.getInteger("constructions");
@@ -310,13 +314,13 @@ class ChatFleetIT {
         List<ChatClient> members = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
             ChatClient c = new ChatClient(client, "fenced", "f" + i, () -> addrs.get(next.getAndIncrement() % 3));
-            c.connect().get(60, TimeUnit.SECONDS);
+            c.connect().get(CONNECT_S, TimeUnit.SECONDS);
             members.add(c);
         }
         NodeProcess owner = owner(6);
         owner.signal("STOP");
         try {
-            Thread.sleep(5000 + 3000); // past the owner's TTL: its lease is gone when it runs again
+            Thread.sleep(TTL_MS + 5000); // past the owner's TTL: its lease is gone when it runs again
         } finally {
             owner.signal("CONT");
         }

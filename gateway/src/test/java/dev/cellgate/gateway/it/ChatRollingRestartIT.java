@@ -37,7 +37,7 @@ class ChatRollingRestartIT {
     @Test
     void membersReconnectAfter1012AndNoAcknowledgedMessageIsLost() throws Exception {
         Vertx vertx = Vertx.vertx();
-        try (Fleet fleet = Fleet.onFileBucket(dir, Map.of("CELLD_TTL_MS", "5000"))) {
+        try (Fleet fleet = Fleet.onFileBucket(dir, Map.of("CELLD_TTL_MS", "15000"))) {
             try (BucketStore b = fleet.openBucket()) {
                 ChatDeployment.publish(b);
             }
@@ -49,7 +49,7 @@ class ChatRollingRestartIT {
                 int port = RollingRestartIT.freePort();
                 ports.put(n, port);
                 addrs.add("127.0.0.1:" + port);
-                nodes.put(n, Map.of("CELLD_TTL_MS", "5000", "CELLD_ADDR", "127.0.0.1:" + port));
+                nodes.put(n, Map.of("CELLD_TTL_MS", "15000", "CELLD_ADDR", "127.0.0.1:" + port));
             }
             fleet.nodes.addAll(ParallelStart.start(dir, fleet.bucketUrl, nodes).values());
             WebSocketClient ws = vertx.createWebSocketClient(new WebSocketClientOptions().setMaxConnections(1 << 20).setConnectTimeout(10_000));
@@ -58,7 +58,7 @@ class ChatRollingRestartIT {
             for (int i = 0; i < CLIENTS; i++) {
                 ChatClient c = new ChatClient(ws, "rolling", "m" + i, () -> addrs.get(Math.floorMod(rr.getAndIncrement(), addrs.size())))
                         .reconnecting();
-                c.connect().get(60, java.util.concurrent.TimeUnit.SECONDS);
+                c.connect().get(180, java.util.concurrent.TimeUnit.SECONDS);
                 clients.add(c);
             }
 
