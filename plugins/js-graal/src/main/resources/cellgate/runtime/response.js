@@ -13,12 +13,18 @@
     #type = 'default';
     #url = '';
     #redirected = false;
+    #webSocket = null;
 
     constructor(body = null, init = {}) {
       if (body === BARE) return;
       init = init === null || init === undefined ? {} : init;
       const status = init.status === undefined ? 200 : Number(init.status);
-      if (!Number.isInteger(status) || status < 200 || status > 599) {
+      const webSocket = init.webSocket === undefined ? null : init.webSocket;
+      if (webSocket !== null && !internal.isWebSocket(webSocket)) {
+        throw new TypeError("Failed to construct 'Response': member webSocket is not of type 'WebSocket'.");
+      }
+      if (webSocket !== null && status !== 101) throw new RangeError('Responses with a WebSocket must have status code 101.');
+      if (!Number.isInteger(status) || (status < 200 && webSocket === null) || status > 599) {
         throw new RangeError('Responses may only be constructed with status codes in the range 200 to 599, inclusive.');
       }
       const statusText = init.statusText === undefined ? '' : String(init.statusText);
@@ -26,13 +32,13 @@
       this.#status = status;
       this.#statusText = statusText;
       this.#headers = new Headers(init.headers);
-      if (init.webSocket !== undefined && init.webSocket !== null) throw internal.unsupported('Response webSocket (WebSocketPair)');
       const [state, type] = internal.extractBody(body);
       if (state.source !== null && NULL_BODY.includes(status)) {
-        throw new TypeError('Response with null body status (' + status + ') cannot have a body.');
+        throw new TypeError('Response with null body status (101, 204, 205, or 304) cannot have a body.');
       }
       if (type !== null && !this.#headers.has('content-type')) this.#headers.set('content-type', type);
       this.#body = state;
+      this.#webSocket = webSocket;
     }
     get status() { return this.#status; }
     get statusText() { return this.#statusText; }
@@ -41,7 +47,7 @@
     get type() { return this.#type; }
     get url() { return this.#url; }
     get redirected() { return this.#redirected; }
-    get webSocket() { return null; }
+    get webSocket() { return this.#webSocket; }
     get cf() { return undefined; }
     clone() {
       const r = new Response(BARE);
@@ -52,6 +58,7 @@
       r.#type = this.#type;
       r.#url = this.#url;
       r.#redirected = this.#redirected;
+      r.#webSocket = this.#webSocket;
       return r;
     }
     static json(data, init = {}) {
@@ -81,10 +88,14 @@
       // [status, statusText, headerLines, bodyKind, value, offset, length] for the host.
       internal.responseToHost = (r) => {
         if (r.#type === 'error') throw new TypeError('Response.error() cannot be returned from a Worker.');
+        if (r.#webSocket !== null) {
+          // kind 4 (BodyArgs.WEBSOCKET): the host gets the end and connects it to the client.
+          return [r.#status, r.#statusText, internal.headersToLines(r.#headers), 4, internal.webSocketForResponse(r.#webSocket), 0, 0];
+        }
         const b = r.#body.toHost();
         return [r.#status, r.#statusText, internal.headersToLines(r.#headers), b[0], b[1], b[2], b[3]];
       };
-      internal.responseFromHost = (status, statusText, headerLines, body, url, redirected) => {
+      internal.responseFromHost = (status, statusText, headerLines, body, url, redirected, webSocketHandle) => {
         const r = new Response(BARE);
         r.#status = status;
         r.#statusText = statusText || '';
@@ -92,6 +103,7 @@
         r.#body = body;
         r.#url = url || '';
         r.#redirected = !!redirected;
+        r.#webSocket = webSocketHandle === undefined || webSocketHandle === null ? null : internal.webSocketFromHandle(webSocketHandle);
         return r;
       };
     }
