@@ -4,6 +4,7 @@ import dev.cellgate.core.cell.Cells;
 import dev.cellgate.core.cell.CellsConfig;
 import dev.cellgate.core.fleet.OwnershipStore;
 import dev.cellgate.core.fleet.Self;
+import dev.cellgate.core.fleet.WakeIndex;
 import dev.cellgate.core.spi.js.CellIdentity;
 import dev.cellgate.core.spi.js.HttpRequestData;
 import dev.cellgate.core.spi.js.HttpResponseData;
@@ -50,7 +51,7 @@ public final class RealCells implements StubChannel, AutoCloseable {
         });
         OwnershipStore ownership = new OwnershipStore(bucket, new Self("test-node", "session-1"), Ticker.SYSTEM);
         CellsConfig config = new CellsConfig(dir.resolve("watch"), true, 3_600_000, OptionalInt.empty(), OptionalInt.empty(), 0, 4);
-        this.cells = new Cells(vertx, config, ownership, null, () -> script, Ticker.SYSTEM, io, () -> true);
+        this.cells = new Cells(vertx, config, ownership, null, () -> script, Ticker.SYSTEM, io, () -> true, new WakeIndex(bucket));
         cells.stubs(this);
     }
 
