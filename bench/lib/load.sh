@@ -141,7 +141,7 @@ check_counters() {  # rt
   local spec res
   for spec in "/counter/ 1" "/kv/ 1" "/counter/ 100" "/kv/ 100"; do
     set -- $spec
-    res=$(python3 "$BENCH_DIR/tools/cells.py" exact "$(base_of "$rt")" "$1" "$2" "$EXACT_N" "$CONNS" 2>&1 | tail -1)
+    res=$(python3 "$BENCH_DIR/tools/cells.py" exact "$(base_of "$rt")" "$1" "$2" "$EXACT_N" "$CONNS" 2>>"$OUT/logs/exact-$rt.log" | tail -1)
     record exact "rt=$rt" "verdict=${res%% *}" "detail=${res#* }"
     log "exact $rt: $res"
   done
