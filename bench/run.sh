@@ -20,7 +20,7 @@
 #   PROFILE [cg-file:hello cg-file:counter-hot cg-s3:counter-hot cg-file:kv-many; "" = none]  COLD_REPS [3]  RELEASE_CELLS [1000]
 #   ACTIVATE_N [300]  EVICT_N [200]  TAKEOVER_REPS [3]  FLEET_TTL_MS [10000]
 #   DENSITY_HEAP [4g] DENSITY_STEP [1000] DENSITY_MAX [6000] DENSITY_MAX_S [1800]
-#   LOAD_TTL_MS [30000: lease of the load nodes]
+#   LOAD_TTL_MS [30000: lease of the load nodes]  LOAD_IDLE_EVICT_MS [3600000: their idle eviction]
 #   CELLGATE_SRC [this repo: another checkout to build and measure]  SKIP_BUILD [0]
 #   BENCH_PORT_BASE [28100: ports base..base+102]  BENCH_WORK [bench/.work]  KEEP_STATE [0]
 set -Eeuo pipefail

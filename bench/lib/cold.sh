@@ -38,7 +38,8 @@ cold_starts() {
 
 # Value of one key of the last JSON log line with event $2 in node $1's log.
 log_event_field() {  # rt event key
-  grep "\"event\":\"$2\"" "$OUT/logs/$1.log" | tail -1 | python3 -c "import json,sys; l=sys.stdin.read().strip(); print(json.loads(l).get('$3','nan') if l else 'nan')"
+  # A node that died before the event (self-fenced mid-drain) has no such line: nan, not an abort.
+  { grep "\"event\":\"$2\"" "$OUT/logs/$1.log" || true; } | tail -1 | python3 -c "import json,sys; l=sys.stdin.read().strip(); print(json.loads(l).get('$3','nan') if l else 'nan')"
 }
 
 paths_file() {  # name prefix from to [query] -> file with one path a line

@@ -21,7 +21,9 @@ density_section() {
   local rt=cg-dense base heap rss resident res per_s cells=0 reason=max t_start max_mb fails
   base=$(base_of "$rt")
   deploy_bundle "$(bucket_of "$rt")"
-  CG_JAVA_OPTS="-Xmx$DENSITY_HEAP" CG_EXTRA_ENV="CELLD_MAX_RSS_MB=0 CELLD_IDLE_EVICT_MS=86400000" start_runtime "$rt"
+  # The load nodes' longer lease (LOAD_TTL_MS): on a starved machine a full GC of a 4 GB heap plus
+  # the fill can keep the renewal from landing within the default 10 s, and the node self-fences.
+  CG_JAVA_OPTS="-Xmx$DENSITY_HEAP" CG_EXTRA_ENV="CELLD_MAX_RSS_MB=0 CELLD_IDLE_EVICT_MS=86400000 CELLD_TTL_MS=$LOAD_TTL_MS" start_runtime "$rt"
   record start "rt=$rt" "ms=$START_MS" "phase=density"
   wrk -t1 -c4 -d5s "$base/hello" >/dev/null 2>&1 || true
   max_mb=$("$JCMD" "$(jvm_of "$rt")" VM.flags 2>/dev/null | tr ' ' '\n' | sed -n 's/^-XX:MaxHeapSize=//p' | awk '{printf "%.0f", $1/1048576}')
@@ -34,7 +36,9 @@ density_section() {
     cells=$((cells + DENSITY_STEP))
     fails=$(echo "$res" | sed -n 's/.*failed=\([0-9]*\).*/\1/p')
     per_s=$(echo "$res" | sed -n 's/.*per_s=\([0-9.]*\).*/\1/p')
-    heap=$(heap_after_gc_mb "$rt"); rss=$(rss_mb "$rt"); resident=$(state_field "$rt" resident)
+    # A node that died (self-fenced) answers nothing: record nan and let the check below stop.
+    heap=$(heap_after_gc_mb "$rt" || echo nan); rss=$(rss_mb "$rt" || echo nan)
+    resident=$(state_field "$rt" resident || echo 0)
     record density "cells=$cells" "resident=$resident" "heap_mb=$heap" "rss_mb=$rss" "per_s=$per_s" "failed=${fails:-nan}"
     log "density: $cells cells created ($res), resident $resident, heap after GC ${heap} MB, RSS ${rss} MB"
     if ! alive "$rt"; then reason="node died"; break; fi

@@ -10,6 +10,7 @@
   let scriptName = '';
   let exports = null;
   let cell = null;
+  internal.cellTarget = () => (cell === null ? null : cell.target); // websocket.js delivers hibernatable sockets' events to it
 
   internal.configure = function (json) {
     const cfg = JSON.parse(json);

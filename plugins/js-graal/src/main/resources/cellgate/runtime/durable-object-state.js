@@ -56,15 +56,15 @@
       return this[kGate].blockConcurrencyWhile(fn);
     }
     abort() { throw internal.unsupported('ctx.abort()'); }
-    acceptWebSocket() { throw internal.unsupported('ctx.acceptWebSocket() (WebSocket hibernation)'); }
-    getWebSockets() { throw internal.unsupported('ctx.getWebSockets()'); }
-    getTags() { throw internal.unsupported('ctx.getTags()'); }
-    setWebSocketAutoResponse() { throw internal.unsupported('ctx.setWebSocketAutoResponse()'); }
-    getWebSocketAutoResponse() { throw internal.unsupported('ctx.getWebSocketAutoResponse()'); }
-    getWebSocketAutoResponseTimestamp() { throw internal.unsupported('ctx.getWebSocketAutoResponseTimestamp()'); }
-    setHibernatableWebSocketEventTimeout() { throw internal.unsupported('ctx.setHibernatableWebSocketEventTimeout()'); }
-    getHibernatableWebSocketEventTimeout() { throw internal.unsupported('ctx.getHibernatableWebSocketEventTimeout()'); }
     get [Symbol.toStringTag]() { return 'DurableObjectState'; }
+  }
+
+  // The hibernation API lives in websocket.js, loaded at the first call (lazy.js): a cell that
+  // never uses WebSockets does not pay for them.
+  for (const name of ['acceptWebSocket', 'getWebSockets', 'getTags', 'setWebSocketAutoResponse', 'getWebSocketAutoResponse',
+    'getWebSocketAutoResponseTimestamp', 'setHibernatableWebSocketEventTimeout', 'getHibernatableWebSocketEventTimeout']) {
+    const method = { [name](...args) { return internal.webSocketState[name].apply(this, args); } }[name];
+    Object.defineProperty(DurableObjectState.prototype, name, { value: method, writable: true, configurable: true, enumerable: false });
   }
 
   internal.newDurableObjectState = (id, storage, cellBridge, gate) => new DurableObjectState(id, storage, cellBridge, gate);

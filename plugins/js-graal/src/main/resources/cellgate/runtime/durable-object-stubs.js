@@ -54,7 +54,9 @@
         internal.headersToLines(request.headers), body[0], body[1], body[2], body[3],
         (status, statusText, headerLines, bodyKind, value) => {
           if (status < 0) { reject(callFailure(statusText, headerLines, bodyKind, true)); return; }
-          resolve(internal.responseFromHost(status, statusText, headerLines, internal.hostBody(bodyKind, value), request.url, false));
+          // bodyKind 4: a 101 whose value is the WebSocket end (websocket.js).
+          resolve(internal.responseFromHost(status, statusText, headerLines, internal.hostBody(bodyKind, value), request.url, false,
+            bodyKind === 4 ? value : null));
         });
     });
   }

@@ -26,7 +26,10 @@
     'storage-sql.js': [[], ['newSqlStorage', 'cursorStep']],
     'storage-kv.js': [[], ['newKvStorage', 'newSyncKv', 'compareKeys']],
     'storage.js': [[], ['newStorage', 'settleOpenTransactions']],
-    'unsupported.js': [['FormData', 'File', 'WebSocket', 'WebSocketPair', 'HTMLRewriter', 'EventSource', 'CompressionStream',
+    'websocket.js': [['WebSocket', 'WebSocketPair', 'WebSocketRequestResponsePair', 'MessageEvent', 'CloseEvent', 'ErrorEvent'],
+      ['isWebSocket', 'webSocketFromHandle', 'webSocketForResponse', 'hibernateWebSocket', 'hibernatedWebSocket', 'webSocketId',
+        'webSocketState', 'dispatchWebSocketEvent']],
+    'unsupported.js': [['FormData', 'File', 'HTMLRewriter', 'EventSource', 'CompressionStream',
       'DecompressionStream', 'TextEncoderStream', 'TextDecoderStream', 'FixedLengthStream', 'ByteLengthQueuingStrategy',
       'CountQueuingStrategy', 'MessageChannel', 'MessagePort', 'BroadcastChannel', 'navigator', 'performance', 'scheduler', 'self'], []],
   };

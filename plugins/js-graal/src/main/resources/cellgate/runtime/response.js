@@ -11,6 +11,7 @@
   const kType = Symbol('Response.type');
   const kUrl = Symbol('Response.url');
   const kRedirected = Symbol('Response.redirected');
+  const kWebSocket = Symbol('Response.webSocket');
   const NULL_BODY = [101, 204, 205, 304];
   const REDIRECT = [301, 302, 303, 307, 308];
   const BARE = Symbol('bare');
@@ -23,12 +24,18 @@
     [kType] = 'default';
     [kUrl] = '';
     [kRedirected] = false;
+    [kWebSocket] = null;
 
     constructor(body = null, init = {}) {
       if (body === BARE) return;
       init = init === null || init === undefined ? {} : init;
       const status = init.status === undefined ? 200 : Number(init.status);
-      if (!Number.isInteger(status) || status < 200 || status > 599) {
+      const webSocket = init.webSocket === undefined ? null : init.webSocket;
+      if (webSocket !== null && !internal.isWebSocket(webSocket)) {
+        throw new TypeError("Failed to construct 'Response': member webSocket is not of type 'WebSocket'.");
+      }
+      if (webSocket !== null && status !== 101) throw new RangeError('Responses with a WebSocket must have status code 101.');
+      if (!Number.isInteger(status) || (status < 200 && webSocket === null) || status > 599) {
         throw new RangeError('Responses may only be constructed with status codes in the range 200 to 599, inclusive.');
       }
       const statusText = init.statusText === undefined ? '' : String(init.statusText);
@@ -36,13 +43,13 @@
       this[kStatus] = status;
       this[kStatusText] = statusText;
       this[kHeaders] = new Headers(init.headers);
-      if (init.webSocket !== undefined && init.webSocket !== null) throw internal.unsupported('Response webSocket (WebSocketPair)');
       const [state, type] = internal.extractBody(body);
       if (state.source !== null && NULL_BODY.includes(status)) {
-        throw new TypeError('Response with null body status (' + status + ') cannot have a body.');
+        throw new TypeError('Response with null body status (101, 204, 205, or 304) cannot have a body.');
       }
       if (type !== null && !this[kHeaders].has('content-type')) this[kHeaders].set('content-type', type);
       this[kBody] = state;
+      this[kWebSocket] = webSocket;
     }
     get status() { return this[kStatus]; }
     get statusText() { return this[kStatusText]; }
@@ -51,7 +58,7 @@
     get type() { return this[kType]; }
     get url() { return this[kUrl]; }
     get redirected() { return this[kRedirected]; }
-    get webSocket() { return null; }
+    get webSocket() { return this[kWebSocket]; }
     get cf() { return undefined; }
     clone() {
       const r = new Response(BARE);
@@ -62,6 +69,7 @@
       r[kType] = this[kType];
       r[kUrl] = this[kUrl];
       r[kRedirected] = this[kRedirected];
+      r[kWebSocket] = this[kWebSocket];
       return r;
     }
     static json(data, init = {}) {
@@ -91,10 +99,14 @@
       // [status, statusText, headerLines, bodyKind, value, offset, length] for the host.
       internal.responseToHost = (r) => {
         if (r[kType] === 'error') throw new TypeError('Response.error() cannot be returned from a Worker.');
+        if (r[kWebSocket] !== null) {
+          // kind 4 (BodyArgs.WEBSOCKET): the host gets the end and connects it to the client.
+          return [r[kStatus], r[kStatusText], internal.headersToLines(r[kHeaders]), 4, internal.webSocketForResponse(r[kWebSocket]), 0, 0];
+        }
         const b = r[kBody].toHost();
         return [r[kStatus], r[kStatusText], internal.headersToLines(r[kHeaders]), b[0], b[1], b[2], b[3]];
       };
-      internal.responseFromHost = (status, statusText, headerLines, body, url, redirected) => {
+      internal.responseFromHost = (status, statusText, headerLines, body, url, redirected, webSocketHandle) => {
         const r = new Response(BARE);
         r[kStatus] = status;
         r[kStatusText] = statusText || '';
@@ -102,6 +114,7 @@
         r[kBody] = body;
         r[kUrl] = url || '';
         r[kRedirected] = !!redirected;
+        r[kWebSocket] = webSocketHandle === undefined || webSocketHandle === null ? null : internal.webSocketFromHandle(webSocketHandle);
         return r;
       };
     }

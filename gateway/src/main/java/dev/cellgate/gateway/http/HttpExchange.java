@@ -32,6 +32,25 @@ public final class HttpExchange {
     }
 
     /**
+     * A WebSocket upgrade in the engine's form, without touching its stream: the request stays
+     * paused until the Worker answers, then either becomes a WebSocket ({@code toWebSocket()}
+     * reads it) or is resumed for an ordinary response.
+     */
+    public static HttpRequestData upgrade(HttpServerRequest req, String requestId) {
+        List<Map.Entry<String, String>> headers = new ArrayList<>(req.headers().size());
+        for (Map.Entry<String, String> h : req.headers()) {
+            headers.add(Map.entry(h.getKey().toLowerCase(java.util.Locale.ROOT), h.getValue()));
+        }
+        return new HttpRequestData(req.method().name(), absoluteUrl(req), headers, Body.EMPTY, requestId);
+    }
+
+    /** A WebSocket upgrade request (HTTP/1.1 {@code Upgrade: websocket}). */
+    public static boolean isUpgrade(HttpServerRequest req) {
+        String up = req.getHeader("upgrade");
+        return up != null && up.equalsIgnoreCase("websocket") && req.version() != io.vertx.core.http.HttpVersion.HTTP_2;
+    }
+
+    /**
      * Reads the request into the engine's form. Completes with {@link TooLarge} when the declared
      * length is over {@code maxBody}. The request must be paused by the caller on arrival.
      */

@@ -15,6 +15,8 @@ import java.util.function.Supplier;
  */
 public final class PublicListener {
     public static final String HEALTH_PATH = "/__celld/health";
+    /** Largest WebSocket message a client may send (1 MiB). */
+    public static final int MAX_WEBSOCKET_MESSAGE = 1 << 20;
 
     private final Vertx vertx;
     private final Supplier<JsonObject> unhealthyReason;
@@ -33,7 +35,9 @@ public final class PublicListener {
     /** Binds on the calling context (one event loop); several listeners may share the port. */
     public Future<HttpServer> listen(String host, int port) {
         HttpServerOptions opts = new HttpServerOptions().setHost(host).setPort(port)
-                .setCompressionSupported(false).setTcpNoDelay(true).setIdleTimeout(120);
+                .setCompressionSupported(false).setTcpNoDelay(true).setIdleTimeout(120)
+                // Cloudflare's WebSocket message limit; idle sockets are kept alive by SocketRegistry's pings.
+                .setMaxWebSocketFrameSize(MAX_WEBSOCKET_MESSAGE).setMaxWebSocketMessageSize(MAX_WEBSOCKET_MESSAGE);
         return vertx.createHttpServer(opts).requestHandler(this::handle).listen();
     }
 

@@ -4,6 +4,9 @@ import dev.cellgate.core.observe.LogContext;
 import dev.cellgate.core.spi.js.StubCallException;
 import dev.cellgate.core.worker.WorkerPool;
 import dev.cellgate.gateway.http.body.ReadStreamPublisher;
+import dev.cellgate.core.spi.js.WsFrame;
+import dev.cellgate.gateway.ws.EndBridge;
+import dev.cellgate.gateway.ws.SocketRegistry;
 import dev.cellgate.gateway.metrics.RequestMetrics;
 import io.vertx.core.Context;
 import io.vertx.core.Handler;
@@ -36,12 +39,15 @@ public final class WorkerRequests implements Handler<HttpServerRequest> {
     private final long maxBody;
     private final java.util.function.BooleanSupplier draining;
     private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
+    private final SocketRegistry sockets;
     private final RequestMetrics metrics;
 
-    public WorkerRequests(WorkerPool pool, long maxBody, java.util.function.BooleanSupplier draining, RequestMetrics metrics) {
+    public WorkerRequests(WorkerPool pool, long maxBody, java.util.function.BooleanSupplier draining, SocketRegistry sockets,
+            RequestMetrics metrics) {
         this.pool = pool;
         this.maxBody = maxBody;
         this.draining = draining;
+        this.sockets = sockets;
         this.metrics = metrics;
     }
 
@@ -65,17 +71,22 @@ public final class WorkerRequests implements Handler<HttpServerRequest> {
         inFlight.incrementAndGet();
         java.util.concurrent.atomic.AtomicBoolean counted = new java.util.concurrent.atomic.AtomicBoolean(true);
         // Once per request: when the response ended, or when the connection closed before (status 0: an error).
-        Runnable done = () -> {
+        java.util.function.IntConsumer finish = status -> {
             if (counted.getAndSet(false)) {
                 inFlight.decrementAndGet();
-                metrics.http(RequestMetrics.Kind.WORKER, response.ended() ? response.getStatusCode() : 0, System.nanoTime() - t0);
+                metrics.http(RequestMetrics.Kind.WORKER, status, System.nanoTime() - t0);
             }
         };
+        Runnable done = () -> finish.accept(response.ended() ? response.getStatusCode() : 0);
         response.endHandler(v -> done.run());
         response.closeHandler(v -> done.run());
         req.pause();
         Context ctx = Vertx.currentContext();
         String requestId = requestId(req);
+        if (HttpExchange.isUpgrade(req)) {
+            upgrade(req, ctx, requestId, finish);
+            return;
+        }
         java.util.concurrent.atomic.AtomicBoolean tooLarge = new java.util.concurrent.atomic.AtomicBoolean();
         HttpExchange.read(req, requestId, maxBody, tooLarge)
                 .thenCompose(data -> {
@@ -88,6 +99,8 @@ public final class WorkerRequests implements Handler<HttpServerRequest> {
                     try (LogContext.Scope s = LogContext.enter(requestId, null)) {
                         if (tooLarge.get()) {
                             fail(req, requestId, new HttpExchange.TooLarge(maxBody));
+                        } else if (err == null && resp.webSocket() != null) {
+                            refuseSocket(req, requestId, resp);
                         } else if (err == null) {
                             if (!hasHeader(resp, REQUEST_ID_HEADER)) {
                                 response.putHeader(REQUEST_ID_HEADER, requestId);
@@ -98,6 +111,66 @@ public final class WorkerRequests implements Handler<HttpServerRequest> {
                         }
                     }
                 }));
+    }
+
+    /**
+     * {@code Upgrade: websocket}: the Worker decides. A {@code 101} with a WebSocket turns the
+     * still-paused request into a WebSocket joined to that end; any other answer is an ordinary
+     * response. Once upgraded the connection no longer counts as a request in flight (the drain
+     * closes sockets with 1012 instead of waiting for them).
+     */
+    private void upgrade(HttpServerRequest req, Context ctx, String requestId, java.util.function.IntConsumer finish) {
+        java.util.concurrent.CompletableFuture<dev.cellgate.core.spi.js.HttpResponseData> answer;
+        try (LogContext.Scope s = LogContext.enter(requestId, null)) {
+            answer = pool.fetch(ctx, HttpExchange.upgrade(req, requestId));
+        }
+        answer.whenComplete((resp, err) -> ctx.runOnContext(v -> {
+            try (LogContext.Scope s = LogContext.enter(requestId, null)) {
+                if (err != null || resp.webSocket() == null) {
+                    req.resume();
+                    if (err != null) {
+                        fail(req, requestId, unwrap(err));
+                    } else {
+                        if (!hasHeader(resp, REQUEST_ID_HEADER)) {
+                            req.response().putHeader(REQUEST_ID_HEADER, requestId);
+                        }
+                        HttpExchange.write(req.response(), ctx, resp);
+                    }
+                    return;
+                }
+                if (hasHeader(resp, "sec-websocket-protocol")) {
+                    resp.webSocket().send(new WsFrame.Close(WsFrame.ABNORMAL, ""));
+                    req.resume();
+                    fail(req, requestId, new UnsupportedOperationException(
+                            "the Worker selected a WebSocket subprotocol (Sec-WebSocket-Protocol), which cellgate does not negotiate"));
+                    return;
+                }
+                upgradeTo(req, requestId, resp, finish);
+            }
+        }));
+    }
+
+    /** Completes the handshake (101) and joins the client's socket to the Worker's end. */
+    private void upgradeTo(HttpServerRequest req, String requestId, dev.cellgate.core.spi.js.HttpResponseData resp,
+            java.util.function.IntConsumer finish) {
+        req.toWebSocket().onComplete(ar -> {
+            // The upgrade is the request; the socket's life after it is not request latency.
+            finish.accept(ar.succeeded() ? 101 : 0);
+            if (ar.failed()) {
+                resp.webSocket().send(new WsFrame.Close(WsFrame.ABNORMAL, ""));
+                LOG.atDebug().setMessage("websocket.upgrade_failed").addKeyValue("request_id", requestId)
+                        .addKeyValue("error", String.valueOf(ar.cause())).log();
+                return;
+            }
+            EndBridge.join(ar.result(), resp.webSocket(), sockets);
+        });
+    }
+
+    /** A 101 to a request that asked for no WebSocket: workerd refuses it the same way. */
+    private void refuseSocket(HttpServerRequest req, String requestId, dev.cellgate.core.spi.js.HttpResponseData resp) {
+        resp.webSocket().send(new WsFrame.Close(WsFrame.ABNORMAL, ""));
+        fail(req, requestId, new IllegalStateException("Worker tried to return a WebSocket in a response to a request which did not "
+                + "contain the header \"Upgrade: websocket\"."));
     }
 
     /** The client's id when it is a plain token, else a fresh random one. */

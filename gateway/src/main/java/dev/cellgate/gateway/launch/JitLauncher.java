@@ -2,12 +2,15 @@ package dev.cellgate.gateway.launch;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 
 /**
  * Runs the node on the Graal JIT. Stock Temurin does not put the Graal compiler in its boot
@@ -101,7 +104,7 @@ public final class JitLauncher {
         }
         Thread t = new Thread(() -> {
             while (true) {
-                if (!parent.get().isAlive()) {
+                if (parentGone(parent.get(), JitLauncher::canOpenFiles)) {
                     onParentGone.run();
                     return;
                 }
@@ -114,6 +117,26 @@ public final class JitLauncher {
         }, "parent-watch");
         t.setDaemon(true);
         t.start();
+    }
+
+    /**
+     * Whether the launcher is gone. {@link ProcessHandle#isAlive()} reads {@code /proc/<pid>/stat}
+     * on Linux and answers false when it cannot open it, so a node whose file descriptors are all in
+     * use (thousands of resident cells, each with its SQLite files open) took a live launcher for
+     * dead and shut itself down. A "not alive" seen while this process cannot open a file is no
+     * evidence: the next check decides.
+     */
+    static boolean parentGone(ProcessHandle parent, BooleanSupplier canOpenFiles) {
+        return !parent.isAlive() && canOpenFiles.getAsBoolean();
+    }
+
+    /** Whether this process can open a file now (a file every JDK has: its release notes). */
+    static boolean canOpenFiles() {
+        try (FileChannel c = FileChannel.open(Path.of(System.getProperty("java.home"), "release"), StandardOpenOption.READ)) {
+            return c.isOpen();
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** The jar we were started from with {@code java -jar}, or null. */

@@ -3,12 +3,13 @@ package dev.cellgate.gateway.metrics;
 import dev.cellgate.core.cell.Cells;
 import dev.cellgate.core.spi.replication.ReplicaStats;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /** {@link NodeStatus} read from the node's cell registry, its lease and its deployment watcher. */
-public record CellsStatus(Cells cells, BooleanSupplier drainingFlag, LongSupplier leaseExpiry, Supplier<String> runningDeployment)
-        implements NodeStatus {
+public record CellsStatus(Cells cells, BooleanSupplier drainingFlag, LongSupplier leaseExpiry, Supplier<String> runningDeployment,
+                          IntSupplier openWebSockets) implements NodeStatus {
     @Override
     public int resident() {
         return cells.resident();
@@ -42,6 +43,21 @@ public record CellsStatus(Cells cells, BooleanSupplier drainingFlag, LongSupplie
     @Override
     public int shedding() {
         return cells.sheddingCount();
+    }
+
+    @Override
+    public int hibernated() {
+        return cells.hibernatedCount();
+    }
+
+    @Override
+    public int hibernatableSockets() {
+        return cells.hibernatableSockets();
+    }
+
+    @Override
+    public int websockets() {
+        return openWebSockets.getAsInt();
     }
 
     @Override

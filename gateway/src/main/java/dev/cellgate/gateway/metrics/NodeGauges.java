@@ -30,6 +30,12 @@ final class NodeGauges {
         gauge(r, "cellgate.cells.evicting", "Sweeper releases in progress (idle or shed)", s -> s.evicting());
         gauge(r, "cellgate.cells.releasing", "Releases in progress (any reason)", s -> s.releasing());
         gauge(r, "cellgate.cells.shedding", "Releases in progress because of pressure", s -> s.shedding());
+        gauge(r, "cellgate.cells.hibernated", "Resident cells hibernated: no JavaScript instance, WebSockets kept open",
+                s -> s.hibernated());
+        gauge(r, "cellgate.websockets.hibernatable", "Open hibernatable WebSockets of the cells resident here",
+                s -> s.hibernatableSockets());
+        gauge(r, "cellgate.websockets.open", "WebSocket connections on the network (public clients and peer tunnels)",
+                s -> s.websockets());
         gauge(r, "cellgate.node.draining", "1 while the node drains for a graceful stop", s -> s.draining() ? 1 : 0);
         Gauge.builder("cellgate.lease.remaining", status,
                         s -> s.leaseExpiresMs() <= 0 ? 0 : Math.max(0, s.leaseExpiresMs() - System.currentTimeMillis()) / 1000.0)

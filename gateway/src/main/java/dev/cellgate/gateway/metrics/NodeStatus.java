@@ -18,6 +18,15 @@ public interface NodeStatus {
 
     int shedding();
 
+    /** Resident cells that dropped their JavaScript instance and keep only their WebSockets. */
+    int hibernated();
+
+    /** Open hibernatable WebSockets held by the cells resident here. */
+    int hibernatableSockets();
+
+    /** WebSocket connections of this node on the network: public clients and peer tunnels. */
+    int websockets();
+
     boolean draining();
 
     /** This node's published lease expiry (wall clock ms), or 0 before the first lease write. */

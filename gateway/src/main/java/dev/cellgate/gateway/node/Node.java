@@ -17,6 +17,9 @@ import dev.cellgate.core.records.PeerAuthRecord;
 import dev.cellgate.gateway.peer.PeerAuth;
 import dev.cellgate.gateway.peer.PeerClient;
 import dev.cellgate.gateway.peer.PeerRoutes;
+import dev.cellgate.gateway.peer.PeerSocketClient;
+import dev.cellgate.gateway.peer.PeerSocketRoute;
+import dev.cellgate.gateway.ws.SocketRegistry;
 import dev.cellgate.core.fleet.OwnershipStore;
 import dev.cellgate.core.fleet.Self;
 import dev.cellgate.core.records.LeaseRecord;
@@ -56,6 +59,7 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
+import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -106,6 +110,7 @@ public final class Node {
     private volatile CompletableFuture<Void> firstDeployment;
     private volatile ShutdownDrain drain;
     private WorkerRequests publicRequests;
+    private SocketRegistry sockets;
 
     Node(NodeConfig config, Distribution dist) {
         this.config = config;
@@ -180,6 +185,7 @@ public final class Node {
                     .addKeyValue("impact", "JavaScript runs several times slower without the Graal JIT")
                     .addKeyValue("fix", "start with java -jar gateway.jar (CELLD_JIT=1) on Temurin 25.0.3+ with lib/jvmci present").log();
         }
+        sockets = new SocketRegistry(vertx);
         startCells();
         workers = new WorkerPool(router);
 
@@ -194,7 +200,7 @@ public final class Node {
         // Not awaited: compiling a deployment can take long on a busy machine; health says "loading" meanwhile.
         firstDeployment = deployments.start();
         metrics.gauges(new CellsStatus(cells, () -> draining, () -> lease == null ? 0 : lease.publishedExpiryMs(),
-                deployments::runningId), info);
+                deployments::runningId, sockets::count), info);
 
         InternalListener internal = new InternalListener(vertx);
         internal.timed(PeerWire.PREFIX + "fetch/", RequestMetrics.Kind.PEER, metrics.requests());
@@ -204,6 +210,7 @@ public final class Node {
         new DashboardRoutes(new DashboardData(identity.nodeId(), fleet, bucket, cells, this::state)).mount(internal.router());
         new PeerRoutes(() -> peerAuth, identity.nodeId(), cells, () -> draining, this::loadJson, config.maxRequestBodyBytes())
                 .mount(internal.router());
+        new PeerSocketRoute(() -> peerAuth, identity.nodeId(), cells, () -> draining, sockets).mount(internal.router());
         internalServer = await(internal.listen(config.internalAddr().host(), config.internalAddr().port()),
                 "internal listener on " + config.internalAddr());
         advertise = config.advertise().orElse(config.internalAddr().host() + ":" + internalServer.actualPort());
@@ -228,8 +235,11 @@ public final class Node {
         cellIo = Executors.newFixedThreadPool(Math.max(2, config.activations()), daemon("cell-io"));
         Replicator replicator = Replicators.create(plugins, bucket, cellIo);
         ownership = new OwnershipStore(bucket, self, Ticker.SYSTEM);
+        OptionalInt maxResident = ResidentCeiling.of(config);
+        OptionalInt lowWater = maxResident.equals(config.maxResidentCells()) ? config.residentLowWater()
+                : OptionalInt.of(Math.max(1, (int) (maxResident.getAsInt() * 0.8)));
         CellsConfig cc = new CellsConfig(Path.of(config.watchDir()).toAbsolutePath().normalize(), config.outputGate(),
-                config.idleEvictMs(), config.maxResidentCells(), config.residentLowWater(), config.maxRssMb(), config.activations());
+                config.idleEvictMs(), maxResident, lowWater, config.maxRssMb(), config.activations());
         wakeIndex = new WakeIndex(bucket);
         cells = new Cells(vertx, cc, ownership, replicator, () -> workers == null ? null : workers.current(), Ticker.SYSTEM,
                 cellIo, () -> lease == null || lease.canServe(), wakeIndex);
@@ -248,7 +258,7 @@ public final class Node {
         fleet = new FleetView(bucket, Ticker.SYSTEM, Scheduler.system("fleet-view"), Math.max(500, config.ttlMs() / 3));
         fleet.start();
         router.forwarder(new PeerClient(vertx, () -> peerAuth, identity.nodeId(), fleet, config.maxRequestBodyBytes(),
-                config.cpuMs() + 30_000L));
+                config.cpuMs() + 30_000L).sockets(new PeerSocketClient(vertx, () -> peerAuth, identity.nodeId(), fleet, sockets)));
     }
 
     /**
@@ -294,7 +304,10 @@ public final class Node {
         if (cells != null) {
             cells.stopAcceptingWork();
         }
-        exit.complete(ExitCodes.SELF_FENCED);
+        // Tell WebSocket clients to reconnect (to the cells' next owners) rather than see a reset.
+        CompletableFuture<Void> closed = sockets == null ? CompletableFuture.completedFuture(null)
+                : sockets.closeAll("node fenced; reconnect", 500);
+        closed.whenComplete((v, e) -> exit.complete(ExitCodes.SELF_FENCED));
     }
 
     private static java.util.concurrent.ThreadFactory daemon(String name) {
@@ -312,7 +325,8 @@ public final class Node {
      * for port 0, so an ephemeral port is picked first.
      */
     private void startPublicServers(int loops) throws StartupException {
-        WorkerRequests handler = new WorkerRequests(workers, config.maxRequestBodyBytes(), () -> draining, metrics.requests());
+        WorkerRequests handler = new WorkerRequests(workers, config.maxRequestBodyBytes(), () -> draining, sockets,
+                metrics.requests());
         publicRequests = handler;
         String host = config.addr().host();
         int port = config.addr().port();
@@ -376,8 +390,11 @@ public final class Node {
                     .addKeyValue("failed", r == null ? -1 : r.failed()).addKeyValue("ms", System.currentTimeMillis() - t0)
                     .addKeyValue("peak_concurrent_releases", r == null ? 0 : r.peakConcurrentReleases())
                     .addKeyValue("complete", r != null && r.complete()).log();
-            CompletableFuture<Void> leaseDone = lease == null ? CompletableFuture.completedFuture(null)
-                    : mode == ShutdownDrain.Mode.HANDOFF ? lease.stop(true) : lease.lapse();
+            // Cells closed their own sockets as they left; what remains (tunnels to other nodes' cells,
+            // Worker-held sockets) closes with 1012 too, so clients reconnect to a running node.
+            CompletableFuture<Void> socketsClosed = sockets.closeAll("node stopping; reconnect", 1000);
+            CompletableFuture<Void> leaseDone = socketsClosed.thenCompose(x -> lease == null ? CompletableFuture.completedFuture(null)
+                    : mode == ShutdownDrain.Mode.HANDOFF ? lease.stop(true) : lease.lapse());
             leaseDone.orTimeout(2, TimeUnit.SECONDS).whenComplete((x, le) -> exit.complete(ExitCodes.OK));
         });
     }
@@ -404,6 +421,9 @@ public final class Node {
                 .put("shedding", cells.sheddingCount())
                 .put("release_peak", drain == null ? 0 : drain.peak())
                 .put("activation_peak", cells.activationPeak())
+                .put("hibernated", cells.hibernatedCount())
+                .put("hibernatable_sockets", cells.hibernatableSockets())
+                .put("websockets", sockets.count())
                 .put("lease_expires_ms", lease == null ? null : lease.publishedExpiryMs())
                 .put("engine", new JsonObject().put("name", info.name()).put("mode", info.mode()).put("detail", info.detail()));
     }

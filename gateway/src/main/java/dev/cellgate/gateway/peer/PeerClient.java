@@ -42,6 +42,7 @@ public final class PeerClient implements Forwarder {
     private final FleetView fleet;
     private final long maxBody;
     private final long responseTimeoutMs;
+    private PeerSocketClient sockets;
 
     public PeerClient(Vertx vertx, Supplier<PeerAuth> auth, String self, FleetView fleet, long maxBody, long responseTimeoutMs) {
         this.http = vertx.createHttpClient(new HttpClientOptions().setConnectTimeout(2000).setKeepAlive(true)
@@ -53,6 +54,12 @@ public final class PeerClient implements Forwarder {
         this.responseTimeoutMs = responseTimeoutMs;
     }
 
+    /** Tunnels WebSocket upgrades to the owner (without it, an upgrade for a remote cell is refused). */
+    public PeerClient sockets(PeerSocketClient client) {
+        this.sockets = client;
+        return this;
+    }
+
     @Override
     public String placementTarget() {
         return fleet.placementTarget(self);
@@ -60,6 +67,12 @@ public final class PeerClient implements Forwarder {
 
     @Override
     public CompletableFuture<HttpResponseData> fetch(String node, CellIdentity id, HttpRequestData request) {
+        if (PeerSocketClient.isUpgrade(request)) {
+            if (sockets == null) {
+                return CompletableFuture.failedFuture(new StubCallException("this node cannot tunnel WebSockets to " + node, false, null));
+            }
+            return sockets.connect(node, id, request);
+        }
         return BodyCollector.collect(request.body(), maxBody).thenCompose(body -> send(node, id, PeerWire.fetchPath(id.scope()),
                 body, req -> req
                         .putHeader(PeerWire.H_METHOD, request.method())
@@ -96,17 +109,7 @@ public final class PeerClient implements Forwarder {
         PeerAuth a = auth.get();
         String path = pathNoName + (id.name() == null ? ""
                 : (pathNoName.contains("?") ? "&" : "?") + "name=" + URLEncoder.encode(id.name(), StandardCharsets.UTF_8));
-        return fleet.lease(node, LEASE_MAX_AGE_MS).thenCompose(lease -> {
-            if (lease.isEmpty() || !Liveness.isLive(lease.get(), System.currentTimeMillis())) {
-                // The owner's lease is gone or expired: resolving again lets this node take the cell over.
-                return CompletableFuture.failedFuture(new RerouteException("owner " + node + " has no live lease", 50));
-            }
-            LeaseRecord l = lease.get();
-            if (l.protocol() != PeerAuth.VERSION) {
-                return CompletableFuture.failedFuture(new StubCallException("owner " + node + " speaks peer protocol "
-                        + l.protocol() + ", this node " + PeerAuth.VERSION + " (mixed versions during an upgrade?)", true, null));
-            }
-            String[] hp = splitHostPort(l.advertise());
+        return address(fleet, node).thenCompose(hp -> {
             PeerAuth.Signed s = a.sign("POST", path, body, self, node, System.currentTimeMillis());
             RequestOptions ro = new RequestOptions().setMethod(HttpMethod.POST).setHost(hp[0]).setPort(Integer.parseInt(hp[1]))
                     .setURI(path).setIdleTimeout(responseTimeoutMs)
@@ -144,26 +147,48 @@ public final class PeerClient implements Forwarder {
         });
     }
 
+    /**
+     * The owner's advertised {@code [host, port]}, or a {@link RerouteException} when its lease is gone
+     * or expired (resolving again lets this node take the cell over).
+     */
+    static CompletableFuture<String[]> address(FleetView fleet, String node) {
+        return fleet.lease(node, LEASE_MAX_AGE_MS).thenCompose(lease -> {
+            if (lease.isEmpty() || !Liveness.isLive(lease.get(), System.currentTimeMillis())) {
+                return CompletableFuture.failedFuture(new RerouteException("owner " + node + " has no live lease", 50));
+            }
+            LeaseRecord l = lease.get();
+            if (l.protocol() != PeerAuth.VERSION) {
+                return CompletableFuture.failedFuture(new StubCallException("owner " + node + " speaks peer protocol "
+                        + l.protocol() + ", this node " + PeerAuth.VERSION + " (mixed versions during an upgrade?)", true, null));
+            }
+            return CompletableFuture.completedFuture(splitHostPort(l.advertise()));
+        });
+    }
+
     private static RuntimeException refusal(String node, HttpClientResponse resp, String result, String text) {
+        return refusal(node, resp.statusCode(), resp::getHeader, result, text);
+    }
+
+    static RuntimeException refusal(String node, int status, java.util.function.UnaryOperator<String> header, String result, String text) {
         if (PeerWire.NOT_OWNER.equals(result)) {
-            String owner = resp.getHeader(PeerWire.H_OWNER);
+            String owner = header.apply(PeerWire.H_OWNER);
             return new RerouteException("node " + node + " is not the owner (it says " + owner + ")", 1, owner);
         }
         if (PeerWire.DRAINING.equals(result)) {
             return new RerouteException("owner " + node + " is draining", 100);
         }
         if (PeerWire.UNAVAILABLE.equals(result)) {
-            return new StubCallException(text, "1".equals(resp.getHeader(PeerWire.H_RETRYABLE)), null);
+            return new StubCallException(text, "1".equals(header.apply(PeerWire.H_RETRYABLE)), null);
         }
         if (PeerWire.EXCEPTION.equals(result)) {
             return new RuntimeException(text);
         }
         // No peer result header: a protocol refusal (401/409/426) or something that is not a cellgate node.
-        return new StubCallException("peer " + node + " refused the call: HTTP " + resp.statusCode() + " " + text, false, null);
+        return new StubCallException("peer " + node + " refused the call: HTTP " + status + " " + text, false, null);
     }
 
     /** Connection refused or reset: if the owner died its lease will expire; until then this is retryable. */
-    private static RuntimeException unreachable(String node, Throwable cause) {
+    static RuntimeException unreachable(String node, Throwable cause) {
         boolean refused = cause instanceof ConnectException || String.valueOf(cause.getMessage()).contains("Connection refused");
         return new RerouteException("owner " + node + " unreachable: " + cause.getMessage(), refused ? 200 : 100);
     }

@@ -164,7 +164,7 @@ public final class PeerRoutes {
         return true;
     }
 
-    private static CellIdentity identity(String scope, String name) {
+    static CellIdentity identity(String scope, String name) {
         return new CellIdentity(Scopes.className(scope), Scopes.hexId(scope), name);
     }
 
@@ -184,7 +184,7 @@ public final class PeerRoutes {
         }
     }
 
-    private void failure(HttpServerResponse resp, Throwable e) {
+    static void failure(HttpServerResponse resp, Throwable e) {
         Throwable c = e;
         while (c instanceof java.util.concurrent.CompletionException && c.getCause() != null) {
             c = c.getCause();

@@ -63,6 +63,11 @@ public final class PeerWire {
         return PREFIX + "wake/" + scope;
     }
 
+    /** The WebSocket tunnel to a cell's owner (an upgrade, not a POST). */
+    public static String socketPath(String scope) {
+        return PREFIX + "socket/" + scope;
+    }
+
     public static String callPath(String scope) {
         return PREFIX + "call/" + scope;
     }

@@ -75,15 +75,20 @@ public final class Fleet implements AutoCloseable {
             Path b = Path.of(bucketUrl.substring("file://".length()));
             return new FileBucketStore(bucketUrl, b, false);
         }
-        PluginHost host = new PluginHost(NodeProcess.GATEWAY_JAR.getParent().resolve("plugins"));
-        host.start();
         Map<String, String> opts = new HashMap<>();
         for (String k : List.of("S3_ENDPOINT", "AWS_REGION")) {
             if (System.getenv(k) != null) {
                 opts.put(k, System.getenv(k));
             }
         }
-        BucketStore inner = new BucketStores(host).open(bucketUrl, new StoreOptions(opts));
+        return openBucket(bucketUrl, opts);
+    }
+
+    /** A bucket opened through the nodes' store plugins with these options (e.g. S3_ENDPOINT of a fault proxy). */
+    public static BucketStore openBucket(String bucketUrl, Map<String, String> options) {
+        PluginHost host = new PluginHost(NodeProcess.GATEWAY_JAR.getParent().resolve("plugins"));
+        host.start();
+        BucketStore inner = new BucketStores(host).open(bucketUrl, new StoreOptions(options));
         return new ClosingStore(inner, host);
     }
 

@@ -73,8 +73,8 @@ public final class NodeProcess implements AutoCloseable {
         Path logs = Path.of("target", "it-logs").toAbsolutePath();
         Files.createDirectories(logs);
         NodeProcess n = new NodeProcess(name, pb.start(), logs.resolve(name + "-" + System.currentTimeMillis() + ".log"));
-        n.awaitLine(l -> l.contains("\"event\":\"node.listening\""), Duration.ofSeconds(180));
-        n.awaitHealthy(Duration.ofSeconds(180));
+        n.awaitLine(l -> l.contains("\"event\":\"node.listening\""), Duration.ofSeconds(300));
+        n.awaitHealthy(Duration.ofSeconds(300));
         return n;
     }
 

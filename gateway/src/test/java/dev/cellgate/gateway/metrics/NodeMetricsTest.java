@@ -25,6 +25,9 @@ class NodeMetricsTest {
         public int evicting() { return 2; }
         public int releasing() { return 2; }
         public int shedding() { return 1; }
+        public int hibernated() { return 3; }
+        public int hibernatableSockets() { return 70; }
+        public int websockets() { return 41; }
         public boolean draining() { return false; }
         public long leaseExpiresMs() { return System.currentTimeMillis() + 9_000; }
         public String deployment() { return deployment; }
@@ -89,6 +92,9 @@ class NodeMetricsTest {
         assertThat(p.value("cellgate_replication_commit_seconds_count", "outcome", "ok")).isEqualTo(1);
         assertThat(p.value("cellgate_cells_resident")).isEqualTo(4);
         assertThat(p.value("cellgate_cells_shedding")).isEqualTo(1);
+        assertThat(p.value("cellgate_cells_hibernated")).isEqualTo(3);
+        assertThat(p.value("cellgate_websockets_hibernatable")).isEqualTo(70);
+        assertThat(p.value("cellgate_websockets_open")).isEqualTo(41);
         assertThat(p.value("cellgate_replication_uploaded_bytes_total")).isEqualTo(1000);
         assertThat(p.value("cellgate_replication_pending_bytes")).isEqualTo(20);
         assertThat(p.value("cellgate_lease_remaining_seconds")).isBetween(1.0, 9.0);

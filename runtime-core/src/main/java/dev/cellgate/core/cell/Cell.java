@@ -8,6 +8,7 @@ import dev.cellgate.core.spi.js.CellInstance;
 import dev.cellgate.core.spi.js.LoadedScript;
 import dev.cellgate.core.spi.js.StorageException;
 import dev.cellgate.core.spi.js.StubCallException;
+import dev.cellgate.core.spi.js.WsFrame;
 import dev.cellgate.core.spi.replication.CellReplica;
 import dev.cellgate.core.time.Ticker;
 import dev.cellgate.core.fleet.WakeIndex;
@@ -44,14 +45,22 @@ final class Cell {
     final CellReplica replica;
     final CellFiles files;
     private final OutputGate gate;
+    private final FrameOutbox outbox;
+    /** Hibernatable WebSockets: kept while the instance is dropped (hibernation). */
+    final HostSockets sockets;
     private final Ticker ticker;
     private final Listener listener;
     private final RuntimeMetrics metrics;
     final CellAlarms alarms;
 
-    /** Written on the executor; volatile because the sweeper and the operator surface read it. */
+    /**
+     * Null while hibernated: the next event constructs the Durable Object again ({@link #wake}).
+     * Written on the executor; volatile because the sweeper and the operator surface read it.
+     */
     volatile LoadedScript script;
     CellInstance instance;
+    /** The deployment to construct from on wake (the current one, as for a new activation). */
+    java.util.function.Supplier<LoadedScript> currentScript;
     HostForCell host;
     /** The alarm whose wake entry is known to be in the bucket (empty: none). */
     private OptionalLong indexedAlarm = OptionalLong.empty();
@@ -59,7 +68,13 @@ final class Cell {
     private CompletableFuture<Void> indexChain = CompletableFuture.completedFuture(null);
     private WakeIndex wakeIndex;
     volatile State state = State.ACTIVE;
-    volatile int inFlight; // written on the executor only; read by the shedder from other threads
+    /** Written on the executor only; read by the shedder from other threads. */
+    volatile int inFlight;
+    /**
+     * Events handed to the executor but not started yet: a cell with events waiting is not idle,
+     * else the sweeper could release a cell right after a slow activation, under the requests
+     * queued behind it (and the shedder must not pick it meanwhile).
+     */
     private final java.util.concurrent.atomic.AtomicInteger queued = new java.util.concurrent.atomic.AtomicInteger();
     volatile long lastUsedMs;
     private CompletableFuture<Void> drained;
@@ -76,7 +91,10 @@ final class Cell {
         this.replica = replica;
         this.files = files;
         this.gate = new OutputGate(outputGate);
+        this.outbox = new FrameOutbox(executor);
         this.ticker = ticker;
+        this.sockets = new HostSockets(scope, executor, this::afterDurable,
+                (socket, frame) -> deliver(null, i -> i.webSocketEvent(socket, frame)), ticker::nowMs);
         this.listener = listener;
         this.metrics = metrics;
         this.lastUsedMs = ticker.nowMs();
@@ -93,16 +111,23 @@ final class Cell {
     <T> CompletableFuture<T> deliver(String requestId, Function<CellInstance, CompletableFuture<T>> event) {
         CompletableFuture<T> out = new CompletableFuture<>();
         queued.incrementAndGet(); // busy from now, not from when the task runs: the shedder must not pick it meanwhile
+        lastUsedMs = ticker.nowMs();
         executor.execute(() -> {
             queued.decrementAndGet();
             if (state != State.ACTIVE) {
                 out.completeExceptionally(new CellMovedException(scope));
+                if (drained != null && quiet()) {
+                    drained.complete(null); // the release was waiting for this queued event to clear
+                }
                 return;
             }
             inFlight++;
             lastUsedMs = ticker.nowMs();
             CompletableFuture<T> f;
             try (LogContext.Scope s = LogContext.enter(requestId, null)) {
+                if (instance == null) {
+                    wake();
+                }
                 f = event.apply(instance);
             } catch (RuntimeException e) {
                 f = CompletableFuture.failedFuture(e);
@@ -136,6 +161,71 @@ final class Cell {
                 drained.complete(null);
             }
             listener.idle(this);
+        }
+    }
+
+    /**
+     * A WebSocket frame leaving the cell: sent once the writes made before it are durable, in
+     * order (the output gate for frames). Executor only.
+     */
+    void afterDurable(Runnable output) {
+        if (state == State.GONE) {
+            return;
+        }
+        outbox.add(gate.barrier(storage.dirty()), output);
+    }
+
+    /**
+     * Hibernation: an idle cell whose only activity is open hibernatable WebSockets drops its
+     * JavaScript instance (the memory) but keeps everything else — ownership at the same epoch,
+     * the local database and its replication, the sockets, their attachments. No release happens,
+     * so no other node can take the cell meanwhile: the next event is a local re-activation in the
+     * same epoch ({@link #wake}), which keeps "one writer per (cell, epoch)" trivially. A cell
+     * whose sockets all closed leaves through the normal idle release. Executor only.
+     */
+    boolean hibernate() {
+        if (state != State.ACTIVE || instance == null || !quiet() || sockets.count() == 0 || outbox.size() > 0) {
+            return false;
+        }
+        closeInstance();
+        LOG.atInfo().setMessage("cell.hibernated").addKeyValue("scope", scope).addKeyValue("epoch", epoch)
+                .addKeyValue("sockets", sockets.count()).log();
+        return true;
+    }
+
+    boolean hibernated() {
+        return state == State.ACTIVE && instance == null;
+    }
+
+    /** Constructs the Durable Object again for an event that reached a hibernated cell (executor only). */
+    private void wake() {
+        LoadedScript next = currentScript == null ? script : currentScript.get();
+        if (next == null) {
+            throw new StubCallException("no deployment is loaded on this node", true, null);
+        }
+        try {
+            instance = next.newCell(id.className(), id, host);
+        } catch (Exception e) {
+            throw new StubCallException("Durable Object " + id.className() + " failed to start: " + e.getMessage(), false, e);
+        }
+        script = next;
+        LOG.atInfo().setMessage("cell.woke").addKeyValue("scope", scope).addKeyValue("epoch", epoch)
+                .addKeyValue("sockets", sockets.count()).log();
+    }
+
+    /**
+     * The cell is leaving this node: every WebSocket closes with 1012 (service restart) so its
+     * client reconnects and lands on the next owner. Gated: frames sent before go out first.
+     */
+    private void closeSockets() {
+        String reason = "Durable Object moving to another node; reconnect";
+        sockets.closeAll(WsFrame.SERVICE_RESTART, reason);
+        if (instance != null) {
+            try {
+                instance.closeWebSockets(WsFrame.SERVICE_RESTART, reason);
+            } catch (RuntimeException e) {
+                LOG.atWarn().setMessage("cell.close_sockets_failed").addKeyValue("scope", scope).addKeyValue("error", e.toString()).log();
+            }
         }
     }
 
@@ -232,6 +322,9 @@ final class Cell {
 
     /** Waits for events in flight, then flushes: everything committed is durable. Executor only. */
     CompletableFuture<Void> drainAndFlush() {
+        if (state == State.ACTIVE) {
+            closeSockets();
+        }
         state = State.RELEASING;
         if (drained == null) {
             drained = new CompletableFuture<>();
@@ -265,6 +358,8 @@ final class Cell {
         state = State.GONE;
         alarms.cancel();
         gate.lost(cause);
+        // The writes behind queued frames are lost: tell clients to reconnect now, ungated.
+        sockets.abort(WsFrame.SERVICE_RESTART, "Durable Object reset; reconnect");
         closeInstance();
         storage.close();
         if (replica != null) {

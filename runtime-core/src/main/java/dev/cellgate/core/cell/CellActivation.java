@@ -123,7 +123,8 @@ final class CellActivation {
         Cell cell = new Cell(id, a.epoch(), a.version(), executor, o.storage, replica, files, env.config().outputGate(),
                 env.ticker(), env.listener(), env.timers(), env.metrics());
         env.replicationTotals().attached(replica);
-        cell.host = new HostForCell(executor, o.storage, env.stubs());
+        cell.host = new HostForCell(cell, env.stubs());
+        cell.currentScript = env::script;
         cell.wakeIndex(env.wakeIndex());
         CompletableFuture<Cell> done = new CompletableFuture<>();
         executor.execute(() -> {
@@ -134,6 +135,7 @@ final class CellActivation {
                 }
                 cell.script = script;
                 cell.instance = script.newCell(id.className(), id, cell.host);
+                cell.lastUsedMs = env.ticker().nowMs(); // idle time counts from the end of a (possibly slow) start
                 cell.alarms.rearm();
                 cell.reindexAlarm().exceptionally(e -> {
                     LOG.atWarn().setMessage("wake_index.reindex_failed").addKeyValue("scope", scope)

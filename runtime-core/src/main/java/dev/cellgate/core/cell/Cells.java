@@ -100,7 +100,7 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
         LoadedScript current = script.get();
         if (current != null) {
             for (Cell c : residentCells()) {
-                if (c.script != current && c.quiet()) {
+                if (c.script != current && c.quiet() && !c.hibernated()) {
                     c.executor.execute(() -> restartOnNewCode(c, current));
                 }
             }
@@ -108,7 +108,7 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
     }
 
     private void restartOnNewCode(Cell c, LoadedScript current) {
-        if (c.state != Cell.State.ACTIVE || c.script == current || !c.quiet()) {
+        if (c.state != Cell.State.ACTIVE || c.script == current || !c.quiet() || c.hibernated()) {
             return;
         }
         try {
@@ -370,6 +370,26 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
             if (e.leaving == null) {
                 n++;
             }
+        }
+        return n;
+    }
+
+    /** Resident cells that dropped their instance and keep only their WebSockets (hibernation). */
+    public int hibernatedCount() {
+        int n = 0;
+        for (Cell c : residentCells()) {
+            if (c.hibernated()) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** Open hibernatable WebSockets of the cells resident here. */
+    public int hibernatableSockets() {
+        int n = 0;
+        for (Cell c : residentCells()) {
+            n += c.sockets.count();
         }
         return n;
     }

@@ -18,7 +18,14 @@ public final class FleetKey {
     private FleetKey() {
     }
 
+    /** How many create-then-read rounds before giving up (each one is a full look at the bucket). */
+    static final int ATTEMPTS = 5;
+
     public static CompletableFuture<PeerAuthRecord> ensure(BucketStore store, Ticker ticker) {
+        return ensure(store, ticker, 1);
+    }
+
+    private static CompletableFuture<PeerAuthRecord> ensure(BucketStore store, Ticker ticker, int attempt) {
         return store.get(Keys.PEER_AUTH).thenCompose(existing -> {
             if (existing.isPresent()) {
                 return CompletableFuture.completedFuture(PeerAuthRecord.decode(existing.get().bytes()));
@@ -31,8 +38,18 @@ public final class FleetKey {
                     return CompletableFuture.completedFuture(mine);
                 }
                 // Rejected: another node won the race. Ambiguous: ours may have landed. Either way, read.
-                return store.get(Keys.PEER_AUTH).thenApply(now -> PeerAuthRecord.decode(now.orElseThrow(() ->
-                        new IllegalStateException(Keys.PEER_AUTH + " vanished after a create race")).bytes()));
+                // Nothing there: an ambiguous write that did not land, or a winner's object not visible
+                // yet (seen on S3Proxy + Azurite with three nodes starting at once): look again.
+                return store.get(Keys.PEER_AUTH).thenCompose(now -> {
+                    if (now.isPresent()) {
+                        return CompletableFuture.completedFuture(PeerAuthRecord.decode(now.get().bytes()));
+                    }
+                    if (attempt >= ATTEMPTS) {
+                        return CompletableFuture.failedFuture(new IllegalStateException(Keys.PEER_AUTH
+                                + " is still missing after " + ATTEMPTS + " create attempts (the bucket answered " + o + ")"));
+                    }
+                    return ensure(store, ticker, attempt + 1);
+                });
             });
         });
     }

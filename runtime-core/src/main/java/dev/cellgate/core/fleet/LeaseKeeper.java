@@ -221,13 +221,23 @@ public final class LeaseKeeper {
             } else if (o instanceof WriteOutcome.Written ok) {
                 renewed(next, ok.version());
             } else {
-                reconcileRejected(next);
+                reconcileRejected();
             }
         });
     }
 
-    /** A rejected CAS: our own earlier (ambiguous) write may have landed; anything else is another writer. */
-    private void reconcileRejected(LeaseRecord attempted) {
+    /**
+     * A rejected CAS: our own earlier (ambiguous) write may have landed; anything else is another
+     * writer. Only this process writes records with its session, so a record of our session that is
+     * not a tombstone IS one of our renewals: typically the previous attempt, whose answer was lost
+     * and whose success is exactly why this retry (still expecting the older version) was rejected.
+     * Its expiry is not the one the retry attempted (each attempt computes a fresh expiry), so it
+     * is adopted as it is (it is what peers see) unless our published expiry has passed meanwhile:
+     * then it may have landed after the expiry and must not revive the lease. Found by the fault
+     * proxy (AmbiguousOutcomesScenario): comparing expiries fenced a healthy node after a single lost
+     * renewal answer.
+     */
+    private void reconcileRejected() {
         store.get(Keys.lease(self.node())).whenComplete((o, e) -> {
             if (e != null) {
                 retryOrFence(OwnershipStore.rootMessage(e));
@@ -244,10 +254,16 @@ public final class LeaseKeeper {
                 fence("lease record was replaced by a malformed one: " + ex.getMessage());
                 return;
             }
-            if (now.session().equals(self.session()) && now.expiresMs() == attempted.expiresMs()) {
-                renewed(now, o.get().version());
-            } else if (now.isTombstone()) {
+            if (now.isTombstone()) {
                 fence("lease record was tombstoned by dead-node GC (our renewal came too late)");
+            } else if (now.node().equals(self.node()) && now.session().equals(self.session())) {
+                if (ticker.nowMs() >= publishedExpiryMs) {
+                    // It may have landed after our published expiry: peers could have taken cells
+                    // over in between, so it must not bring the lease back.
+                    fence("lease expired while the outcome of a renewal was unknown");
+                } else {
+                    renewed(now, o.get().version());
+                }
             } else {
                 fence("lease record was replaced by another writer (session " + now.session() + ")");
             }

@@ -19,6 +19,8 @@ final class InterceptingStore implements BucketStore {
     volatile Predicate<String> hangDelete = k -> false;
     volatile Function<String, CompletableFuture<Void>> beforeCas = k -> CompletableFuture.completedFuture(null);
     volatile Predicate<String> ambiguousPut = k -> false;
+    /** A compare-and-swap of a matching key is applied, then its answer is lost (reported ambiguous). */
+    volatile Predicate<String> loseCasAnswer = k -> false;
     /** Runs after a read has been answered by the store and before the caller sees the answer. */
     volatile Function<String, CompletableFuture<Void>> afterGet = k -> CompletableFuture.completedFuture(null);
     final List<String> deletes = new CopyOnWriteArrayList<>();
@@ -44,7 +46,9 @@ final class InterceptingStore implements BucketStore {
 
     @Override
     public CompletableFuture<WriteOutcome> putIfVersion(String key, byte[] bytes, String version) {
-        return beforeCas.apply(key).thenCompose(x -> real.putIfVersion(key, bytes, version));
+        return beforeCas.apply(key).thenCompose(x -> real.putIfVersion(key, bytes, version)).thenApply(o ->
+                o instanceof WriteOutcome.Written && loseCasAnswer.test(key)
+                        ? new WriteOutcome.Ambiguous("injected: answer lost after the write of " + key + " was applied", null) : o);
     }
 
     @Override

@@ -122,11 +122,16 @@ class LocalReattachTest {
 
     @Test
     void aStaleCopyDetachedBeforeAnUnflushedCommitIsRefused() throws Exception {
-        CellHarness a = fx.activate(r, fx.bucket, "node-a");
+        // A slow bucket keeps the commit's upload in flight at the detach; on the plain file bucket
+        // it could land first (then the copy is clean and re-attaching it is right).
+        FaultyStore slow = new FaultyStore(fx.bucket).delay(1_000);
+        WalReplicator slowReplicator = fx.replicator(slow, Fixture.fastPolicy(), 64L << 20);
+        CellHarness a = fx.activate(slowReplicator, slow, "node-a");
         a.sql("CREATE TABLE t (v TEXT)").get(30, TimeUnit.SECONDS);
         // fencing: detach without flush while a commit is not yet durable
         a.tx(c -> c.createStatement().execute("INSERT INTO t VALUES ('in flight')"));
         a.detach();
+        slow.crash(); // the fenced node's upload never lands
         a.close();
         assertThatThrownBy(() -> reattach(a.db, "node-a")).isInstanceOf(AttachRefusedException.class);
     }

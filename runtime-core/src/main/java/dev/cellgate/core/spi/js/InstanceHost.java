@@ -13,6 +13,15 @@ public interface InstanceHost {
      */
     Executor executor();
 
+    /**
+     * Runs {@code output} (a WebSocket frame leaving the instance) once every storage write made so
+     * far is durable, in call order: the output gate for frames, as for responses. A Worker has no
+     * storage: it runs at once. Call on {@link #executor()}.
+     */
+    default void afterDurable(Runnable output) {
+        output.run();
+    }
+
     /** Calls to Durable Object stubs ({@code env.NS.get(id).fetch()}, RPC). */
     StubChannel stubs();
 }

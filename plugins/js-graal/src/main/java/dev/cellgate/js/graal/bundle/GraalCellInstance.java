@@ -111,6 +111,23 @@ final class GraalCellInstance implements CellInstance {
     }
 
     @Override
+    public CompletableFuture<Void> webSocketEvent(String socketId, dev.cellgate.core.spi.js.WsFrame frame) {
+        return WebSocketEvents.frame(instance, runtime, socketId, frame);
+    }
+
+    @Override
+    public CompletableFuture<Void> webSocketError(String socketId, String message) {
+        return WebSocketEvents.error(instance, runtime, socketId, message);
+    }
+
+    @Override
+    public void closeWebSockets(int code, String reason) {
+        if (runtime.bridge() != null) {
+            runtime.bridge().webSockets().closeAll(code, reason);
+        }
+    }
+
+    @Override
     public int eventsInFlight() {
         return instance.inFlight();
     }

@@ -19,6 +19,8 @@ public final class BodyArgs {
     public static final int STRING = 1;
     public static final int BYTES = 2;
     public static final int STREAM = 3;
+    /** Not a body: a 101 response's WebSocket; the value is a {@link SocketHandle}. */
+    public static final int WEBSOCKET = 4;
 
     private BodyArgs() {
     }

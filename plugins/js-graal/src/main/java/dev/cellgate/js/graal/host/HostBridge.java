@@ -28,6 +28,7 @@ public final class HostBridge {
     private final RuntimeScripts runtime;
     private final Timers timers;
     private final StubCalls stubs;
+    private final WebSocketBridge webSockets;
     private final Map<Integer, OutboundFetch> fetches = new HashMap<>();
     private JsFunctions fns;
     private int nextFetchId;
@@ -38,6 +39,7 @@ public final class HostBridge {
         this.runtime = runtime;
         this.timers = new Timers(http.vertx(), instance, () -> fns);
         this.stubs = new StubCalls(instance);
+        this.webSockets = new WebSocketBridge(instance);
     }
 
     /** Binds the runtime's entry points once the scripts have run. */
@@ -54,6 +56,13 @@ public final class HostBridge {
         timers.clearAll();
         fetches.values().forEach(OutboundFetch::abort);
         fetches.clear();
+        webSockets.release();
+    }
+
+    /** WebSocketPair, accepted sockets and the hibernation API ({@code websocket.js}). */
+    @HostAccess.Export
+    public WebSocketBridge webSockets() {
+        return webSockets;
     }
 
     // ---- lazy runtime files (lazy.js) ----

@@ -41,6 +41,11 @@ final class StubCalls {
     }
 
     private void deliver(JsEvent event, Value callback, HttpResponseData resp) {
+        if (resp.webSocket() != null) {
+            callback.executeVoid(resp.status(), resp.statusText(), HeaderLines.encode(resp.headers()), BodyArgs.WEBSOCKET,
+                    new SocketHandle(resp.webSocket()));
+            return;
+        }
         Body body = resp.body();
         callback.executeVoid(resp.status(), resp.statusText(), HeaderLines.encode(resp.headers()),
                 BodyArgs.kindOf(body), BodyArgs.valueOf(instance, event, body));

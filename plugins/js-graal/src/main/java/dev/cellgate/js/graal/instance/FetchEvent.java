@@ -30,7 +30,10 @@ public final class FetchEvent extends AnsweredEvent<HttpResponseData> {
             fail(instance.brokenBy()); // the body is not even read: the object broke this turn
             return;
         }
-        answer(new HttpResponseData(status, statusText, HeaderLines.decode(headerLines),
-                BodyArgs.fromJs(instance, this, functions.get(), bodyKind, body, offset, length)));
+        answer(bodyKind == BodyArgs.WEBSOCKET
+                ? new HttpResponseData(status, statusText, HeaderLines.decode(headerLines), dev.cellgate.core.spi.js.Body.EMPTY,
+                        body.as(dev.cellgate.js.graal.host.SocketHandle.class).end())
+                : new HttpResponseData(status, statusText, HeaderLines.decode(headerLines),
+                        BodyArgs.fromJs(instance, this, functions.get(), bodyKind, body, offset, length)));
     }
 }
