@@ -49,6 +49,8 @@ public final class StorageProbe {
     private final int rounds;
     private final Duration timeout;
     private final List<ProbeStep> steps = new ArrayList<>();
+    /** The first failed step failed for want of a clear answer, not because of a wrong one. */
+    private boolean inconclusive;
     private String version;
     private String replacedVersion;
     private byte[] body;
@@ -69,8 +71,28 @@ public final class StorageProbe {
         return run(store, nodeId, DEFAULT_ROUNDS, DEFAULT_TIMEOUT);
     }
 
+    /** Whole probes tried when each one ends without a clear answer (ambiguous writes, timeouts, errors). */
+    static final int ATTEMPTS = 3;
+
     public static ProbeResult run(BucketStore store, String nodeId, int rounds, Duration timeout) {
-        ProbeResult r = new StorageProbe(store, nodeId, rounds, timeout).runAll();
+        ProbeResult r;
+        for (int attempt = 1; ; attempt++) {
+            StorageProbe probe = new StorageProbe(store, nodeId, rounds, timeout);
+            r = probe.runAll();
+            // A wrong answer is final; an unclear one (an S3 server's 500, a timeout) is tried
+            // again from scratch with a fresh key, a few times, so one hiccup does not stop a node.
+            if (r.ok() || !probe.inconclusive || attempt >= ATTEMPTS) {
+                break;
+            }
+            LOG.atWarn().setMessage("storage.probe_inconclusive").addKeyValue("bucket", r.storeUrl()).addKeyValue("attempt", attempt)
+                    .addKeyValue("summary", r.summary()).log();
+            try {
+                Thread.sleep(500L * attempt);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
         var log = r.ok() ? LOG.atInfo() : LOG.atError();
         log.setMessage("storage.probe").addKeyValue("bucket", r.storeUrl()).addKeyValue("ok", r.ok())
                 .addKeyValue("failed_step", r.failedStep().map(ProbeStep::name).orElse(""))
@@ -105,7 +127,7 @@ public final class StorageProbe {
         byte[] b = bytes("create");
         WriteOutcome o = await(store.putIfAbsent(key, b));
         if (!(o instanceof WriteOutcome.Written w)) {
-            throw new Misbehaved("create-only write of a fresh key answered " + o);
+            throw Misbehaved.answered("create-only write of a fresh key answered " + o, o);
         }
         expectStored(b, w.version(), "after the create");
         version = w.version();
@@ -116,7 +138,7 @@ public final class StorageProbe {
     private String rejectCreate() throws Exception {
         WriteOutcome o = await(store.putIfAbsent(key, bytes("create-again")));
         if (!(o instanceof WriteOutcome.Rejected)) {
-            throw new Misbehaved("a second create-only write of an existing key answered " + o + " (want a rejection)");
+            throw Misbehaved.answered("a second create-only write of an existing key answered " + o + " (want a rejection)", o);
         }
         expectStored(body, version, "after the rejected create");
         return "second create rejected, object unchanged";
@@ -126,7 +148,7 @@ public final class StorageProbe {
         byte[] b = bytes("cas");
         WriteOutcome o = await(store.putIfVersion(key, b, version));
         if (!(o instanceof WriteOutcome.Written w)) {
-            throw new Misbehaved("compare-and-swap with the current version answered " + o);
+            throw Misbehaved.answered("compare-and-swap with the current version answered " + o, o);
         }
         if (w.version().equals(version)) {
             throw new Misbehaved("compare-and-swap kept the old version " + version + ": versions do not change on write");
@@ -142,7 +164,7 @@ public final class StorageProbe {
         String stale = replacedVersion;
         WriteOutcome o = await(store.putIfVersion(key, bytes("stale"), stale));
         if (!(o instanceof WriteOutcome.Rejected)) {
-            throw new Misbehaved("compare-and-swap with the replaced version " + stale + " answered " + o + " (want a rejection)");
+            throw Misbehaved.answered("compare-and-swap with the replaced version " + stale + " answered " + o + " (want a rejection)", o);
         }
         expectStored(body, version, "after the stale compare-and-swap");
         return "stale version rejected, object unchanged";
@@ -206,7 +228,7 @@ public final class StorageProbe {
         if (ambiguous != null) {
             // Not proof of a double win, but a store that cannot answer a race cleanly cannot be shown atomic.
             throw new Misbehaved(where + "racer " + ambiguousRacer + " got an ambiguous answer (" + ambiguous.reason()
-                    + "): atomicity cannot be shown");
+                    + "): atomicity cannot be shown", true);
         }
         if (winners == 0) {
             throw new Misbehaved(where + "none of " + RACERS + " compare-and-swaps with the current version succeeded");
@@ -231,6 +253,7 @@ public final class StorageProbe {
     private boolean step(String name, StepBody b) {
         long t0 = System.nanoTime();
         boolean ok;
+        boolean unclear = false;
         String detail;
         try {
             detail = b.run();
@@ -238,9 +261,11 @@ public final class StorageProbe {
         } catch (Misbehaved e) {
             detail = e.getMessage();
             ok = false;
+            unclear = e.inconclusive;
         } catch (TimeoutException e) {
             detail = "no answer within " + timeout.toSeconds() + " s";
             ok = false;
+            unclear = true;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             detail = "interrupted";
@@ -249,6 +274,10 @@ public final class StorageProbe {
             Throwable c = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
             detail = "store error: " + c;
             ok = false;
+            unclear = true;
+        }
+        if (!ok && steps.stream().allMatch(ProbeStep::ok)) {
+            inconclusive = unclear; // only the first failure decides (cleanup runs after it)
         }
         steps.add(new ProbeStep(name, ok, detail, (System.nanoTime() - t0) / 1_000_000));
         return ok;
@@ -304,8 +333,21 @@ public final class StorageProbe {
 
     /** The store answered, but not as an atomic conditional store must. */
     private static final class Misbehaved extends Exception {
+        /** The store did not answer wrongly, it did not answer clearly (ambiguous): worth another try. */
+        final boolean inconclusive;
+
         Misbehaved(String message) {
+            this(message, false);
+        }
+
+        Misbehaved(String message, boolean inconclusive) {
             super(message, null, false, false);
+            this.inconclusive = inconclusive;
+        }
+
+        /** A write that answered {@code o} where another answer was due. */
+        static Misbehaved answered(String message, WriteOutcome o) {
+            return new Misbehaved(message, o instanceof WriteOutcome.Ambiguous);
         }
     }
 }

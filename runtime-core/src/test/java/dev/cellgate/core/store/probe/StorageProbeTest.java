@@ -4,12 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cellgate.core.plugin.BucketStores;
+import dev.cellgate.core.spi.bucket.BucketStore;
 import dev.cellgate.core.spi.bucket.BucketStoreContract;
+import dev.cellgate.core.spi.bucket.ForwardingBucketStore;
 import dev.cellgate.core.spi.bucket.StoreOptions;
+import dev.cellgate.core.spi.bucket.WriteOutcome;
 import dev.cellgate.core.store.file.FileBucketStore;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -64,6 +68,25 @@ class StorageProbeTest {
         try (FileBucketStore real = new FileBucketStore("file://" + dir, dir, false)) {
             ProbeResult r = StorageProbe.run(new MisbehavingStore(real, MisbehavingStore.Fault.WRITES_AMBIGUOUS), "n1");
             assertRefused(r, "create", "Ambiguous");
+        }
+    }
+
+    @Test
+    void oneUnclearAnswerIsTriedAgainAndAHealthyStorePasses() throws Exception {
+        // An S3 server's occasional "500 InternalError" on the first create: not a wrong answer.
+        try (FileBucketStore real = new FileBucketStore("file://" + dir, dir, false)) {
+            java.util.concurrent.atomic.AtomicBoolean once = new java.util.concurrent.atomic.AtomicBoolean();
+            BucketStore hiccup = new ForwardingBucketStore(real) {
+                @Override
+                public CompletableFuture<WriteOutcome> putIfAbsent(String key, byte[] bytes) {
+                    if (once.compareAndSet(false, true)) {
+                        return CompletableFuture.completedFuture(new WriteOutcome.Ambiguous("injected: HTTP 500 InternalError", null));
+                    }
+                    return inner.putIfAbsent(key, bytes);
+                }
+            };
+            ProbeResult r = StorageProbe.run(hiccup, "n1");
+            assertThat(r.ok()).as(r.summary()).isTrue();
         }
     }
 
