@@ -3,7 +3,6 @@ package dev.cellgate.gateway.node;
 import dev.cellgate.core.cell.Cells;
 import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
@@ -40,6 +39,9 @@ final class ShutdownDrain {
     private final AtomicInteger failed = new AtomicInteger();
 
     private final java.util.function.IntSupplier publicInFlight;
+    /** Scopes handed to the release pool (each once). */
+    private final java.util.Set<String> submitted = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private WorkerExecutor pool;
 
     ShutdownDrain(Vertx vertx, Cells cells, int releases, long deadlineMs, java.util.function.IntSupplier publicInFlight) {
         this.publicInFlight = publicInFlight;
@@ -51,15 +53,25 @@ final class ShutdownDrain {
 
     /** Releases (or preserves) every resident cell; completes when drained or at the deadline. */
     CompletableFuture<Result> run(Mode mode, long t0) {
-        List<String> scopes = cells.residentScopes();
         CompletableFuture<Result> done = new CompletableFuture<>();
-        if (scopes.isEmpty()) {
-            poll(mode, t0, done); // an idle node: nothing to release, exit at once
-            return done;
-        }
-        WorkerExecutor pool = vertx.createSharedWorkerExecutor("cell-releases", releases);
-        unfinished.set(scopes.size());
-        for (String scope : scopes) {
+        pool = vertx.createSharedWorkerExecutor("cell-releases", releases);
+        submitResident(mode);
+        poll(mode, t0, done); // an idle node finds nothing to release and exits at once
+        return done.whenComplete((r, e) -> pool.close());
+    }
+
+    /**
+     * Hands every resident cell not handed yet to the release pool. Called again on every poll:
+     * a cell whose activation was under way when the drain began becomes resident later, and
+     * without this it would sit there until the deadline (seen in RollingRestartIT: two cells
+     * activated 2 s after SIGTERM stayed, and their callers failed against a draining owner).
+     */
+    private void submitResident(Mode mode) {
+        for (String scope : cells.residentScopes()) {
+            if (!submitted.add(scope)) {
+                continue;
+            }
+            unfinished.incrementAndGet();
             pool.executeBlocking(() -> {
                 int now = inFlight.incrementAndGet();
                 peak.accumulateAndGet(now, Math::max);
@@ -75,11 +87,10 @@ final class ShutdownDrain {
                 return null;
             }, false);
         }
-        poll(mode, t0, done);
-        return done.whenComplete((r, e) -> pool.close());
     }
 
     private void poll(Mode mode, long t0, CompletableFuture<Result> done) {
+        submitResident(mode);
         long elapsed = System.currentTimeMillis() - t0;
         // Handoff: a release leaves "occupied" before its CAS lands, so both counters must be zero.
         boolean finished = (mode == Mode.HANDOFF
