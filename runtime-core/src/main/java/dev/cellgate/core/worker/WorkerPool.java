@@ -54,7 +54,7 @@ public final class WorkerPool {
         Slot slot = slots.get(ctx);
         if (slot == null || slot.script != script) {
             Slot old = slot;
-            slot = new Slot(script, script.newWorker(host(ctx)));
+            slot = new Slot(script, script.newWorker(host(ctx)), ctx);
             slots.put(ctx, slot);
             if (old != null) {
                 old.retired = true;
@@ -92,23 +92,48 @@ public final class WorkerPool {
 
     /** One Worker instance on one context; touched only on that context's thread. */
     private static final class Slot {
+        /** How often a retired instance with work still in flight looks again. */
+        static final long RECHECK_MS = 1_000;
+
         final LoadedScript script;
         final WorkerInstance instance;
+        final Context ctx;
         int inFlight;
         boolean retired;
+        boolean closed;
+        boolean recheckPending;
 
-        Slot(LoadedScript script, WorkerInstance instance) {
+        Slot(LoadedScript script, WorkerInstance instance, Context ctx) {
             this.script = script;
             this.instance = instance;
+            this.ctx = ctx;
         }
 
+        /**
+         * Closes a retired instance once nothing runs in it: no fetch awaiting its answer and no
+         * event the engine still counts (a waitUntil, a stub call's continuation). The engine's
+         * count has no callback, so a busy retired instance looks again every second; closing it
+         * earlier would fail the work still running in it.
+         */
         void closeIfIdle() {
-            if (retired && inFlight == 0) {
-                try {
-                    instance.close();
-                } catch (RuntimeException e) {
-                    LOG.atWarn().setMessage("worker.close_failed").addKeyValue("error", e.toString()).log();
+            if (!retired || closed || inFlight > 0) {
+                return;
+            }
+            if (instance.eventsInFlight() > 0) {
+                if (!recheckPending) {
+                    recheckPending = true;
+                    ctx.owner().setTimer(RECHECK_MS, id -> ctx.runOnContext(v -> {
+                        recheckPending = false;
+                        closeIfIdle();
+                    }));
                 }
+                return;
+            }
+            closed = true;
+            try {
+                instance.close();
+            } catch (RuntimeException e) {
+                LOG.atWarn().setMessage("worker.close_failed").addKeyValue("error", e.toString()).log();
             }
         }
     }
