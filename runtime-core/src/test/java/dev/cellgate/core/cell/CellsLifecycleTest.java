@@ -19,6 +19,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -128,5 +129,46 @@ class CellsLifecycleTest {
             assertThat(body(f)).isEqualTo("1");
         }
         assertThat(c.activationPeak()).isEqualTo(1);
+    }
+
+    @Test
+    void aDrainingNodeFollowsTheOwnerAPeerNamed() throws Exception {
+        // A call still in flight on a draining node follows its cell to a peer; when that peer is not
+        // the owner and names it, the next try goes to the named owner, not the placement target
+        // again (a rolling restart once showed these calls failing after the 5 s reroute budget).
+        Cells cells = cells(60_000, OptionalInt.empty(), OptionalInt.empty(), 4);
+        cells.stopAcceptingWork();
+        List<String> asked = new CopyOnWriteArrayList<>();
+        CellRouter router = new CellRouter(cells, vertx);
+        router.forwarder(new Forwarder() {
+            @Override
+            public CompletableFuture<HttpResponseData> fetch(String node, CellIdentity id, HttpRequestData request) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public CompletableFuture<byte[]> call(String node, CellIdentity id, String method, byte[] arguments) {
+                asked.add(node);
+                if (node.equals("owner")) {
+                    return CompletableFuture.completedFuture(new byte[] {42});
+                }
+                return CompletableFuture.failedFuture(new RerouteException("node " + node + " is not the owner", 1, "owner"));
+            }
+
+            @Override
+            public CompletableFuture<Void> wake(String node, CellIdentity id) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public String placementTarget() {
+                return "placed";
+            }
+        });
+
+        byte[] result = router.call(new CellIdentity("Counter", "ab".repeat(32), null), "get", new byte[0]).get(10, TimeUnit.SECONDS);
+
+        assertThat(result).containsExactly(42);
+        assertThat(asked).containsExactly("placed", "owner");
     }
 }
