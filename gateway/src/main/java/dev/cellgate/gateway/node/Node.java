@@ -12,6 +12,7 @@ import dev.cellgate.core.fleet.WakeIndex;
 import dev.cellgate.core.fleet.Waker;
 import dev.cellgate.core.logic.Scopes;
 import dev.cellgate.core.spi.js.CellIdentity;
+import dev.cellgate.core.spi.js.LoadedScript;
 import dev.cellgate.core.logic.Keys;
 import dev.cellgate.core.records.PeerAuthRecord;
 import dev.cellgate.gateway.peer.PeerAuth;
@@ -74,7 +75,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class Node {
     private static final Logger LOG = LoggerFactory.getLogger(Node.class);
-    static final long DEPLOY_POLL_MS = 1000;
+    /**
+     * How often {@code deploy/current.json} is read. A switch must reach every node within 3 s,
+     * and loading the new code on a busy node takes a second or more after the poll sees it;
+     * one small GET per node every half second is the price.
+     */
+    static final long DEPLOY_POLL_MS = 500;
     /** Peer protocol version, published in the lease and checked on every peer request. */
     public static final int PROTOCOL = 1;
 
@@ -195,7 +201,7 @@ public final class Node {
             return t;
         });
         deployments = new DeploymentWatcher(new DeploymentStore(bucket), engine, config.varOverrides(),
-                Scheduler.system("deployment-watch"), compileExecutor, DEPLOY_POLL_MS, workers::install,
+                Scheduler.system("deployment-watch"), compileExecutor, DEPLOY_POLL_MS, this::installDeployment,
                 new DeploymentPlugins(new DeploymentStore(bucket), plugins, watch.resolve("deployment-plugins"), compileExecutor));
         // Not awaited: compiling a deployment can take long on a busy machine; health says "loading" meanwhile.
         firstDeployment = deployments.start();
@@ -230,6 +236,14 @@ public final class Node {
     }
 
     /** Ownership, lease, the cell registry and the stub router. */
+    /** New Worker requests go to the new code at once; resident cells follow between their events. */
+    private void installDeployment(LoadedScript script) {
+        workers.install(script);
+        if (cells != null) {
+            cells.moveToCurrentCode();
+        }
+    }
+
     private void startCells() throws StartupException {
         Self self = new Self(identity.nodeId(), identity.session());
         cellIo = Executors.newFixedThreadPool(Math.max(2, config.activations()), daemon("cell-io"));

@@ -53,22 +53,25 @@ class DeploySwitchIT {
                 String path = t % 2 == 0 ? "/" : "/cell";
                 Thread th = new Thread(() -> {
                     while (!stop.get()) {
+                        java.time.Instant sent = java.time.Instant.now(); // to find the request in the nodes' logs
                         try {
                             HttpResponse<String> r = via.get(via.publicUrl(path));
                             if (r.statusCode() == 200) {
                                 ok.incrementAndGet();
                             } else {
-                                failures.add(via.name() + path + " " + r.statusCode() + " " + r.body());
+                                failures.add(via.name() + path + " sent " + sent + ": " + r.statusCode() + " " + r.body());
                             }
                         } catch (Exception e) {
-                            failures.add(via.name() + path + " " + e);
+                            failures.add(via.name() + path + " sent " + sent + ": " + e);
                         }
                     }
                 });
                 th.start();
                 load.add(th);
             }
-            Thread.sleep(2000);
+            // The cell's first activation (cold JavaScript on a loaded box) is not part of a switch.
+            assertSwitches(f, "v1", 120_000);
+            Thread.sleep(1000);
             String v2 = TestDeployments.publish(b, "switch", Map.of("index.js", worker("v2")), "index.js", Map.of("BOX", "Box"), Map.of());
             assertSwitches(f, "v2", 3000);
             TestDeployments.rollback(b, v1);
@@ -89,8 +92,10 @@ class DeploySwitchIT {
     /** Every node answers {@code version} on both the Worker and the cell within {@code ms}. */
     static void assertSwitches(Fleet f, String version, long ms) throws Exception {
         long t0 = System.nanoTime();
+        StringBuilder seen = new StringBuilder();
         for (NodeProcess n : f.nodes) {
             for (String path : List.of("/", "/cell")) {
+                seen.append(' ').append(n.name()).append(path).append('@').append((System.nanoTime() - t0) / 1_000_000);
                 while (true) {
                     String body = n.get(n.publicUrl(path)).body();
                     if (body.startsWith(version)) {
@@ -102,6 +107,9 @@ class DeploySwitchIT {
                 }
             }
         }
+        long took = (System.nanoTime() - t0) / 1_000_000;
+        System.out.printf("every node serves %s after %d ms (probes started:%s)%n", version, took, seen);
+        assertThat(took).as("time until every node served %s (a slow answer counts too)", version).isLessThan(ms);
     }
 
     @Test

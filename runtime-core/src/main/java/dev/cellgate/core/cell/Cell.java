@@ -78,6 +78,8 @@ final class Cell {
     private final java.util.concurrent.atomic.AtomicInteger queued = new java.util.concurrent.atomic.AtomicInteger();
     volatile long lastUsedMs;
     private CompletableFuture<Void> drained;
+    private final CodeSwitch codeSwitch = new CodeSwitch();
+    private final CellAlarms.Timers timers;
 
     Cell(CellIdentity id, long epoch, String ownershipVersion, CellExecutor executor, SqliteCellStorage storage,
          CellReplica replica, CellFiles files, boolean outputGate, Ticker ticker, Listener listener, CellAlarms.Timers timers,
@@ -98,6 +100,7 @@ final class Cell {
         this.listener = listener;
         this.metrics = metrics;
         this.lastUsedMs = ticker.nowMs();
+        this.timers = timers;
         this.alarms = new CellAlarms(this, timers, ticker);
         executor.afterTurn(this::endTurn);
     }
@@ -113,49 +116,66 @@ final class Cell {
         queued.incrementAndGet(); // busy from now, not from when the task runs: the shedder must not pick it meanwhile
         lastUsedMs = ticker.nowMs();
         executor.execute(() -> {
-            queued.decrementAndGet();
-            if (state != State.ACTIVE) {
-                out.completeExceptionally(new CellMovedException(scope));
-                if (drained != null && quiet()) {
-                    drained.complete(null); // the release was waiting for this queued event to clear
+            if (codeSwitch.holds(state == State.ACTIVE && inFlight > 0, ticker.nowMs())) {
+                // Still counted as queued meanwhile: the cell stays busy.
+                if (codeSwitch.hold(() -> begin(requestId, event, out))) {
+                    timers.schedule(codeSwitch.holdLeftMs(ticker.nowMs()) + 1, () -> executor.execute(codeSwitch::release));
                 }
                 return;
             }
-            inFlight++;
-            lastUsedMs = ticker.nowMs();
-            CompletableFuture<T> f;
-            try (LogContext.Scope s = LogContext.enter(requestId, null)) {
-                if (instance == null) {
-                    wake();
-                }
-                f = event.apply(instance);
-            } catch (RuntimeException e) {
-                f = CompletableFuture.failedFuture(e);
-            }
-            // Hop back to the executor: by then the turn that produced the result has committed,
-            // so the gate's last commit covers every write the event made.
-            f.whenComplete((r, e) -> executor.execute(() -> {
-                long gated = System.nanoTime();
-                gate.barrier(storage.dirty()).whenComplete((x, ge) -> {
-                    metrics.outputGateWait(System.nanoTime() - gated);
-                    if (ge != null) {
-                        out.completeExceptionally(new StubCallException("the write this result follows did not become durable: "
-                                + rootMessage(ge), true, ge));
-                    } else if (e != null) {
-                        out.completeExceptionally(e);
-                    } else {
-                        out.complete(r);
-                    }
-                    executor.execute(this::eventDone);
-                });
-            }));
+            switchCodeIfIdle();
+            begin(requestId, event, out);
         });
         return out;
+    }
+
+    /** Starts a delivered event (executor only); until then it counted as queued. */
+    private <T> void begin(String requestId, Function<CellInstance, CompletableFuture<T>> event, CompletableFuture<T> out) {
+        queued.decrementAndGet();
+        if (state != State.ACTIVE) {
+            out.completeExceptionally(new CellMovedException(scope));
+            if (drained != null && quiet()) {
+                drained.complete(null); // the release was waiting for this queued event to clear
+            }
+            return;
+        }
+        inFlight++;
+        lastUsedMs = ticker.nowMs();
+        CompletableFuture<T> f;
+        try (LogContext.Scope s = LogContext.enter(requestId, null)) {
+            if (instance == null) {
+                wake();
+            }
+            f = event.apply(instance);
+        } catch (RuntimeException e) {
+            f = CompletableFuture.failedFuture(e);
+        }
+        // Hop back to the executor: by then the turn that produced the result has committed,
+        // so the gate's last commit covers every write the event made.
+        f.whenComplete((r, e) -> executor.execute(() -> {
+            long gated = System.nanoTime();
+            gate.barrier(storage.dirty()).whenComplete((x, ge) -> {
+                metrics.outputGateWait(System.nanoTime() - gated);
+                if (ge != null) {
+                    out.completeExceptionally(new StubCallException("the write this result follows did not become durable: "
+                            + rootMessage(ge), true, ge));
+                } else if (e != null) {
+                    out.completeExceptionally(e);
+                } else {
+                    out.complete(r);
+                }
+                executor.execute(this::eventDone);
+            });
+        }));
     }
 
     private void eventDone() {
         inFlight--;
         lastUsedMs = ticker.nowMs();
+        if (inFlight == 0) {
+            switchCodeIfIdle();
+            codeSwitch.release();
+        }
         if (inFlight == 0) {
             if (drained != null && quiet()) {
                 drained.complete(null);
@@ -373,14 +393,47 @@ final class Cell {
         if (drained != null) {
             drained.completeExceptionally(cause);
         }
+        codeSwitch.done();
+        codeSwitch.release(); // they find the cell gone and resolve again
         listener.gone(this);
     }
 
-    /** Replaces the instance with one of {@code next} (a new deployment), keeping storage (executor only, when quiet). */
-    void restartOn(LoadedScript next) throws Exception {
-        closeInstance();
-        script = next;
-        instance = next.newCell(id.className(), id, host);
+    /**
+     * A new deployment is current: the cell moves to it, keeping its storage, as soon as no event
+     * runs ({@link CodeSwitch}). A hibernated cell needs nothing: it wakes on the current code.
+     * Executor only.
+     */
+    void moveTo(LoadedScript next) {
+        if (state != State.ACTIVE || instance == null || script == next) {
+            return;
+        }
+        codeSwitch.want(next, ticker.nowMs());
+        switchCodeIfIdle();
+    }
+
+    private void switchCodeIfIdle() {
+        LoadedScript next = codeSwitch.wanted();
+        if (next == null) {
+            return;
+        }
+        if (state != State.ACTIVE || instance == null || script == next) {
+            codeSwitch.done();
+            return;
+        }
+        if (inFlight > 0 || instance.eventsInFlight() > 0) {
+            return;
+        }
+        codeSwitch.done();
+        try {
+            closeInstance();
+            script = next;
+            instance = next.newCell(id.className(), id, host);
+            LOG.atInfo().setMessage("cell.restarted").addKeyValue("scope", scope).addKeyValue("deployment",
+                    next.bundle().deploymentId()).log();
+        } catch (Exception e) {
+            LOG.atError().setMessage("cell.restart_failed").addKeyValue("scope", scope).addKeyValue("error", e.toString()).log();
+            reset(e);
+        }
     }
 
     private void closeInstance() {

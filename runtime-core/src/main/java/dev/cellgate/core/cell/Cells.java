@@ -83,7 +83,7 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
         this.activations = new AsyncLimiter(config.activations());
     }
 
-    /** Starts the once-a-second sweep: idle eviction, memory shedding, moving idle cells to new code. */
+    /** Starts the once-a-second sweep: idle eviction, memory shedding, moving cells to new code. */
     public void startSweeper() {
         vertx.setPeriodic(SWEEP_MS, id -> sweep());
     }
@@ -97,27 +97,23 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
         if (Pressure.pressured(config.maxRssMb())) {
             Shedder.shedIdle(this, Math.max(1, resident() / 10));
         }
-        LoadedScript current = script.get();
-        if (current != null) {
-            for (Cell c : residentCells()) {
-                if (c.script != current && c.quiet() && !c.hibernated()) {
-                    c.executor.execute(() -> restartOnNewCode(c, current));
-                }
-            }
-        }
+        moveToCurrentCode();
     }
 
-    private void restartOnNewCode(Cell c, LoadedScript current) {
-        if (c.state != Cell.State.ACTIVE || c.script == current || !c.quiet() || c.hibernated()) {
+    /**
+     * Moves every resident cell to the current deployment, each between its events. Called when
+     * a deployment is installed, and by the sweep for cells a move could not reach yet (an event
+     * ran too long, or the cell was still activating on the old code).
+     */
+    public void moveToCurrentCode() {
+        LoadedScript current = script.get();
+        if (current == null) {
             return;
         }
-        try {
-            c.restartOn(current);
-            LOG.atInfo().setMessage("cell.restarted").addKeyValue("scope", c.scope).addKeyValue("deployment",
-                    current.bundle().deploymentId()).log();
-        } catch (Exception e) {
-            LOG.atError().setMessage("cell.restart_failed").addKeyValue("scope", c.scope).addKeyValue("error", e.toString()).log();
-            c.reset(e);
+        for (Cell c : residentCells()) {
+            if (c.script != current && !c.hibernated()) {
+                c.executor.execute(() -> c.moveTo(current));
+            }
         }
     }
 

@@ -19,11 +19,23 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A Java stand-in for a deployment, to test the cell host without a JavaScript engine: each cell
  * keeps a counter in its real SQLite storage; a request whose URL ends in {@code hang} never
- * answers (an event in flight); the constructor is counted per scope.
+ * answers (an event in flight), one ending in {@code wait} answers when the test completes it
+ * from {@link #waiting}; the constructor is counted per scope; answers start with the
+ * deployment's {@code prefix}, so a test sees which code served it.
  */
 final class FakeScript implements LoadedScript {
     final Map<String, AtomicInteger> constructed = new ConcurrentHashMap<>();
+    final java.util.concurrent.BlockingQueue<CompletableFuture<HttpResponseData>> waiting = new java.util.concurrent.LinkedBlockingQueue<>();
     volatile long constructMs;
+    private final String prefix;
+
+    FakeScript() {
+        this("");
+    }
+
+    FakeScript(String prefix) {
+        this.prefix = prefix;
+    }
 
     @Override
     public ScriptBundle bundle() {
@@ -57,9 +69,14 @@ final class FakeScript implements LoadedScript {
                 if (request.url().endsWith("hang")) {
                     return new CompletableFuture<>();
                 }
+                if (request.url().endsWith("wait")) {
+                    CompletableFuture<HttpResponseData> answer = new CompletableFuture<>();
+                    waiting.add(answer);
+                    return answer;
+                }
                 host.storage().sql("INSERT INTO n VALUES (1)", null);
                 Object count = host.storage().sql("SELECT count(*) FROM n", null).rows().get(0)[0];
-                return CompletableFuture.completedFuture(HttpResponseData.text(200, String.valueOf(count)));
+                return CompletableFuture.completedFuture(HttpResponseData.text(200, prefix + count));
             }
 
             @Override
