@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Stateless Worker instances, one per event-loop context and deployment. A new deployment is
  * installed atomically: new requests get instances of the new code; an old instance finishes
- * its in-flight requests and is closed when the last one ends.
+ * its in-flight requests (their response bodies included) and is closed when the last one ends.
  */
 public final class WorkerPool {
     private static final Logger LOG = LoggerFactory.getLogger(WorkerPool.class);
@@ -69,10 +69,19 @@ public final class WorkerPool {
         } catch (RuntimeException e) {
             f = CompletableFuture.failedFuture(e);
         }
-        return f.whenComplete((r, e) -> ctx.runOnContext(v -> {
+        // The request leaves the instance when its response body has flowed out, not when the
+        // headers are ready: a retired instance closed under a streaming body stalls the response.
+        Runnable left = () -> ctx.runOnContext(v -> {
             s.inFlight--;
             s.closeIfIdle();
-        }));
+        });
+        return f.handle((r, e) -> {
+            if (e != null) {
+                left.run();
+                throw e instanceof java.util.concurrent.CompletionException ce ? ce : new java.util.concurrent.CompletionException(e);
+            }
+            return StreamedBodyEnd.watch(r, left);
+        });
     }
 
     private InstanceHost host(Context ctx) {

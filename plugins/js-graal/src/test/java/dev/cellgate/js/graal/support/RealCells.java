@@ -38,10 +38,15 @@ public final class RealCells implements StubChannel, AutoCloseable {
     private final FileBucketStore bucket;
     private final ExecutorService io;
     private final Cells cells;
-    private final LoadedScript script;
+    private final java.util.function.Supplier<LoadedScript> script;
 
     public RealCells(Vertx vertx, LoadedScript script) throws IOException {
-        this.script = script;
+        this(vertx, () -> script);
+    }
+
+    /** Cells that run whatever {@code current} names: a test switches deployments through it. */
+    public RealCells(Vertx vertx, java.util.function.Supplier<LoadedScript> current) throws IOException {
+        this.script = current;
         this.dir = Files.createTempDirectory("cellgate-cells");
         this.bucket = new FileBucketStore("file://" + dir.resolve("bucket"), dir.resolve("bucket"), false);
         this.io = Executors.newFixedThreadPool(2, r -> {
@@ -51,14 +56,19 @@ public final class RealCells implements StubChannel, AutoCloseable {
         });
         OwnershipStore ownership = new OwnershipStore(bucket, new Self("test-node", "session-1"), Ticker.SYSTEM);
         CellsConfig config = new CellsConfig(dir.resolve("watch"), true, 3_600_000, OptionalInt.empty(), OptionalInt.empty(), 0, 4);
-        this.cells = new Cells(vertx, config, ownership, null, () -> script, Ticker.SYSTEM, io, () -> true, new WakeIndex(bucket));
+        this.cells = new Cells(vertx, config, ownership, null, current, Ticker.SYSTEM, io, () -> true, new WakeIndex(bucket));
         cells.stubs(this);
     }
 
     /** A Worker of the same script whose stubs reach these cells, on its own serial executor. */
     public HostedWorker worker() {
         SerialHost host = new SerialHost("worker", this, null);
-        return new HostedWorker(host, script.newWorker(host));
+        return new HostedWorker(host, script.get().newWorker(host));
+    }
+
+    /** The cell host itself (to move its cells to a new deployment, for one). */
+    public Cells cells() {
+        return cells;
     }
 
     @Override
