@@ -172,13 +172,27 @@ public final class NodeProcess implements AutoCloseable {
     }
 
     public HttpResponse<String> get(String url) throws IOException, InterruptedException {
-        return HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(60)).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
+        return send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(60)).GET().build());
     }
 
     public HttpResponse<String> post(String url, String body) throws IOException, InterruptedException {
-        return HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(60))
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        return send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(60))
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build());
+    }
+
+    /**
+     * Sends, and when the node cannot be reached says whether it is still running and what it
+     * logged last: a refused connection in a CI report is otherwise a dead end.
+     */
+    private HttpResponse<String> send(HttpRequest request) throws IOException, InterruptedException {
+        try {
+            return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (java.net.ConnectException e) {
+            List<String> all = lines();
+            String state = process.isAlive() ? "still running" : "exited with " + process.exitValue();
+            throw new java.net.ConnectException("node " + name + " (" + state + ") refused " + request.uri() + "; log tail:\n"
+                    + String.join("\n", all.subList(Math.max(0, all.size() - 30), all.size())));
+        }
     }
 
     public JsonObject state() throws IOException, InterruptedException {
