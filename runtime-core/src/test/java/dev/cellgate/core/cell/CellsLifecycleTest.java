@@ -172,10 +172,11 @@ class CellsLifecycleTest {
         assertThat(asked).containsExactly("placed", "owner");
     }
 
-    @Test
-    void aBusyCellMovesToNewCodeOnceItsRunningEventEndsAndLaterEventsWaitForIt() throws Exception {
-        // Under steady load a cell is rarely quiet; without holding the events that arrive while
-        // one runs, it kept serving the old deployment for seconds after a switch.
+    /** A cell with one event running (answered when the test completes {@code answer}) when v2 is deployed. */
+    record Switching(Cells cells, CompletableFuture<HttpResponseData> running, CompletableFuture<HttpResponseData> answer) {
+    }
+
+    Switching switchWhileAnEventRuns() throws Exception {
         Cells c = cells(3_600_000, OptionalInt.empty(), OptionalInt.empty(), 2);
         FakeScript v1 = script;
         assertThat(body(c.fetch(id(1), get("/")))).isEqualTo("1");
@@ -183,13 +184,22 @@ class CellsLifecycleTest {
         CompletableFuture<HttpResponseData> answer = v1.waiting.poll(10, TimeUnit.SECONDS);
         script = new FakeScript("v2:");
         c.moveToCurrentCode();
+        return new Switching(c, running, answer);
+    }
+
+    @Test
+    void aBusyCellMovesToNewCodeOnceItsRunningEventEndsAndLaterEventsWaitForIt() throws Exception {
+        // Under steady load a cell is rarely quiet; without holding the events that arrive while
+        // one runs, it kept serving the old deployment for seconds after a switch.
+        Switching sw = switchWhileAnEventRuns();
+        Cells c = sw.cells();
 
         CompletableFuture<HttpResponseData> next = c.fetch(id(1), get("/"));
         Thread.sleep(300);
         assertThat(next).as("held until the running event ends").isNotDone();
-        answer.complete(HttpResponseData.text(200, "done"));
+        sw.answer().complete(HttpResponseData.text(200, "done"));
 
-        assertThat(body(running)).isEqualTo("done");
+        assertThat(body(sw.running())).isEqualTo("done");
         assertThat(body(next)).as("served by the new code, storage kept").isEqualTo("v2:2");
         assertThat(script.constructed.get(id(1).scope()).get()).isEqualTo(1);
     }
@@ -198,19 +208,14 @@ class CellsLifecycleTest {
     void eventsAreHeldForAtMostHoldMsSoACellWaitingOnItselfGoesOn() throws Exception {
         // The running event may wait for the one held (a Durable Object calling itself): the hold
         // must end by itself, the event run on the old code, and the move happen later.
-        Cells c = cells(3_600_000, OptionalInt.empty(), OptionalInt.empty(), 2);
-        FakeScript v1 = script;
-        assertThat(body(c.fetch(id(1), get("/")))).isEqualTo("1");
-        CompletableFuture<HttpResponseData> running = c.fetch(id(1), get("/wait"));
-        CompletableFuture<HttpResponseData> answer = v1.waiting.poll(10, TimeUnit.SECONDS);
-        script = new FakeScript("v2:");
-        c.moveToCurrentCode();
+        Switching sw = switchWhileAnEventRuns();
+        Cells c = sw.cells();
 
         long t0 = System.nanoTime();
         assertThat(body(c.fetch(id(1), get("/")))).as("ran on the old code after the hold").isEqualTo("2");
         assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0)).isGreaterThanOrEqualTo(CodeSwitch.HOLD_MS - 100);
-        answer.complete(HttpResponseData.text(200, "done"));
-        assertThat(body(running)).isEqualTo("done");
+        sw.answer().complete(HttpResponseData.text(200, "done"));
+        assertThat(body(sw.running())).isEqualTo("done");
         eventually(() -> script.constructed.containsKey(id(1).scope()), "moved once quiet");
         assertThat(body(c.fetch(id(1), get("/")))).isEqualTo("v2:3");
     }

@@ -40,6 +40,29 @@ class DeploymentSwitchTest {
                 """.formatted(version, version);
     }
 
+    /**
+     * Eight switches v1 -> v2 -> v1 ..., each through {@code install}; after each, waits until the
+     * clients' latest answer comes from the new code (at most 5 s). Returns the slowest switch, ms.
+     */
+    static long switchBackAndForth(LoadedScript v1, LoadedScript v2, java.util.function.Consumer<LoadedScript> install,
+                                   AtomicReference<String> lastSeen) throws InterruptedException {
+        long worst = 0;
+        for (int round = 0; round < 8; round++) {
+            LoadedScript next = round % 2 == 0 ? v2 : v1;
+            String version = next == v2 ? "v2:" : "v1:";
+            long t0 = System.nanoTime();
+            install.accept(next);
+            while (!lastSeen.get().startsWith(version)) {
+                assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0)).as("round %d reaches %s", round, version)
+                        .isLessThan(5_000);
+                Thread.sleep(5);
+            }
+            worst = Math.max(worst, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
+            Thread.sleep(300);
+        }
+        return worst;
+    }
+
     @Test
     void aBusyCellFollowsEverySwitchWithoutAFailedOrHungRequest() throws Exception {
         try (TestEngine engine = new TestEngine()) {
@@ -71,21 +94,10 @@ class DeploymentSwitchTest {
                     th.start();
                     clients.add(th);
                 }
-                long worst = 0;
-                for (int round = 0; round < 8; round++) {
-                    LoadedScript next = round % 2 == 0 ? v2 : v1;
-                    String version = next == v2 ? "v2:" : "v1:";
-                    long t0 = System.nanoTime();
+                long worst = switchBackAndForth(v1, v2, next -> {
                     current.set(next);
                     cells.cells().moveToCurrentCode();
-                    while (!lastSeen.get().startsWith(version)) {
-                        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0)).as("round %d reaches %s", round, version)
-                                .isLessThan(5_000);
-                        Thread.sleep(5);
-                    }
-                    worst = Math.max(worst, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
-                    Thread.sleep(300);
-                }
+                }, lastSeen);
                 stop.set(true);
                 for (Thread th : clients) {
                     th.join();
@@ -168,20 +180,11 @@ class DeploymentSwitchTest {
                     th.start();
                     clients.add(th);
                 }
-                for (int round = 0; round < 8; round++) {
-                    LoadedScript next = round % 2 == 0 ? v2 : v1;
-                    String version = next == v2 ? "v2:" : "v1:";
-                    long t0 = System.nanoTime();
+                switchBackAndForth(v1, v2, next -> {
                     current.set(next);
                     pool.install(next);
                     cells.cells().moveToCurrentCode();
-                    while (!lastSeen.get().startsWith(version)) {
-                        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0)).as("round %d reaches %s", round, version)
-                                .isLessThan(5_000);
-                        Thread.sleep(5);
-                    }
-                    Thread.sleep(300);
-                }
+                }, lastSeen);
                 stop.set(true);
                 for (Thread th : clients) {
                     th.join();
