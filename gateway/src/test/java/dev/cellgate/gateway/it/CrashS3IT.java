@@ -29,9 +29,10 @@ class CrashS3IT {
             Assumptions.abort("no S3 server: run .ci/s3-server.sh start and source .ci/work/s3-server/s3.env");
         }
         String url = "s3://" + bucket + "/crash-" + UUID.randomUUID();
-        // 6 s, not the file test's 3 s: through S3Proxy on Azurite a renewal on a loaded 2-core CI
-        // box can take seconds, and a node that misses its lease fences itself mid-cycle.
-        try (Fleet f = Fleet.onBucket(dir, url, Map.of("CELLD_TTL_MS", "6000"))) {
+        // The node's default lease (10 s), not the file test's 3 s: through S3Proxy on Azurite, right
+        // after a node starts (its JIT and the emulator's competing for 2 cores), one conditional
+        // write took over 4 s in CI and a 6 s lease fenced the node mid-cycle (exit 3, logged).
+        try (Fleet f = Fleet.onBucket(dir, url, Map.of("CELLD_TTL_MS", "10000"))) {
             try (BucketStore b = f.openBucket()) {
                 TestDeployments.publish(b, "ledger", Map.of("index.js", CrashLedger.WORKER), "index.js", Map.of("LEDGER", "Ledger"), Map.of());
             }
