@@ -39,6 +39,22 @@ class LoadTest {
     }
 
     @Test
+    void aSyntaxErrorInTheMainModuleIsAParseFailureToo() {
+        assertThatThrownBy(() -> engine.load(Bundles.single("export default { fetch( { return 1; } };")))
+                .isInstanceOf(ScriptLoadException.class)
+                .hasMessageContaining("does not parse")
+                .hasMessageContaining("index.js:1:");
+    }
+
+    @Test
+    void aSyntaxErrorTheCodeThrowsIsNotAParseFailure() {
+        assertThatThrownBy(() -> engine.load(Bundles.single("JSON.parse('{');")))
+                .isInstanceOf(ScriptLoadException.class)
+                .hasMessageContaining("failed to load")
+                .hasMessageContaining("SyntaxError");
+    }
+
+    @Test
     void aThrowingTopLevelRefusesTheDeployment() {
         assertThatThrownBy(() -> engine.load(Bundles.single("throw new RangeError('at load');")))
                 .isInstanceOf(ScriptLoadException.class)

@@ -129,6 +129,10 @@ public final class GraalLoadedScript implements LoadedScript {
             if (c instanceof ParseFailure p) {
                 throw new ScriptLoadException("deployment " + bundle.deploymentId() + " does not parse: " + p.getMessage(), p.getCause());
             }
+            if (c instanceof JsException js && isParserError(js)) {
+                // The main module (or one it imports) failed to parse while being evaluated.
+                throw new ScriptLoadException("deployment " + bundle.deploymentId() + " does not parse: " + js.jsStack(), c);
+            }
             String detail = c instanceof JsException js ? js.jsStack() : c.toString();
             throw new ScriptLoadException("deployment " + bundle.deploymentId() + " failed to load: " + detail, c);
         } catch (InterruptedException e) {
@@ -136,6 +140,15 @@ public final class GraalLoadedScript implements LoadedScript {
             Thread.currentThread().interrupt();
             throw new ScriptLoadException("interrupted while loading " + bundle.deploymentId(), e);
         }
+    }
+
+    /**
+     * A SyntaxError from the parser names the module it read ({@code /bundle/…:line:col}); one the
+     * code threw itself ({@code JSON.parse}, {@code new Function}) does not.
+     */
+    private static boolean isParserError(JsException js) {
+        return "SyntaxError".equals(js.jsName()) && js.jsMessage() != null
+                && js.jsMessage().startsWith(BundleFileSystem.bundlePath(""));
     }
 
     private static void parseUnimported(ScriptBundle bundle, BundleFileSystem fs, Context context) {
