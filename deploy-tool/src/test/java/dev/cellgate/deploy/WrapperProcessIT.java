@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The tool as users run it: the {@code deploy-tool/deploy-tool} wrapper over the packaged jar
  * (built by {@code mvn package}), in its own JVM, with output through real pipes.
  */
-class WrapperProcessTest {
+class WrapperProcessIT {
     static final Path WRAPPER = ToolRun.repoRoot().resolve("deploy-tool/deploy-tool");
 
     @TempDir
