@@ -21,7 +21,7 @@ import org.graalvm.polyglot.proxy.ProxyArray;
  */
 public final class StorageBridge {
     private final Supplier<CellStorage> storage;
-    private String error;
+    private final HostErrorSlot errors = new HostErrorSlot();
     private int nested;
 
     public StorageBridge(Supplier<CellStorage> storage) {
@@ -30,18 +30,11 @@ public final class StorageBridge {
 
     @HostAccess.Export
     public String takeError() {
-        String e = error;
-        error = null;
-        return e;
+        return errors.take();
     }
 
     private <T> T guard(Supplier<T> op) {
-        try {
-            return op.get();
-        } catch (RuntimeException e) {
-            error = e.getMessage() == null ? e.toString() : e.getMessage();
-            return null;
-        }
+        return errors.guard(op);
     }
 
     /** Returns {@code [columnNames, rows, rowsRead, rowsWritten]}; integers as numbers, blobs as ArrayBuffers. */

@@ -34,7 +34,7 @@ public final class WebSocketBridge {
 
     private final JsInstance instance;
     private final Set<SocketHandle> open = new LinkedHashSet<>();
-    private String error;
+    private final HostErrorSlot errors = new HostErrorSlot();
 
     public WebSocketBridge(JsInstance instance) {
         this.instance = instance;
@@ -42,18 +42,11 @@ public final class WebSocketBridge {
 
     @HostAccess.Export
     public String takeError() {
-        String e = error;
-        error = null;
-        return e;
+        return errors.take();
     }
 
     private <T> T guard(Supplier<T> op) {
-        try {
-            return op.get();
-        } catch (RuntimeException e) {
-            error = e.getMessage() == null ? e.toString() : e.getMessage();
-            return null;
-        }
+        return errors.guard(op);
     }
 
     // ---- pairs and accepted sockets ----
