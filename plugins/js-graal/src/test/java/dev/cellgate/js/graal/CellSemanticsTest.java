@@ -9,7 +9,7 @@ import dev.cellgate.core.spi.js.HttpRequestData;
 import dev.cellgate.core.spi.js.LoadedScript;
 import dev.cellgate.core.spi.js.ScriptBundle;
 import dev.cellgate.js.graal.support.Bundles;
-import dev.cellgate.js.graal.support.RealCells;
+import dev.cellgate.js.graal.support.HostedCells;
 import dev.cellgate.js.graal.support.Responses;
 import dev.cellgate.js.graal.support.SqliteHost;
 import dev.cellgate.js.graal.support.TestEngine;
@@ -147,7 +147,7 @@ class CellSemanticsTest {
     @Test
     void aBlockConcurrencyWhileHeldTooLongResetsTheObject() throws Exception {
         LoadedScript script = impatient.load(bundle("2025-01-01"));
-        try (RealCells cells = new RealCells(impatient.vertx, script); RealCells.HostedWorker worker = cells.worker()) {
+        try (HostedCells cells = new HostedCells(impatient.vertx, script); HostedCells.Worker worker = cells.worker()) {
             var r = worker.send(new HttpRequestData("GET", "http://x.test/timeout?name=slow", List.of(), Body.EMPTY, "t")).get(30, TimeUnit.SECONDS);
             JsonObject out = new JsonObject(Responses.text(r));
             String expected = "Error: A call to blockConcurrencyWhile() in a Durable Object waited for too long. "

@@ -7,7 +7,7 @@ import dev.cellgate.core.spi.js.CellIdentity;
 import dev.cellgate.core.spi.js.HttpRequestData;
 import dev.cellgate.core.spi.js.LoadedScript;
 import dev.cellgate.js.graal.support.Bundles;
-import dev.cellgate.js.graal.support.RealCells;
+import dev.cellgate.js.graal.support.HostedCells;
 import dev.cellgate.js.graal.support.Responses;
 import dev.cellgate.js.graal.support.TestEngine;
 import java.util.ArrayList;
@@ -70,7 +70,7 @@ class DeploymentSwitchTest {
             LoadedScript v2 = engine.load(Bundles.of(Map.of("index.js", source("v2")), Map.of(), Map.of("BOX", "Box")));
             AtomicReference<LoadedScript> current = new AtomicReference<>(v1);
             CellIdentity box = new CellIdentity("Box", "c".repeat(64), "x");
-            try (RealCells cells = new RealCells(engine.vertx, current::get)) {
+            try (HostedCells cells = new HostedCells(engine.vertx, current::get)) {
                 AtomicBoolean stop = new AtomicBoolean();
                 AtomicInteger answered = new AtomicInteger();
                 AtomicReference<String> lastSeen = new AtomicReference<>("");
@@ -122,7 +122,7 @@ class DeploymentSwitchTest {
             LoadedScript v2 = engine.load(Bundles.of(Map.of("index.js", source("v2").replace(
                     "export default { async fetch() { return new Response(\"v2\"); } };", worker)), Map.of(), Map.of("BOX", "Box")));
             AtomicReference<LoadedScript> current = new AtomicReference<>(v1);
-            try (RealCells cells = new RealCells(engine.vertx, current::get)) {
+            try (HostedCells cells = new HostedCells(engine.vertx, current::get)) {
                 // As from a peer: the cell's answer arrives as a stream, a little later, on another thread.
                 dev.cellgate.core.spi.js.StubChannel remote = new dev.cellgate.core.spi.js.StubChannel() {
                     @Override

@@ -7,7 +7,7 @@ import dev.cellgate.core.spi.js.HttpRequestData;
 import dev.cellgate.core.spi.js.HttpResponseData;
 import dev.cellgate.core.spi.js.LoadedScript;
 import dev.cellgate.core.spi.js.ScriptBundle;
-import dev.cellgate.js.graal.support.RealCells;
+import dev.cellgate.js.graal.support.HostedCells;
 import dev.cellgate.js.graal.support.Responses;
 import dev.cellgate.js.graal.support.TestEngine;
 import io.vertx.core.json.JsonArray;
@@ -54,7 +54,7 @@ class ExamplesTest {
                 config.getString("compatibility_date"), List.of());
     }
 
-    static String call(RealCells.HostedWorker w, String method, String url) throws Exception {
+    static String call(HostedCells.Worker w, String method, String url) throws Exception {
         HttpResponseData r = w.send(new HttpRequestData(method, url, List.of(), Body.EMPTY, url)).get(60, TimeUnit.SECONDS);
         assertThat(r.status()).as(method + " " + url).isEqualTo(200);
         return Responses.text(r);
@@ -63,7 +63,7 @@ class ExamplesTest {
     @Test
     void countersCountWithBothStorageApisAndRpc() throws Exception {
         LoadedScript script = engine.load(project("counter"));
-        try (RealCells cells = new RealCells(engine.vertx, script); RealCells.HostedWorker w = cells.worker()) {
+        try (HostedCells cells = new HostedCells(engine.vertx, script); HostedCells.Worker w = cells.worker()) {
             for (int i = 1; i <= 3; i++) {
                 assertThat(call(w, "GET", "http://c.test/sql/a")).isEqualTo(String.valueOf(i));
                 assertThat(call(w, "GET", "http://c.test/kv/a")).isEqualTo(String.valueOf(i));
@@ -77,7 +77,7 @@ class ExamplesTest {
     @Test
     void anAlarmFiresAndIsRetriedAfterAFailure() throws Exception {
         LoadedScript script = engine.load(project("alarm"));
-        try (RealCells cells = new RealCells(engine.vertx, script); RealCells.HostedWorker w = cells.worker()) {
+        try (HostedCells cells = new HostedCells(engine.vertx, script); HostedCells.Worker w = cells.worker()) {
             JsonObject scheduled = new JsonObject(call(w, "POST", "http://a.test/schedule/t?in=50&fail=1"));
             assertThat(scheduled.getLong("scheduled")).isPositive();
             JsonObject status = null;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cellgate.core.spi.js.LoadedScript;
 import dev.cellgate.js.graal.support.Bundles;
-import dev.cellgate.js.graal.support.RealCells;
+import dev.cellgate.js.graal.support.HostedCells;
 import dev.cellgate.js.graal.support.Responses;
 import dev.cellgate.js.graal.support.TestEngine;
 import io.vertx.core.json.JsonArray;
@@ -17,7 +17,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Input gates and {@code blockConcurrencyWhile} on the real cell host ({@link RealCells}: real
+ * Input gates and {@code blockConcurrencyWhile} on the real cell host ({@link HostedCells}: real
  * SQLite, a turn commit after every task). Each property runs twice: with the gates, where it must
  * hold, and on the negative control engine without them ({@code Gates.OFF_FOR_NEGATIVE_CONTROL}),
  * where the same check must see it broken — so the checks can fail.
@@ -94,7 +94,7 @@ class GateTest {
 
     static JsonObject run(TestEngine engine, String scenario) throws Exception {
         LoadedScript script = engine.load(Bundles.of(Map.of("index.js", SOURCE), Map.of(), Map.of("G", "G")));
-        try (RealCells cells = new RealCells(engine.vertx, script); RealCells.HostedWorker worker = cells.worker()) {
+        try (HostedCells cells = new HostedCells(engine.vertx, script); HostedCells.Worker worker = cells.worker()) {
             var r = worker.send(new dev.cellgate.core.spi.js.HttpRequestData("GET", "http://gate.test/" + scenario, List.of(),
                     dev.cellgate.core.spi.js.Body.EMPTY, scenario)).get(60, TimeUnit.SECONDS);
             return new JsonObject(Responses.text(r));

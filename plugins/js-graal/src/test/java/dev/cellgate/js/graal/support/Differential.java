@@ -89,6 +89,45 @@ public final class Differential {
         }
     }
 
+    /**
+     * The whole harness for a fixture whose objects live on the real cell host: every case of
+     * {@code fixture/cases.json} (at least {@code minCases}) on workerd and on a Worker over
+     * {@link HostedCells}, one dynamic test per case. Without miniflare: a failure under
+     * {@code CI=true}, else no tests. No case fetches outbound: the origin points nowhere.
+     */
+    public static java.util.stream.Stream<org.junit.jupiter.api.DynamicTest> casesOnHostedCells(TestEngine engine, Path fixture,
+                                                                                             int minCases) throws Exception {
+        Path miniflare = NpmTools.miniflare();
+        if (miniflare == null) {
+            if ("true".equals(System.getenv("CI"))) {
+                fail(MISSING);
+            }
+            return java.util.stream.Stream.empty();
+        }
+        JsonObject spec = new JsonObject(Files.readString(fixture.resolve("cases.json")));
+        JsonArray cases = spec.getJsonArray("cases");
+        assertThat(cases.size()).as("conformance cases in " + fixture).isGreaterThanOrEqualTo(minCases);
+        String origin = "http://127.0.0.1:9";
+        Map<String, Answer> workerd = runOnWorkerd(miniflare, fixture, origin);
+        HostedCells cells = new HostedCells(engine.vertx, engine.load(bundle(fixture, spec)));
+        HostedCells.Worker worker = cells.worker();
+        List<org.junit.jupiter.api.DynamicTest> tests = new ArrayList<>();
+        for (int i = 0; i < cases.size(); i++) {
+            JsonObject c = cases.getJsonObject(i);
+            String name = c.getString("name");
+            tests.add(org.junit.jupiter.api.DynamicTest.dynamicTest(name,
+                    () -> check(c, workerd.get(name), runOnCellgate(worker::send, c, origin))));
+        }
+        return tests.stream().onClose(() -> {
+            try {
+                worker.close();
+                cells.close();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+    }
+
     /** The comparison of one case. */
     public static void check(JsonObject c, Answer theirs, Answer ours) {
         String name = c.getString("name");

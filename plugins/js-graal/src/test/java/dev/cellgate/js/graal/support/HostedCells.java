@@ -4,6 +4,7 @@ import dev.cellgate.core.cell.Cells;
 import dev.cellgate.core.cell.CellsConfig;
 import dev.cellgate.core.fleet.OwnershipStore;
 import dev.cellgate.core.fleet.Self;
+import dev.cellgate.core.fleet.WakeIndex;
 import dev.cellgate.core.spi.js.CellIdentity;
 import dev.cellgate.core.spi.js.HttpRequestData;
 import dev.cellgate.core.spi.js.HttpResponseData;
@@ -30,18 +31,29 @@ import java.util.stream.Stream;
  * Durable Objects on the node's real cell host — runtime-core's {@link Cells}: a serial executor
  * per cell, the output gate, real SQLite storage, ownership in a file:// bucket, hibernatable
  * WebSockets kept by the host, idle eviction and hibernation by the sweeper — in a temporary
- * directory, without a replicator (a local commit counts as durable). A Worker's stubs reach it.
+ * directory, with or without a replicator (without, a local commit counts as durable). A Worker's
+ * stubs and the cells' own stubs go through it.
  */
 public final class HostedCells implements StubChannel, AutoCloseable {
     private final Path dir;
     private final FileBucketStore bucket;
     private final ExecutorService io;
     private final Cells cells;
-    private final LoadedScript script;
+    private final java.util.function.Supplier<LoadedScript> script;
+
+    /** Cells that stay resident (an hour's idle eviction), as most semantics tests want. */
+    public HostedCells(Vertx vertx, LoadedScript script) throws IOException {
+        this(vertx, () -> script, 3_600_000, null, true);
+    }
 
     /** @param idleEvictMs how long a cell stays idle before the sweeper evicts (or hibernates) it */
     public HostedCells(Vertx vertx, LoadedScript script, long idleEvictMs) throws IOException {
-        this(vertx, script, idleEvictMs, null, true);
+        this(vertx, () -> script, idleEvictMs, null, true);
+    }
+
+    /** Cells that run whatever {@code current} names: a test switches deployments through it. */
+    public HostedCells(Vertx vertx, java.util.function.Supplier<LoadedScript> current) throws IOException {
+        this(vertx, current, 3_600_000, null, true);
     }
 
     /**
@@ -49,7 +61,12 @@ public final class HostedCells implements StubChannel, AutoCloseable {
      * @param outputGate false is {@code CELLD_OUTPUT_GATE=0}: results and frames do not wait for durability
      */
     public HostedCells(Vertx vertx, LoadedScript script, long idleEvictMs, Replicator replicator, boolean outputGate) throws IOException {
-        this.script = script;
+        this(vertx, () -> script, idleEvictMs, replicator, outputGate);
+    }
+
+    private HostedCells(Vertx vertx, java.util.function.Supplier<LoadedScript> current, long idleEvictMs, Replicator replicator,
+                        boolean outputGate) throws IOException {
+        this.script = current;
         this.dir = Files.createTempDirectory("cellgate-hosted-cells");
         FileBucketStore bucket = new FileBucketStore("file://" + dir.resolve("bucket"), dir.resolve("bucket"), false);
         this.io = Executors.newFixedThreadPool(2, r -> {
@@ -60,7 +77,8 @@ public final class HostedCells implements StubChannel, AutoCloseable {
         OwnershipStore ownership = new OwnershipStore(bucket, new Self("test-node", "session-1"), Ticker.SYSTEM);
         this.bucket = bucket;
         CellsConfig config = new CellsConfig(dir.resolve("watch"), outputGate, idleEvictMs, OptionalInt.empty(), OptionalInt.empty(), 0, 4);
-        this.cells = new Cells(vertx, config, ownership, replicator, () -> script, Ticker.SYSTEM, io, () -> true, null);
+        // Alarms are indexed in the bucket as on a node, so the fleet's waker could find them.
+        this.cells = new Cells(vertx, config, ownership, replicator, current, Ticker.SYSTEM, io, () -> true, new WakeIndex(bucket));
         cells.stubs(this);
         cells.startSweeper();
     }
@@ -77,7 +95,7 @@ public final class HostedCells implements StubChannel, AutoCloseable {
     /** A Worker of the same script whose stubs reach these cells, on its own serial executor. */
     public Worker worker() {
         SerialHost host = new SerialHost("worker", this, null);
-        return new Worker(host, script.newWorker(host));
+        return new Worker(host, script.get().newWorker(host));
     }
 
     @Override
