@@ -2,7 +2,7 @@ package dev.cellgate.core.fleet;
 
 import dev.cellgate.core.spi.bucket.BucketException;
 import dev.cellgate.core.spi.bucket.BucketStore;
-import dev.cellgate.core.spi.bucket.ListPage;
+import dev.cellgate.core.spi.bucket.ForwardingBucketStore;
 import dev.cellgate.core.spi.bucket.StoredObject;
 import dev.cellgate.core.spi.bucket.WriteOutcome;
 import java.util.List;
@@ -13,8 +13,7 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 
 /** A real store with test hooks: failing or hanging deletes, an action injected before a CAS, a log of deletes. */
-final class InterceptingStore implements BucketStore {
-    private final BucketStore real;
+final class InterceptingStore extends ForwardingBucketStore {
     volatile Predicate<String> failDelete = k -> false;
     volatile Predicate<String> hangDelete = k -> false;
     volatile Function<String, CompletableFuture<Void>> beforeCas = k -> CompletableFuture.completedFuture(null);
@@ -26,27 +25,17 @@ final class InterceptingStore implements BucketStore {
     final List<String> deletes = new CopyOnWriteArrayList<>();
 
     InterceptingStore(BucketStore real) {
-        this.real = real;
-    }
-
-    @Override
-    public String url() {
-        return real.url();
+        super(real);
     }
 
     @Override
     public CompletableFuture<Optional<StoredObject>> get(String key) {
-        return real.get(key).thenCompose(o -> afterGet.apply(key).thenApply(x -> o));
-    }
-
-    @Override
-    public CompletableFuture<WriteOutcome> putIfAbsent(String key, byte[] bytes) {
-        return real.putIfAbsent(key, bytes);
+        return inner.get(key).thenCompose(o -> afterGet.apply(key).thenApply(x -> o));
     }
 
     @Override
     public CompletableFuture<WriteOutcome> putIfVersion(String key, byte[] bytes, String version) {
-        return beforeCas.apply(key).thenCompose(x -> real.putIfVersion(key, bytes, version)).thenApply(o ->
+        return beforeCas.apply(key).thenCompose(x -> inner.putIfVersion(key, bytes, version)).thenApply(o ->
                 o instanceof WriteOutcome.Written && loseCasAnswer.test(key)
                         ? new WriteOutcome.Ambiguous("injected: answer lost after the write of " + key + " was applied", null) : o);
     }
@@ -56,12 +45,7 @@ final class InterceptingStore implements BucketStore {
         if (ambiguousPut.test(key)) {
             return CompletableFuture.completedFuture(new WriteOutcome.Ambiguous("injected 503 on " + key, null));
         }
-        return real.put(key, bytes);
-    }
-
-    @Override
-    public CompletableFuture<ListPage> list(String prefix, String cursor, int limit) {
-        return real.list(prefix, cursor, limit);
+        return inner.put(key, bytes);
     }
 
     @Override
@@ -73,6 +57,11 @@ final class InterceptingStore implements BucketStore {
         if (failDelete.test(key)) {
             return CompletableFuture.failedFuture(new BucketException("injected failure deleting " + key));
         }
-        return real.delete(key);
+        return inner.delete(key);
+    }
+
+    /** The test owns the real store and closes it itself. */
+    @Override
+    public void close() {
     }
 }
