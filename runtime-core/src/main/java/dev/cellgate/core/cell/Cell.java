@@ -116,17 +116,27 @@ final class Cell {
         queued.incrementAndGet(); // busy from now, not from when the task runs: the shedder must not pick it meanwhile
         lastUsedMs = ticker.nowMs();
         executor.execute(() -> {
-            if (codeSwitch.holds(state == State.ACTIVE && inFlight > 0, ticker.nowMs())) {
-                // Still counted as queued meanwhile: the cell stays busy.
-                if (codeSwitch.hold(() -> begin(requestId, event, out))) {
-                    timers.schedule(codeSwitch.holdLeftMs(ticker.nowMs()) + 1, () -> executor.execute(codeSwitch::release));
-                }
-                return;
+            Runnable start = () -> begin(requestId, event, out);
+            if (codeSwitch.wanted() == null || !heldForNewCode(start)) {
+                start.run();
             }
-            switchCodeIfIdle();
-            begin(requestId, event, out);
         });
         return out;
+    }
+
+    /**
+     * While a move to new code is wanted: holds the event back when others run (true; it stays
+     * counted as queued, so the cell stays busy), else makes the move now if it can (false).
+     */
+    private boolean heldForNewCode(Runnable start) {
+        if (codeSwitch.holds(state == State.ACTIVE && inFlight > 0, ticker.nowMs())) {
+            if (codeSwitch.hold(start)) {
+                timers.schedule(codeSwitch.holdLeftMs(ticker.nowMs()) + 1, () -> executor.execute(codeSwitch::release));
+            }
+            return true;
+        }
+        switchCodeIfIdle();
+        return false;
     }
 
     /** Starts a delivered event (executor only); until then it counted as queued. */
