@@ -22,6 +22,8 @@ final class InterceptingStore extends ForwardingBucketStore {
     volatile Predicate<String> loseCasAnswer = k -> false;
     /** Runs after a read has been answered by the store and before the caller sees the answer. */
     volatile Function<String, CompletableFuture<Void>> afterGet = k -> CompletableFuture.completedFuture(null);
+    /** Decided when the read is made (in call order): a matching read never answers. */
+    volatile Predicate<String> hangGet = k -> false;
     final List<String> deletes = new CopyOnWriteArrayList<>();
 
     InterceptingStore(BucketStore real) {
@@ -30,6 +32,9 @@ final class InterceptingStore extends ForwardingBucketStore {
 
     @Override
     public CompletableFuture<Optional<StoredObject>> get(String key) {
+        if (hangGet.test(key)) {
+            return new CompletableFuture<>(); // the read never answers
+        }
         return inner.get(key).thenCompose(o -> afterGet.apply(key).thenApply(x -> o));
     }
 

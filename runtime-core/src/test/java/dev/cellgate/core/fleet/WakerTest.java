@@ -239,7 +239,9 @@ class WakerTest {
     void aLeaseReadThatNeverAnswersDoesNotStopTheWakerForGood() throws Exception {
         java.util.concurrent.atomic.AtomicBoolean hang = new java.util.concurrent.atomic.AtomicBoolean(true);
         InterceptingStore store = new InterceptingStore(bucket);
-        store.afterGet = key -> hang.getAndSet(false) ? new CompletableFuture<>() : CompletableFuture.completedFuture(null);
+        // Decided when the read is made: decided when it is answered, a loaded CI box once let the
+        // third tick's read come back first and hang in place of the first one.
+        store.hangGet = key -> hang.getAndSet(false);
         Waker w = new Waker(store, new Self("n1", "s-n1"), base::get, new ManualScheduler(T0), TICK, new WakeIndex(store),
                 recording(), new DeadNodeGc(store, base::get, TICK));
         CompletableFuture<Waker.TickReport> hung = w.tick();
