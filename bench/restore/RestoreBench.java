@@ -9,6 +9,7 @@ import dev.cellgate.core.spi.replication.CellReplica;
 import dev.cellgate.core.spi.replication.OwnershipCheck;
 import dev.cellgate.core.spi.replication.ReplicatorConfig;
 import dev.cellgate.core.spi.replication.RestoreResult;
+import dev.cellgate.core.spi.replication.WalCheckpoint;
 import dev.cellgate.replicator.wal.WalPolicy;
 import dev.cellgate.replicator.wal.WalReplicator;
 import dev.cellgate.replicator.wal.replica.WalCellReplica;
@@ -178,7 +179,7 @@ public class RestoreBench {
                     s.execute("PRAGMA wal_autocheckpoint=0");
                     s.execute("PRAGMA synchronous=NORMAL");
                 }
-                c.replica = r.attach(scope, 1, db, c.exec, check);
+                c.replica = r.attach(scope, 1, db, c.exec, check, WalCheckpoint.through(c.conn));
                 return null;
             }).get(60, TimeUnit.SECONDS);
             return c;

@@ -366,15 +366,20 @@ final class Cell {
                 .thenCompose(x -> replica == null ? CompletableFuture.completedFuture(null) : replica.flush());
     }
 
+    /** The replica checkpoints through the cell's own connection, so it detaches while that is still open. */
+    private void detachThenCloseStorage() {
+        if (replica != null) {
+            replica.detach();
+        }
+        storage.close();
+    }
+
     /** Closes instance and storage after a clean flush (executor only). */
     void closeAfterFlush() {
         alarms.cancel();
         state = State.GONE;
         closeInstance();
-        storage.close();
-        if (replica != null) {
-            replica.detach();
-        }
+        detachThenCloseStorage();
         listener.gone(this);
     }
 
@@ -391,10 +396,7 @@ final class Cell {
         // The writes behind queued frames are lost: tell clients to reconnect now, ungated.
         sockets.abort(WsFrame.SERVICE_RESTART, "Durable Object reset; reconnect");
         closeInstance();
-        storage.close();
-        if (replica != null) {
-            replica.detach();
-        }
+        detachThenCloseStorage();
         try {
             files.wipe();
         } catch (java.io.IOException e) {

@@ -27,8 +27,8 @@ public final class Settings {
     public static final Setting RELEASES = Setting.of("CELLD_RELEASES", POSITIVE_INT, "128", "max concurrent ownership releases at shutdown");
     public static final Setting SHUTDOWN_DRAIN_MS = Setting.of("CELLD_SHUTDOWN_DRAIN_MS", POSITIVE_INT, "25000", "bound on the whole shutdown drain in ms");
     public static final Setting WAKER_TICK_MS = Setting.of("CELLD_WAKER_TICK_MS", POSITIVE_INT, "60000", "waker tick in ms (alarm wake scan + dead-node GC)");
-    public static final Setting MAX_RESIDENT_CELLS = Setting.computed("CELLD_MAX_RESIDENT_CELLS", POSITIVE_INT, "(open files - 1024) / 5",
-            "hard limit of resident cells, enforced at admission; unset: the open-file limit sets it (5 descriptors per cell)");
+    public static final Setting MAX_RESIDENT_CELLS = Setting.computed("CELLD_MAX_RESIDENT_CELLS", POSITIVE_INT, "(open files - 1024) / 3",
+            "hard limit of resident cells, enforced at admission; unset: the open-file limit sets it (3 descriptors per cell)");
     public static final Setting RESIDENT_LOW_WATER = Setting.computed("CELLD_RESIDENT_LOW_WATER", POSITIVE_INT, "80% of the max", "when over the max, shed idle cells down to this");
     public static final Setting MAX_RSS_MB = Setting.computed("CELLD_MAX_RSS_MB", NON_NEGATIVE_INT, "80% of memory", "memory-pressure threshold for shedding in MB (0 disables)");
     public static final Setting ACTIVATIONS = Setting.computed("CELLD_ACTIVATIONS", POSITIVE_INT, "min(cores, 128)", "concurrent cold activations");

@@ -4,14 +4,15 @@ import java.util.OptionalInt;
 
 /**
  * How many cells a process may keep resident before it runs out of file descriptors. A resident
- * cell holds {@value #PER_CELL} (measured by the bench: the database, its WAL and shared-memory
- * file for the cell's connection, database and WAL again for the replicator's). Without this
+ * cell holds {@value #PER_CELL}: the database, its WAL and shared-memory file, all of the cell's
+ * one connection (the replicator checkpoints through it; {@code HostConnectionTest} in
+ * replicator-wal counts them). Without this
  * ceiling a node that fills up fails activations, accepts and plugin scans with "Too many open
  * files" instead of shedding idle cells.
  */
 public final class DescriptorBudget {
     /** Descriptors a resident cell holds. */
-    public static final int PER_CELL = 5;
+    public static final int PER_CELL = 3;
     /** Left for everything else: sockets, jars, logs, the JVM's own files. */
     public static final int RESERVED = 1024;
 

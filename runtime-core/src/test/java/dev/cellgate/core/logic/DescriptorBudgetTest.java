@@ -8,23 +8,23 @@ import org.junit.jupiter.api.Test;
 class DescriptorBudgetTest {
     @Test
     void anUnlimitedNodeIsCappedByItsDescriptors() {
-        // 20,000 descriptors (this machine's limit): 1,024 kept aside, 5 per cell.
+        // 20,000 descriptors (this machine's limit): 1,024 kept aside, 3 per cell.
         assertThat(DescriptorBudget.decide(20_000, OptionalInt.empty()))
-                .isEqualTo(new DescriptorBudget.Capped(3_795, 20_000));
+                .isEqualTo(new DescriptorBudget.Capped(6_325, 20_000));
     }
 
     @Test
     void aConfiguredLimitThatFitsIsKept() {
         assertThat(DescriptorBudget.decide(524_288, OptionalInt.of(50_000)))
                 .isEqualTo(new DescriptorBudget.Fits(OptionalInt.of(50_000)));
-        assertThat(DescriptorBudget.decide(20_000, OptionalInt.of(3_795)))
-                .isEqualTo(new DescriptorBudget.Fits(OptionalInt.of(3_795)));
+        assertThat(DescriptorBudget.decide(20_000, OptionalInt.of(6_325)))
+                .isEqualTo(new DescriptorBudget.Fits(OptionalInt.of(6_325)));
     }
 
     @Test
     void aConfiguredLimitBeyondTheDescriptorsIsRefused() {
-        assertThat(DescriptorBudget.decide(20_000, OptionalInt.of(3_796)))
-                .isEqualTo(new DescriptorBudget.TooHigh(3_796, 20_004, 20_000));
+        assertThat(DescriptorBudget.decide(20_000, OptionalInt.of(6_326)))
+                .isEqualTo(new DescriptorBudget.TooHigh(6_326, 20_002, 20_000));
     }
 
     @Test

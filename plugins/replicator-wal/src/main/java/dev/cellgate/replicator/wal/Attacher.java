@@ -1,6 +1,7 @@
 package dev.cellgate.replicator.wal;
 
 import dev.cellgate.core.spi.replication.AttachRefusedException;
+import dev.cellgate.core.spi.replication.WalCheckpoint;
 import dev.cellgate.replicator.wal.bucket.BucketReads;
 import dev.cellgate.replicator.wal.format.LineageEnd;
 import dev.cellgate.replicator.wal.format.LineageKeys;
@@ -10,7 +11,6 @@ import dev.cellgate.replicator.wal.replica.AttachState;
 import dev.cellgate.replicator.wal.restore.LineageEndReader;
 import dev.cellgate.replicator.wal.restore.LineageResolver;
 import dev.cellgate.replicator.wal.restore.RestorePlan;
-import dev.cellgate.replicator.wal.sqlite.Checkpointer;
 import dev.cellgate.replicator.wal.sqlite.DbImage;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -49,7 +49,7 @@ final class Attacher {
         this.policy = policy;
     }
 
-    AttachState prepare(String scope, long epoch, Path dbFile) {
+    AttachState prepare(String scope, long epoch, Path dbFile, WalCheckpoint cp) {
         if (epoch < 1) {
             throw new IllegalArgumentException("cell " + scope + ": epoch must be positive, got " + epoch);
         }
@@ -60,13 +60,16 @@ final class Attacher {
         } catch (IOException | IllegalArgumentException e) {
             throw new AttachRefusedException("cell " + scope + ": unreadable replica metadata next to " + dbFile + ": " + e.getMessage(), e);
         }
-        Checkpointer cp = new Checkpointer(dbFile);
+        WalCheckpoint.Result r = cp.truncate();
+        if (r.notInWalMode()) {
+            throw new IllegalStateException("cell database " + dbFile
+                    + " is not in WAL mode: the host must open it with PRAGMA journal_mode=WAL before attaching");
+        }
+        if (!r.copiedAll()) {
+            throw new AttachRefusedException("cell " + scope + ": cannot checkpoint " + dbFile
+                    + " (a transaction or statement holds the WAL); attach needs the cell's connection idle");
+        }
         try {
-            Checkpointer.Result r = cp.truncate();
-            if (!r.copiedAll()) {
-                throw new AttachRefusedException("cell " + scope + ": cannot checkpoint " + dbFile
-                        + " (another connection holds a transaction open); attach needs the cell's connection idle");
-            }
             DbImage image = DbImage.scan(dbFile);
             AttachState st = meta.isPresent()
                     ? withMetadata(keys, epoch, dbFile, meta.get(), cp, image)
@@ -74,15 +77,11 @@ final class Attacher {
             ReplicaMetadata.delete(dbFile); // consumed: only a clean detach writes a new one
             return st;
         } catch (IOException e) {
-            cp.close();
             throw new AttachRefusedException("cell " + scope + ": cannot read " + dbFile + ": " + e.getMessage(), e);
-        } catch (RuntimeException e) {
-            cp.close();
-            throw e;
         }
     }
 
-    private AttachState withMetadata(LineageKeys keys, long epoch, Path dbFile, ReplicaMetadata meta, Checkpointer cp,
+    private AttachState withMetadata(LineageKeys keys, long epoch, Path dbFile, ReplicaMetadata meta, WalCheckpoint cp,
                                      DbImage image) {
         String scope = keys.scope();
         Position local = meta.lineage().end();
@@ -109,7 +108,7 @@ final class Attacher {
         return new AttachState(cp, image, bucket, null);
     }
 
-    private AttachState withoutMetadata(LineageKeys keys, long epoch, Path dbFile, Checkpointer cp, DbImage image)
+    private AttachState withoutMetadata(LineageKeys keys, long epoch, Path dbFile, WalCheckpoint cp, DbImage image)
             throws IOException {
         String scope = keys.scope();
         if (image.pages() > 1) {

@@ -6,6 +6,7 @@ import dev.cellgate.core.spi.replication.OwnershipCheck;
 import dev.cellgate.core.spi.replication.Replicator;
 import dev.cellgate.core.spi.replication.ReplicatorConfig;
 import dev.cellgate.core.spi.replication.RestoreResult;
+import dev.cellgate.core.spi.replication.WalCheckpoint;
 import dev.cellgate.replicator.wal.bucket.BucketReads;
 import dev.cellgate.replicator.wal.format.LineageKeys;
 import dev.cellgate.replicator.wal.replica.AttachState;
@@ -46,8 +47,9 @@ public final class WalReplicator implements Replicator {
 
     /** Throws {@link AttachRefusedException} when the local database cannot be proven to match the bucket. */
     @Override
-    public CellReplica attach(String scope, long epoch, Path dbFile, Executor cellExecutor, OwnershipCheck ownership) {
-        AttachState st = new Attacher(reads, policy).prepare(scope, epoch, dbFile);
+    public CellReplica attach(String scope, long epoch, Path dbFile, Executor cellExecutor, OwnershipCheck ownership,
+                              WalCheckpoint checkpoint) {
+        AttachState st = new Attacher(reads, policy).prepare(scope, epoch, dbFile, checkpoint);
         return new WalCellReplica(scope, epoch, dbFile, cellExecutor, ownership, config, policy, st);
     }
 }

@@ -3,6 +3,7 @@ package dev.cellgate.replicator.wal;
 import dev.cellgate.core.spi.replication.CellReplica;
 import dev.cellgate.core.spi.replication.OwnershipCheck;
 import dev.cellgate.core.spi.replication.Replicator;
+import dev.cellgate.core.spi.replication.WalCheckpoint;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -64,7 +65,7 @@ final class CellHarness implements AutoCloseable {
 
     CellReplica attach(Replicator r, String scope, long epoch, OwnershipCheck own) throws Exception {
         return onCell(() -> {
-            replica = r.attach(scope, epoch, db, exec, own);
+            replica = r.attach(scope, epoch, db, exec, own, WalCheckpoint.through(conn));
             return replica;
         });
     }

@@ -5,6 +5,7 @@ import dev.cellgate.core.spi.js.KvEntry;
 import dev.cellgate.core.spi.js.KvListOptions;
 import dev.cellgate.core.spi.js.SqlResult;
 import dev.cellgate.core.spi.js.StorageException;
+import dev.cellgate.core.spi.replication.WalCheckpoint;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -277,6 +278,11 @@ public final class SqliteCellStorage implements CellStorage, AutoCloseable {
 
     Connection connection() {
         return conn;
+    }
+
+    /** Lent to the replicator, which checkpoints through this connection instead of opening one of its own. */
+    public WalCheckpoint walCheckpoint() {
+        return WalCheckpoint.through(conn);
     }
 
     // ------------------------------------------------------------------ KV API

@@ -31,6 +31,9 @@ public interface Replicator {
      *                     checkpoints only there, so it never races the cell's own connection
      * @param ownership    asked once per upload whether this node still owns the cell at
      *                     {@code epoch}; a "no" fails the pending commits
+     * @param checkpoint   checkpoints through the cell's own connection, which must stay open
+     *                     until {@link CellReplica#detach()} returns
      */
-    CellReplica attach(String scope, long epoch, Path dbFile, Executor cellExecutor, OwnershipCheck ownership);
+    CellReplica attach(String scope, long epoch, Path dbFile, Executor cellExecutor, OwnershipCheck ownership,
+                       WalCheckpoint checkpoint);
 }

@@ -5,6 +5,7 @@ import dev.cellgate.core.spi.replication.OwnershipCheck;
 import dev.cellgate.core.spi.replication.ReplicaStats;
 import dev.cellgate.core.spi.replication.Replicator;
 import dev.cellgate.core.spi.replication.RestoreResult;
+import dev.cellgate.core.spi.replication.WalCheckpoint;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -42,7 +43,8 @@ public final class HeldReplicator implements Replicator {
     }
 
     @Override
-    public CellReplica attach(String scope, long epoch, Path dbFile, Executor cellExecutor, OwnershipCheck ownership) {
+    public CellReplica attach(String scope, long epoch, Path dbFile, Executor cellExecutor, OwnershipCheck ownership,
+                              WalCheckpoint checkpoint) {
         return new CellReplica() {
             @Override
             public CompletableFuture<Void> committed() {

@@ -4,6 +4,7 @@ import dev.cellgate.core.spi.replication.CellReplica;
 import dev.cellgate.core.spi.replication.OwnershipCheck;
 import dev.cellgate.core.spi.replication.ReplicaStats;
 import dev.cellgate.core.spi.replication.ReplicatorConfig;
+import dev.cellgate.core.spi.replication.WalCheckpoint;
 import dev.cellgate.replicator.wal.WalPolicy;
 import dev.cellgate.replicator.wal.bucket.BucketReads;
 import dev.cellgate.replicator.wal.bucket.DurableWrites;
@@ -11,7 +12,6 @@ import dev.cellgate.replicator.wal.format.LineageEnd;
 import dev.cellgate.replicator.wal.format.LineageKeys;
 import dev.cellgate.replicator.wal.format.Position;
 import dev.cellgate.replicator.wal.format.ReplicaMetadata;
-import dev.cellgate.replicator.wal.sqlite.Checkpointer;
 import dev.cellgate.replicator.wal.sqlite.DbImage;
 import dev.cellgate.replicator.wal.sqlite.WalFileReader;
 import dev.cellgate.replicator.wal.sqlite.WalTxn;
@@ -41,7 +41,7 @@ public final class WalCellReplica implements CellReplica, UploadPipeline.Listene
     private final WalPolicy policy;
     private final WalFileReader reader;
     private final DbImage image;
-    private final Checkpointer checkpointer;
+    private final WalCheckpoint checkpoint;
     private final Maintenance maintenance;
     private final UploadPipeline pipeline;
     private long txid;
@@ -57,7 +57,7 @@ public final class WalCellReplica implements CellReplica, UploadPipeline.Listene
         this.policy = policy;
         this.reader = new WalFileReader(dbFile.resolveSibling(dbFile.getFileName() + "-wal"));
         this.image = st.image();
-        this.checkpointer = st.checkpointer();
+        this.checkpoint = st.checkpoint();
         this.txid = st.lineage().end().txid();
         LineageKeys keys = new LineageKeys(scope);
         DurableWrites writes = new DurableWrites(config.store(), policy.retry());
@@ -121,7 +121,7 @@ public final class WalCellReplica implements CellReplica, UploadPipeline.Listene
         try {
             readNew();
             if (pipeline.idle() && !checkpointsPaused) {
-                Checkpointer.Result r = checkpointer.truncate();
+                WalCheckpoint.Result r = checkpoint.truncate();
                 if (r.copiedAll() && !r.busy() && reader.fileSize() == 0) {
                     Position end = new Position(epoch, txid, image.checksum(), image.pages(), image.pageSize());
                     new ReplicaMetadata(scope, epoch, false, new LineageEnd(end, null, List.of(), 0, 0)).write(dbFile);
@@ -140,7 +140,6 @@ public final class WalCellReplica implements CellReplica, UploadPipeline.Listene
             }
         }
         detached = true;
-        checkpointer.close();
         pipeline.fail(new IllegalStateException("replica of cell " + scope + " at epoch " + epoch + " was detached"));
         LOG.atInfo().setMessage("replica.detached").addKeyValue("scope", scope).addKeyValue("epoch", epoch)
                 .addKeyValue("txid", txid).addKeyValue("reusable", clean).log();
@@ -186,7 +185,7 @@ public final class WalCellReplica implements CellReplica, UploadPipeline.Listene
             } catch (IOException e) {
                 throw new IllegalStateException(e);
             }
-            Checkpointer.Result r = checkpointer.truncate();
+            WalCheckpoint.Result r = checkpoint.truncate();
             if (!r.copiedAll()) {
                 return null;
             }
@@ -225,7 +224,7 @@ public final class WalCellReplica implements CellReplica, UploadPipeline.Listene
             if (!pipeline.idle() && wal < policy.forceCheckpointBytes()) {
                 return; // wait until what the WAL holds is durable, unless it grows too large
             }
-            if (checkpointer.truncate().copiedAll()) {
+            if (checkpoint.truncate().copiedAll()) {
                 reader.checkpointed();
             }
         } catch (IOException | RuntimeException e) {
