@@ -3,11 +3,17 @@ package dev.cellgate.js.graal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cellgate.core.spi.js.Body;
+import dev.cellgate.core.spi.js.HttpRequestData;
+import dev.cellgate.core.spi.js.HttpResponseData;
 import dev.cellgate.js.graal.instance.LimitExceededException;
 import dev.cellgate.js.graal.support.Bundles;
 import dev.cellgate.js.graal.support.TestEngine;
 import dev.cellgate.js.graal.support.TestWorker;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -46,6 +52,26 @@ class LimitsTest {
             // JavaScript cannot catch the interruption.
             assertThatThrownBy(() -> w.get("http://x.test/catch")).cause().isInstanceOf(LimitExceededException.class);
             assertThat(w.text("http://x.test/ok")).isEqualTo("ok");
+        }
+    }
+
+    @Test
+    void theWatchdogSamplesOnlyInstancesInsideATurn() throws Exception {
+        try (TestEngine engine = new TestEngine(new JsLimits(1_000, 1L << 30, 10)); TestWorker w = engine.worker(Bundles.single(WORKER))) {
+            for (int i = 0; i < 5; i++) {
+                assertThat(w.text("http://x.test/ok")).isEqualTo("ok");
+            }
+            assertThat(engine.engine.watchdog().sampled()).as("idle instances between requests").isZero();
+            CompletableFuture<HttpResponseData> spinning = w.send(new HttpRequestData("GET", "http://x.test/spin", List.of(),
+                    Body.of(null), "req-spin"));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (engine.engine.watchdog().sampled() == 0 && !spinning.isDone() && System.nanoTime() < deadline) {
+                Thread.sleep(1);
+            }
+            assertThat(engine.engine.watchdog().sampled()).as("the spinning turn is sampled").isEqualTo(1);
+            assertThatThrownBy(() -> spinning.get(30, TimeUnit.SECONDS)).cause().isInstanceOf(LimitExceededException.class);
+            assertThat(w.text("http://x.test/ok")).isEqualTo("ok"); // the interrupted turn has ended on this executor
+            assertThat(engine.engine.watchdog().sampled()).as("after the interrupted turn").isZero();
         }
     }
 

@@ -70,7 +70,6 @@ public final class JsInstance {
         this.setup = setup;
         this.label = label;
         this.gate = new InputGate(host.executor());
-        watchdog.watch(this);
     }
 
     public InstanceHost host() {
@@ -173,6 +172,7 @@ public final class JsInstance {
         synchronized (turnLock) {
             active = turn;
         }
+        watchdog.turnStarted(this);
         try {
             body.run();
         } catch (PolyglotException e) {
@@ -181,6 +181,7 @@ public final class JsInstance {
             event.fail(e);
         } finally {
             endOfTurn(event);
+            watchdog.turnEnded(this);
             synchronized (turnLock) {
                 active = null;
             }
@@ -273,6 +274,7 @@ public final class JsInstance {
         synchronized (turnLock) {
             active = turn;
         }
+        watchdog.turnStarted(this);
         try {
             contextResources = setup.setUp(this, c);
             return true;
@@ -282,6 +284,7 @@ public final class JsInstance {
             event.fail(e);
         } finally {
             endOfTurn(startup);
+            watchdog.turnEnded(this);
             synchronized (turnLock) {
                 active = null;
             }
@@ -377,7 +380,7 @@ public final class JsInstance {
             return;
         }
         closed = true;
-        watchdog.unwatch(this);
+        watchdog.turnEnded(this);
         generation++;
         Context c = context;
         context = null;
