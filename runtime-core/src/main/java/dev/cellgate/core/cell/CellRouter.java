@@ -83,6 +83,7 @@ public final class CellRouter implements StubChannel {
             if (!(c instanceof RerouteException r)) {
                 return CompletableFuture.failedFuture(c);
             }
+            cells.forgetOwner(target.scope()); // the owner this node had in mind is wrong or gone
             CompletableFuture<T> again = new CompletableFuture<>();
             vertx.setTimer(Math.max(1, r.delayMs()), id -> attempt(target, local, remote, deadline, r).whenComplete((v, x) -> {
                 if (x != null) {

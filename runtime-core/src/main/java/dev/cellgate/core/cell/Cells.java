@@ -48,6 +48,7 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
     private final CellActivation activation = new CellActivation(this);
     private final AsyncLimiter activations;
     private final ConcurrentHashMap<String, Entry> entries = new ConcurrentHashMap<>();
+    private final OwnerHints owners = new OwnerHints();
     private final AtomicInteger activating = new AtomicInteger();
     private final AtomicInteger releasing = new AtomicInteger();
     private final AtomicInteger restoring = new AtomicInteger();
@@ -167,6 +168,10 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
         String scope = id.scope();
         Entry e = entries.get(scope);
         if (e == null) {
+            String owner = owners.owner(scope, ticker.nowMs());
+            if (owner != null) {
+                return CompletableFuture.failedFuture(new OwnedElsewhereException(scope, owner));
+            }
             Entry fresh = new Entry(new CompletableFuture<>());
             e = entries.putIfAbsent(scope, fresh);
             if (e == null) {
@@ -199,12 +204,26 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
                     : unwrap(err) instanceof OwnedElsewhereException ? RuntimeMetrics.Activation.OWNED_ELSEWHERE
                     : RuntimeMetrics.Activation.FAILED, System.nanoTime() - t0);
             if (err != null) {
+                if (unwrap(err) instanceof OwnedElsewhereException o) {
+                    owners.remember(id.scope(), o.node(), ticker.nowMs());
+                }
                 entries.remove(id.scope(), entry);
                 entry.cell.completeExceptionally(unwrap(err));
             } else {
+                owners.forget(id.scope());
                 entry.cell.complete(cell);
             }
         });
+    }
+
+    /** A forwarded call for {@code scope} was refused or could not reach the owner: resolve from the bucket next time. */
+    public void forgetOwner(String scope) {
+        owners.forget(scope);
+    }
+
+    /** Owner hints held (for tests and the status page). */
+    public int ownerHints() {
+        return owners.size();
     }
 
     // ------------------------------------------------------------------ release
