@@ -9,11 +9,8 @@ import dev.cellgate.core.spi.js.Body;
 import dev.cellgate.core.spi.js.CellIdentity;
 import dev.cellgate.core.spi.js.HttpRequestData;
 import dev.cellgate.core.spi.js.HttpResponseData;
-import dev.cellgate.core.store.file.FileBucketStore;
 import dev.cellgate.core.time.Ticker;
-import io.vertx.core.Vertx;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -22,31 +19,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The cell host's lifecycle with real SQLite, a real bucket and Vert.x, and a Java stand-in for JavaScript. */
-class CellsLifecycleTest {
-    @TempDir
-    Path dir;
-    Vertx vertx;
-    FileBucketStore bucket;
-    FakeScript script = new FakeScript();
-
-    @BeforeEach
-    void open() {
-        vertx = Vertx.vertx();
-        bucket = new FileBucketStore("file://" + dir.resolve("bucket"), dir.resolve("bucket"), false);
-    }
-
-    @AfterEach
-    void close() throws Exception {
-        vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-        bucket.close();
-    }
-
+class CellsLifecycleTest extends WithCellHost {
     Cells cells(long idleMs, OptionalInt max, OptionalInt low, int activations) {
         CellsConfig cfg = new CellsConfig(dir.resolve("watch"), true, idleMs, max, low, 0, activations);
         Cells c = new Cells(vertx, cfg, new OwnershipStore(bucket, new Self("n1", "s1"), Ticker.SYSTEM), null, () -> script,

@@ -1,5 +1,8 @@
 package dev.cellgate.core.cell;
 
+import static dev.cellgate.core.cell.CellsLifecycleTest.body;
+import static dev.cellgate.core.cell.CellsLifecycleTest.get;
+import static dev.cellgate.core.cell.CellsLifecycleTest.id;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cellgate.core.fleet.OwnershipStore;
@@ -14,36 +17,24 @@ import dev.cellgate.core.spi.js.Body;
 import dev.cellgate.core.spi.js.CellIdentity;
 import dev.cellgate.core.spi.js.HttpRequestData;
 import dev.cellgate.core.spi.js.HttpResponseData;
-import dev.cellgate.core.store.file.FileBucketStore;
 import dev.cellgate.core.time.Ticker;
-import io.vertx.core.Vertx;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A call for a cell another node owns goes to that node on what this node last read, without
  * reading the bucket again, until the hint is refused, expires, or this node takes the cell.
  */
-class OwnerHintsTest {
-    @TempDir
-    Path dir;
-    Vertx vertx;
-    FileBucketStore bucket;
+class OwnerHintsTest extends WithCellHost {
     final AtomicLong clock = new AtomicLong(1_000_000);
-    final FakeScript script = new FakeScript();
 
     /** Counts the reads a node makes. */
     static final class CountingStore extends ForwardingBucketStore {
@@ -93,18 +84,6 @@ class OwnerHintsTest {
         }
     }
 
-    @BeforeEach
-    void open() {
-        vertx = Vertx.vertx();
-        bucket = new FileBucketStore("file://" + dir.resolve("bucket"), dir.resolve("bucket"), false);
-    }
-
-    @AfterEach
-    void close() throws Exception {
-        vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-        bucket.close();
-    }
-
     Cells node(String name, BucketStore store) {
         Ticker ticker = clock::get;
         CellsConfig cfg = new CellsConfig(dir.resolve("watch-" + name), true, 3_600_000, OptionalInt.empty(), OptionalInt.empty(), 0, 4);
@@ -118,59 +97,57 @@ class OwnerHintsTest {
         bucket.put(Keys.lease(node), new LeaseRecord(node, "s-" + node, "h:1", 1, 0, expiresMs, LeaseRecord.Load.IDLE).encode()).join();
     }
 
-    static String body(CompletableFuture<HttpResponseData> f) throws Exception {
-        return new String(((Body.Bytes) f.get(30, TimeUnit.SECONDS).body()).data(), StandardCharsets.UTF_8);
+    /** n1 owns {@code cell} (its counter at 1); n2 knows nothing yet and forwards through a stand-in. */
+    record TwoNodes(Cells n2, CellRouter router, PeerStandIn peers) {
     }
 
-    static HttpRequestData get() {
-        return new HttpRequestData("GET", "http://x/", List.of(), Body.EMPTY, "r");
+    TwoNodes n1OwnsAndN2Forwards(CellIdentity cell, long n1LeaseMs, BucketStore n2Store) throws Exception {
+        liveLease("n1", clock.get() + n1LeaseMs);
+        assertThat(body(node("n1", bucket).fetch(cell, get("/")))).isEqualTo("1");
+        Cells n2 = node("n2", n2Store);
+        CellRouter router = new CellRouter(n2, vertx);
+        PeerStandIn peers = new PeerStandIn();
+        router.forwarder(peers);
+        return new TwoNodes(n2, router, peers);
     }
 
     @Test
     void aKnownOwnerIsCalledWithoutReadingTheBucketUntilItRefuses() throws Exception {
-        CellIdentity cell = CellsLifecycleTest.id(7);
-        liveLease("n1", clock.get() + 60_000);
-        Cells n1 = node("n1", bucket);
-        assertThat(body(n1.fetch(cell, get()))).isEqualTo("1");
-
+        CellIdentity cell = id(7);
         CountingStore reads = new CountingStore(bucket);
-        Cells n2 = node("n2", reads);
-        CellRouter router = new CellRouter(n2, vertx);
-        PeerStandIn peers = new PeerStandIn();
-        router.forwarder(peers);
+        TwoNodes t = n1OwnsAndN2Forwards(cell, 60_000, reads);
+        CellRouter router = t.router();
+        PeerStandIn peers = t.peers();
 
-        assertThat(body(router.fetch(cell, get()))).isEqualTo("from n1");
+        assertThat(body(router.fetch(cell, get("/")))).isEqualTo("from n1");
         int afterFirst = reads.gets.get();
         assertThat(afterFirst).as("the first call reads the ownership record and the owner's lease").isGreaterThanOrEqualTo(2);
         for (int i = 0; i < 10; i++) {
-            assertThat(body(router.fetch(cell, get()))).isEqualTo("from n1");
+            assertThat(body(router.fetch(cell, get("/")))).isEqualTo("from n1");
         }
         assertThat(reads.gets.get()).as("later calls go on the hint").isEqualTo(afterFirst);
 
         // The owner says it is not the owner any more: the hint goes, the next try reads the bucket again.
         peers.refuse = new RerouteException("node n1 is not the owner", 1, null);
-        assertThat(body(router.fetch(cell, get()))).isEqualTo("from n1");
+        assertThat(body(router.fetch(cell, get("/")))).isEqualTo("from n1");
         assertThat(reads.gets.get()).as("a refusal sends the node back to the bucket").isGreaterThan(afterFirst);
 
         // A hint is only used for a while.
         int beforeExpiry = reads.gets.get();
         clock.addAndGet(OwnerHints.HINT_MS);
-        assertThat(body(router.fetch(cell, get()))).isEqualTo("from n1");
+        assertThat(body(router.fetch(cell, get("/")))).isEqualTo("from n1");
         assertThat(reads.gets.get()).as("an expired hint is read again").isGreaterThan(beforeExpiry);
         assertThat(peers.calls).allMatch("n1"::equals);
     }
 
     @Test
     void aNodeThatTakesTheCellOverForgetsWhereItWas() throws Exception {
-        CellIdentity cell = CellsLifecycleTest.id(8);
-        liveLease("n1", clock.get() + 3_000);
-        Cells n1 = node("n1", bucket);
-        assertThat(body(n1.fetch(cell, get()))).isEqualTo("1");
-        Cells n2 = node("n2", bucket);
-        CellRouter router = new CellRouter(n2, vertx);
-        PeerStandIn peers = new PeerStandIn();
-        router.forwarder(peers);
-        assertThat(body(router.fetch(cell, get()))).isEqualTo("from n1");
+        CellIdentity cell = id(8);
+        TwoNodes t = n1OwnsAndN2Forwards(cell, 3_000, bucket);
+        Cells n2 = t.n2();
+        CellRouter router = t.router();
+        PeerStandIn peers = t.peers();
+        assertThat(body(router.fetch(cell, get("/")))).isEqualTo("from n1");
         assertThat(n2.ownerHints()).isEqualTo(1);
 
         // n1 dies: its lease runs out while n2's hint is still fresh; the unreachable owner makes n2
@@ -179,9 +156,9 @@ class OwnerHintsTest {
         assertThat(3_500).isLessThan((int) OwnerHints.HINT_MS);
         peers.refuse = new RerouteException("owner n1 unreachable", 1);
         // (no replicator here, so n2 starts the counter from its own empty database)
-        assertThat(body(router.fetch(cell, get()))).as("n2 serves the cell itself").isEqualTo("1");
+        assertThat(body(router.fetch(cell, get("/")))).as("n2 serves the cell itself").isEqualTo("1");
         assertThat(n2.ownerHints()).isZero();
-        assertThat(body(router.fetch(cell, get()))).isEqualTo("2");
+        assertThat(body(router.fetch(cell, get("/")))).isEqualTo("2");
         assertThat(peers.calls).containsExactly("n1", "n1");
     }
 }
