@@ -73,11 +73,12 @@ def load_tables(rows, out):
     out.append("## Load (wrk)\n")
     out.append("req/s: each run, then the median; ×peer: median over repetitions of (run ÷ workerd's run in "
                "the same repetition); p50/p99/CPU: medians over runs. CPU = server process-group CPU time per "
-               "request; store CPU = the loopback S3 server's (S3Proxy + Azurite) CPU per request.\n")
+               "request; store CPU = the loopback S3 server's (S3Proxy + Azurite) CPU per request; others % = CPU the "
+               "runtimes not being measured used meanwhile, in % of one CPU (each run waits for them to go idle first).\n")
     for sc in scenarios:
         out.append(f"### {sc}\n")
-        out.append("| runtime | req/s (runs) | req/s | × workerd | p50 ms | p99 ms | p99 ÷ workerd | CPU µs/req | store CPU µs/req | errors | CPU stall % | load avg |")
-        out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        out.append("| runtime | req/s (runs) | req/s | × workerd | p50 ms | p99 ms | p99 ÷ workerd | CPU µs/req | store CPU µs/req | errors | CPU stall % | load avg | others % |")
+        out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         peer = {r["rep"]: r for r in by.get((sc, PEER), [])}
         for rt in runtimes:
             rs = by.get((sc, rt), [])
@@ -89,7 +90,7 @@ def load_tables(rows, out):
                     if r["rep"] in peer and num(peer[r["rep"]].get("p99_us")) > 0]
             errors = sum(int(num(r.get("non2xx", 0)) + num(r.get("sockerr", 0))) for r in rs if "non2xx" in r)
             ratio, p99ratio = med(ratios), med(p99r)
-            out.append("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
+            out.append("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
                 rt, " / ".join(fmt(v) for v in rps), fmt(med(rps)),
                 "1" if rt == PEER else fmt(ratio, 2),
                 fmt(med([num(r.get("p50_us")) / 1000 for r in rs]), 2),
@@ -98,7 +99,8 @@ def load_tables(rows, out):
                 fmt(med([num(r.get("cpu_us")) for r in rs])),
                 fmt(med([num(r.get("store_cpu_us")) for r in rs])) if rt == "cg-s3" else "",
                 errors, fmt(med([num(r.get("stall_pct")) for r in rs])),
-                fmt(med([num(r.get("load1")) for r in rs]), 1)))
+                fmt(med([num(r.get("load1")) for r in rs]), 1),
+                fmt(med([num(r.get("others_cpu_pct")) for r in rs])) if any("others_cpu_pct" in r for r in rs) else ""))
             if rt.startswith("cg-"):
                 if sc == "hello":
                     targets.append((f"/hello on {rt}: ≥ 1× workerd req/s", f"{fmt(ratio, 2)}×", ratio >= 1.0))
