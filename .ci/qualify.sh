@@ -74,7 +74,8 @@ set -e
 grep -E "Tests run:|FAIL|evidence " "$LOG" | grep -v "^\[INFO\] *$" | tail -40 >&2 || true
 
 commit=$(git rev-parse HEAD)
-dirty=$(git status --porcelain --untracked-files=no | grep -v '^.. docs/qualification\.' | wc -l)
+# (grep -v exits 1 when it keeps no line, i.e. on a clean tree: that must not end the script under pipefail)
+dirty=$( { git status --porcelain --untracked-files=no | grep -v '^.. docs/qualification\.' || true; } | wc -l)
 set +e
 node .ci/qualify-summary.mjs --raw "$RAW" --reports gateway/target/failsafe-reports --tests "$TESTS" \
   --out "$OUT" --commit "$commit" --dirty "$dirty" --mvn-rc "$mvn_rc" \
