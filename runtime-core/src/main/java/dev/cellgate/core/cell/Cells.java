@@ -217,12 +217,12 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
     }
 
     /** A forwarded call for {@code scope} was refused or could not reach the owner: resolve from the bucket next time. */
-    public void forgetOwner(String scope) {
+    void forgetOwner(String scope) {
         owners.forget(scope);
     }
 
-    /** Owner hints held (for tests and the status page). */
-    public int ownerHints() {
+    /** Owner hints held (for tests). */
+    int ownerHints() {
         return owners.size();
     }
 
