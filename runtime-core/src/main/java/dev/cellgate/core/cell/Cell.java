@@ -116,10 +116,10 @@ final class Cell {
         queued.incrementAndGet(); // busy from now, not from when the task runs: the shedder must not pick it meanwhile
         lastUsedMs = ticker.nowMs();
         executor.execute(() -> {
-            Runnable start = () -> begin(requestId, event, out);
-            if (codeSwitch.wanted() == null || !heldForNewCode(start)) {
-                start.run();
+            if (codeSwitch.wanted() != null && heldForNewCode(() -> begin(requestId, event, out))) {
+                return; // the hold starts it later
             }
+            begin(requestId, event, out);
         });
         return out;
     }
