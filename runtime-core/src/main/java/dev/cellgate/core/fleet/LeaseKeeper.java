@@ -19,6 +19,13 @@ import org.slf4j.LoggerFactory;
  * the published expiry has not passed. A record replaced by another writer, or an expiry that
  * passed without a renewal, means this node lost its authority: it fences itself (the callback
  * stops cells and exits the process).
+ *
+ * <p>A renewal that does not answer within {@link #attemptBudgetMs()} is hedged: another attempt
+ * goes out against the same version, while the first may still answer. Each renewal period is a
+ * round; the first answer of the current round that settles it (written, or reconciled after a
+ * rejection) wins and later answers of that round are ignored. Without it one stuck request (a dead
+ * pooled connection, an emulator stall) outlived the lease: the store's own attempt timeout is
+ * 30 s, the lease 10 s, and a healthy node fenced itself (CrashS3IT in CI, exit 3).
  */
 public final class LeaseKeeper {
     private static final Logger LOG = LoggerFactory.getLogger(LeaseKeeper.class);
@@ -42,6 +49,9 @@ public final class LeaseKeeper {
     private boolean fenced;
     private Scheduler.Cancellable nextRenewal;
     private Scheduler.Cancellable expiryWatch;
+    private Scheduler.Cancellable slowWatch;
+    /** Renewal rounds settled so far: an answer of an earlier round changes nothing. */
+    private long round;
 
     public LeaseKeeper(BucketStore store, Self self, String advertise, int protocol, long ttlMs, Ticker ticker,
                        Scheduler scheduler, Supplier<LeaseRecord.Load> load, Consumer<String> onFence) {
@@ -198,9 +208,15 @@ public final class LeaseKeeper {
         return store.putIfVersion(Keys.lease(self.node()), lapsed.encode(), expected).thenAccept(o -> { });
     }
 
+    /** How long one renewal attempt may stay unanswered before another is sent beside it. */
+    long attemptBudgetMs() {
+        return Math.max(1, ttlMs / 6);
+    }
+
     private void renew() {
         LeaseRecord next;
         String expected;
+        long myRound;
         long now = ticker.nowMs();
         synchronized (this) {
             if (stopped || fenced) {
@@ -208,6 +224,10 @@ public final class LeaseKeeper {
             }
             expected = now < publishedExpiryMs ? version : null;
             next = record.withExpiry(now + ttlMs).withLoad(load.get());
+            myRound = round;
+            if (expected != null) {
+                watchSlowAttempt(myRound);
+            }
         }
         if (expected == null) {
             // Paused (SIGSTOP, a long GC) past the expiry, and this timer ran before the expiry watch.
@@ -216,14 +236,37 @@ public final class LeaseKeeper {
             return;
         }
         store.putIfVersion(Keys.lease(self.node()), next.encode(), expected).whenComplete((o, e) -> {
+            if (!current(myRound)) {
+                return; // another attempt of this round settled it
+            }
             if (e != null || o instanceof WriteOutcome.Ambiguous) {
-                retryOrFence(e != null ? OwnershipStore.rootMessage(e) : ((WriteOutcome.Ambiguous) o).reason());
+                retryOrFence(myRound, e != null ? OwnershipStore.rootMessage(e) : ((WriteOutcome.Ambiguous) o).reason());
             } else if (o instanceof WriteOutcome.Written ok) {
-                renewed(next, ok.version());
+                renewed(myRound, next, ok.version());
             } else {
-                reconcileRejected();
+                reconcileRejected(myRound);
             }
         });
+    }
+
+    /** An attempt still unanswered after the budget: send another beside it (the round is unchanged). */
+    private void watchSlowAttempt(long myRound) {
+        if (slowWatch != null) {
+            slowWatch.cancel();
+        }
+        long sentAt = ticker.nowMs();
+        slowWatch = scheduler.after(attemptBudgetMs(), () -> {
+            if (!current(myRound)) {
+                return;
+            }
+            LOG.atWarn().setMessage("lease.renewal_slow").addKeyValue("waited_ms", ticker.nowMs() - sentAt)
+                    .addKeyValue("ms_left", publishedExpiryMs - ticker.nowMs()).log();
+            renew();
+        });
+    }
+
+    private synchronized boolean current(long myRound) {
+        return round == myRound && !fenced && !stopped;
     }
 
     /**
@@ -237,10 +280,13 @@ public final class LeaseKeeper {
      * proxy (AmbiguousOutcomesScenario): comparing expiries fenced a healthy node after a single lost
      * renewal answer.
      */
-    private void reconcileRejected() {
+    private void reconcileRejected(long myRound) {
         store.get(Keys.lease(self.node())).whenComplete((o, e) -> {
+            if (!current(myRound)) {
+                return;
+            }
             if (e != null) {
-                retryOrFence(OwnershipStore.rootMessage(e));
+                retryOrFence(myRound, OwnershipStore.rootMessage(e));
                 return;
             }
             if (o.isEmpty()) {
@@ -262,7 +308,7 @@ public final class LeaseKeeper {
                     // over in between, so it must not bring the lease back.
                     fence("lease expired while the outcome of a renewal was unknown");
                 } else {
-                    renewed(now, o.get().version());
+                    renewed(myRound, now, o.get().version());
                 }
             } else {
                 fence("lease record was replaced by another writer (session " + now.session() + ")");
@@ -270,10 +316,14 @@ public final class LeaseKeeper {
         });
     }
 
-    private void renewed(LeaseRecord next, String newVersion) {
+    private void renewed(long myRound, LeaseRecord next, String newVersion) {
         synchronized (this) {
-            if (fenced || stopped) {
-                return; // a late answer after fencing changes nothing: this process is done
+            if (fenced || stopped || round != myRound) {
+                return; // a late answer after fencing, or of a settled round, changes nothing
+            }
+            round++;
+            if (slowWatch != null) {
+                slowWatch.cancel();
             }
             record = next;
             version = newVersion;
@@ -283,7 +333,7 @@ public final class LeaseKeeper {
         }
     }
 
-    private void retryOrFence(String error) {
+    private void retryOrFence(long myRound, String error) {
         long left = publishedExpiryMs - ticker.nowMs();
         if (left <= 0) {
             fence("lease expired without a successful renewal (last error: " + error + ")");
@@ -291,7 +341,9 @@ public final class LeaseKeeper {
         }
         LOG.atWarn().setMessage("lease.renewal_retry").addKeyValue("error", error).addKeyValue("ms_left", left).log();
         synchronized (this) {
-            scheduleRenewal(Math.max(10, Math.min(left / 4, 1000)));
+            if (round == myRound) {
+                scheduleRenewal(Math.max(10, Math.min(left / 4, 1000)));
+            }
         }
     }
 
@@ -335,6 +387,9 @@ public final class LeaseKeeper {
         }
         if (expiryWatch != null) {
             expiryWatch.cancel();
+        }
+        if (slowWatch != null) {
+            slowWatch.cancel();
         }
     }
 }

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -24,7 +25,14 @@ final class InterceptingStore extends ForwardingBucketStore {
     volatile Function<String, CompletableFuture<Void>> afterGet = k -> CompletableFuture.completedFuture(null);
     /** Decided when the read is made (in call order): a matching read never answers. */
     volatile Predicate<String> hangGet = k -> false;
+    /**
+     * Decided when a compare-and-swap is made (in call order): a matching one is held until the
+     * returned future completes, then goes to the store (a request stuck on the way that lands late).
+     */
+    volatile Function<String, CompletableFuture<Void>> holdCas = k -> null;
     final List<String> deletes = new CopyOnWriteArrayList<>();
+    /** Reads and compare-and-swaps on their way (not counting held ones): 0 means the store is settled. */
+    final AtomicInteger pending = new AtomicInteger();
 
     InterceptingStore(BucketStore real) {
         super(real);
@@ -35,14 +43,36 @@ final class InterceptingStore extends ForwardingBucketStore {
         if (hangGet.test(key)) {
             return new CompletableFuture<>(); // the read never answers
         }
-        return inner.get(key).thenCompose(o -> afterGet.apply(key).thenApply(x -> o));
+        return tracked(inner.get(key).thenCompose(o -> afterGet.apply(key).thenApply(x -> o)));
     }
 
     @Override
     public CompletableFuture<WriteOutcome> putIfVersion(String key, byte[] bytes, String version) {
-        return beforeCas.apply(key).thenCompose(x -> inner.putIfVersion(key, bytes, version)).thenApply(o ->
+        CompletableFuture<Void> held = holdCas.apply(key);
+        if (held != null) {
+            return held.thenCompose(x -> tracked(inner.putIfVersion(key, bytes, version)));
+        }
+        return tracked(beforeCas.apply(key).thenCompose(x -> inner.putIfVersion(key, bytes, version)).thenApply(o ->
                 o instanceof WriteOutcome.Written && loseCasAnswer.test(key)
-                        ? new WriteOutcome.Ambiguous("injected: answer lost after the write of " + key + " was applied", null) : o);
+                        ? new WriteOutcome.Ambiguous("injected: answer lost after the write of " + key + " was applied", null) : o));
+    }
+
+    /** Counts {@code f} in {@link #pending} until the caller's own reactions to its answer have run. */
+    private <T> CompletableFuture<T> tracked(CompletableFuture<T> f) {
+        pending.incrementAndGet();
+        CompletableFuture<T> out = new CompletableFuture<>();
+        f.whenComplete((v, e) -> {
+            try {
+                if (e != null) {
+                    out.completeExceptionally(e);
+                } else {
+                    out.complete(v);
+                }
+            } finally {
+                pending.decrementAndGet();
+            }
+        });
+        return out;
     }
 
     @Override
