@@ -44,7 +44,15 @@ log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
 
 # Ports: each runtime has a public port; cellgate nodes also have an internal one (+1).
+# A cellgate variant may carry a tag: cg-file.zgc is cg-file with the extra Java options of
+# CG_TAG_OPTS_zgc (and its own port, 5 above its base's), so two settings run side by side.
+base_of_variant() { echo "${1%%.*}"; }
+tag_of_variant() { [[ $1 == *.* ]] && echo "${1#*.}" || true; }
 port_of() {
+  if [[ $1 == cg-*.* ]]; then
+    echo $(($(port_of "$(base_of_variant "$1")") + 5))
+    return
+  fi
   case $1 in
     workerd) echo $((PORT_BASE)) ;;
     miniflare) echo $((PORT_BASE + 1)) ;;

@@ -43,7 +43,7 @@ wrk_once() {  # rt scenario seconds -> the BENCH line (empty on failure)
 }
 
 profile_start() {  # rt sc rep
-  [ "$3" = 1 ] && [[ " $PROFILE " == *" $1:$2 "* ]] && is_cellgate "$1" || return 1
+  [ "$3" = "${PROFILE_REP:-1}" ] && [[ " $PROFILE " == *" $1:$2 "* ]] && is_cellgate "$1" || return 1
   "$JCMD" "$(jvm_of "$1")" JFR.start name=bench settings=profile >/dev/null 2>&1
 }
 profile_stop() {  # rt sc
@@ -112,7 +112,7 @@ run_load() {  # rt sc rep
   rps=$(awk -v r="$requests" -v s="$seconds" 'BEGIN{printf "%.0f", r / s}')
   cpu=$(awk -v t=$((c1 - c0)) -v r="$requests" -v hz="$hz" 'BEGIN{printf "%.0f", r ? t * 1e6 / hz / r : 0}')
   store=0
-  [ "$rt" = cg-s3 ] && store=$(awk -v t=$((s1 - s0)) -v r="$requests" -v hz="$hz" 'BEGIN{printf "%.0f", r ? t * 1e6 / hz / r : 0}')
+  [ "$(base_of_variant "$rt")" = cg-s3 ] && store=$(awk -v t=$((s1 - s0)) -v r="$requests" -v hz="$hz" 'BEGIN{printf "%.0f", r ? t * 1e6 / hz / r : 0}')
   stall=$(awk -v a="$st0" -v b="$st1" -v s="$seconds" 'BEGIN{printf "%.0f", (b - a) / (s * 1e4)}')
   others=$(awk -v t=$((o1 - o0)) -v s="$seconds" -v hz="$hz" 'BEGIN{printf "%.0f", t * 100 / hz / s}')
   record load "rt=$rt" "sc=$sc" "rep=$rep" "rps=$rps" "requests=$requests" "non2xx=$non2xx" "sockerr=$sockerr" \
@@ -193,7 +193,7 @@ new_objects_latency() {  # rt: never-seen objects on a warm process, one after t
 load_section() {
   local rts="$PEERS $CG_VARIANTS" rt sc rep
   mkdir -p "$OUT/wrk"
-  [[ " $rts " == *" cg-s3 "* ]] && s3_up
+  [[ " $rts " == *" cg-s3 "* || " $rts " == *" cg-s3."* ]] && s3_up
   for rt in $rts; do is_cellgate "$rt" && deploy_bundle "$(bucket_of "$rt")"; done
   for rt in $rts; do
     # A longer lease than the default: on a starved machine the loopback S3 server can stall for

@@ -61,8 +61,8 @@ EOF
 
 # ---------------------------------------------------------------- cellgate
 bucket_of() {
-  case $1 in
-    cg-s3) echo "s3://$S3_BUCKET/bench-$TS-load" ;;
+  case $(base_of_variant "$1") in
+    cg-s3) echo "s3://$S3_BUCKET/bench-$TS-load$(tag_of_variant "$1" | sed 's/^./-&/')" ;;
     cg-a | cg-b) echo "s3://$S3_BUCKET/bench-$TS-fleet" ;;
     *) echo "file://$STATE/$1/bucket" ;;
   esac
@@ -83,7 +83,7 @@ cg_env() {  # name
   echo "CELLD_INTERNAL_ADDR=127.0.0.1:$((port + 1))"
   echo "CELLD_WATCH=$STATE/$rt/node"
   echo "CELLD_LOG_FORMAT=json"
-  [ "$rt" = cg-off ] && echo "CELLD_OUTPUT_GATE=0"
+  [ "$(base_of_variant "$rt")" = cg-off ] && echo "CELLD_OUTPUT_GATE=0"
   local kv
   for kv in ${CG_EXTRA_ENV:-}; do echo "$kv"; done
 }
@@ -109,7 +109,13 @@ start_runtime() {  # name -> START_MS = ms from spawn to the first good /hello
       ;;
     cg-*)
       mapfile -t envs < <(cg_env "$rt")
-      read -r -a jopts <<<"$CG_JAVA_OPTS ${CG_JAVA_OPTS_EXTRA:-}"
+      local tag tagopts=""
+      tag=$(tag_of_variant "$rt")
+      if [ -n "$tag" ]; then
+        tagopts=$(printenv "CG_TAG_OPTS_$tag" || true)
+        [ -n "$tagopts" ] || die "variant $rt: set CG_TAG_OPTS_$tag to the Java options of tag '$tag'"
+      fi
+      read -r -a jopts <<<"$CG_JAVA_OPTS ${CG_JAVA_OPTS_EXTRA:-} $tagopts"
       t0=$(date +%s%N)
       start_group "$rt" "$OUT/logs/$rt.log" env "${envs[@]}" "$JAVA" "${jopts[@]}" -jar "$CELLGATE_SRC/gateway/target/gateway.jar"
       ;;
