@@ -16,6 +16,7 @@ ACTIVATE_N=${ACTIVATE_N:-300}
 EVICT_N=${EVICT_N:-200}
 TAKEOVER_REPS=${TAKEOVER_REPS:-3}
 FLEET_TTL_MS=${FLEET_TTL_MS:-10000}
+FWD_WARM_N=${FWD_WARM_N:-3000}
 
 cold_starts() {
   local rt i first again stop_ms t0 base
@@ -78,6 +79,14 @@ fleet_paths() {
   # Forwarding: one object owned by cg-a, read through cg-a (local) and through cg-b (forwarded).
   curl -sf "$(base_of cg-a)/counter/fwd-$TS" >/dev/null
   f=$OUT/fwd.paths
+  # Both paths warm first (FWD_WARM_N reads each): the target is the steady-state cost of a
+  # forward, and on a fresh node the first thousands of requests run in the JS interpreter and
+  # the JVM's cold code, on the forwarding node more than on the owner.
+  for _ in $(seq "$FWD_WARM_N"); do echo "/counter/fwd-$TS?op=get"; done >"$f"
+  if [ "$FWD_WARM_N" -gt 0 ]; then
+    python3 "$BENCH_DIR/tools/probe.py" stats "$(base_of cg-a)" "$f" 1 >/dev/null 2>>"$OUT/logs/probe.log" || true
+    python3 "$BENCH_DIR/tools/probe.py" stats "$(base_of cg-b)" "$f" 1 >/dev/null 2>>"$OUT/logs/probe.log" || true
+  fi
   for _ in $(seq "${FWD_N:-300}"); do echo "/counter/fwd-$TS?op=get"; done >"$f"
   a=$(python3 "$BENCH_DIR/tools/probe.py" stats "$(base_of cg-a)" "$f" 1 2>>"$OUT/logs/probe.log" || true)
   b=$(python3 "$BENCH_DIR/tools/probe.py" stats "$(base_of cg-b)" "$f" 1 2>>"$OUT/logs/probe.log" || true)
