@@ -12,6 +12,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,101 +29,91 @@ class LeaseKeeperStuckRenewalTest {
 
     @TempDir
     Path dir;
+    private FileBucketStore real;
+    private InterceptingStore bucket;
+    private final ManualScheduler sched = new ManualScheduler(T0);
+    private final AtomicLong clock = new AtomicLong(T0);
+    private final AtomicReference<String> fenced = new AtomicReference<>();
+    private LeaseKeeper keeper;
+
+    @BeforeEach
+    void startedKeeperOnARealStore() throws Exception {
+        real = new FileBucketStore("file://" + dir, dir, false);
+        bucket = new InterceptingStore(real);
+        keeper = new LeaseKeeper(bucket, new Self("n1", "s1"), "h:1", 1, TTL, clock::get, sched,
+                () -> LeaseRecord.Load.IDLE, fenced::set);
+        keeper.start().get(10, TimeUnit.SECONDS);
+    }
+
+    @AfterEach
+    void closeStore() {
+        real.close();
+    }
 
     @Test
     void aStuckRenewalIsHedgedBeforeTheLeaseExpires() throws Exception {
-        try (FileBucketStore real = new FileBucketStore("file://" + dir, dir, false)) {
-            InterceptingStore bucket = new InterceptingStore(real);
-            ManualScheduler sched = new ManualScheduler(T0);
-            AtomicLong clock = new AtomicLong(T0);
-            AtomicReference<String> fenced = new AtomicReference<>();
-            LeaseKeeper keeper = keeper(bucket, sched, clock, fenced);
-            keeper.start().get(10, TimeUnit.SECONDS);
-            CompletableFuture<Void> stuck = new CompletableFuture<>();
-            AtomicInteger casCalls = new AtomicInteger();
-            bucket.holdCas = k -> k.equals(Keys.lease("n1")) && casCalls.getAndIncrement() == 0 ? stuck : null;
+        CompletableFuture<Void> stuck = new CompletableFuture<>();
+        AtomicInteger casCalls = new AtomicInteger();
+        bucket.holdCas = k -> k.equals(Keys.lease("n1")) && casCalls.getAndIncrement() == 0 ? stuck : null;
 
-            // the first renewal (at TTL/3) never answers; well before the expiry another goes out
-            advanceUntil(bucket, sched, clock, T0 + TTL - 100, () -> stored(real).expiresMs() > T0 + TTL || fenced.get() != null);
-            assertThat(fenced.get()).as("fenced").isNull();
-            assertThat(casCalls.get()).as("renewal attempts").isEqualTo(2);
-            assertThat(stored(real).expiresMs()).isGreaterThan(T0 + TTL);
-            long renewedTo = stored(real).expiresMs();
-            await(() -> keeper.publishedExpiryMs() == renewedTo);
-            assertThat(keeper.publishedExpiryMs()).isEqualTo(renewedTo);
+        // the first renewal (at TTL/3) never answers; well before the expiry another goes out
+        advanceUntil(T0 + TTL - 100, () -> stored().expiresMs() > T0 + TTL || fenced.get() != null);
+        assertThat(fenced.get()).as("fenced").isNull();
+        assertThat(casCalls.get()).as("renewal attempts").isEqualTo(2);
+        assertThat(stored().expiresMs()).isGreaterThan(T0 + TTL);
+        long renewedTo = stored().expiresMs();
+        await(() -> keeper.publishedExpiryMs() == renewedTo);
+        assertThat(keeper.publishedExpiryMs()).isEqualTo(renewedTo);
 
-            // the stuck request lands now: its CAS on the old version is rejected, and it is ignored
-            stuck.complete(null);
-            advanceUntil(bucket, sched, clock, T0 + 3 * TTL, () -> fenced.get() != null);
-            assertThat(fenced.get()).as("fenced after the stuck request answered").isNull();
-            assertThat(keeper.canServe()).isTrue();
-            assertThat(stored(real).session()).isEqualTo("s1");
-            assertThat(stored(real).expiresMs()).isGreaterThan(T0 + 2 * TTL);
-        }
+        // the stuck request lands now: its CAS on the old version is rejected, and it is ignored
+        stuck.complete(null);
+        advanceUntil(T0 + 3 * TTL, () -> fenced.get() != null);
+        assertThat(fenced.get()).as("fenced after the stuck request answered").isNull();
+        assertThat(keeper.canServe()).isTrue();
+        assertThat(stored().session()).isEqualTo("s1");
+        assertThat(stored().expiresMs()).isGreaterThan(T0 + 2 * TTL);
     }
 
     @Test
     void aStuckRenewalThatLandsFirstIsAdopted() throws Exception {
-        try (FileBucketStore real = new FileBucketStore("file://" + dir, dir, false)) {
-            InterceptingStore bucket = new InterceptingStore(real);
-            ManualScheduler sched = new ManualScheduler(T0);
-            AtomicLong clock = new AtomicLong(T0);
-            AtomicReference<String> fenced = new AtomicReference<>();
-            LeaseKeeper keeper = keeper(bucket, sched, clock, fenced);
-            keeper.start().get(10, TimeUnit.SECONDS);
-            CompletableFuture<Void> stuck = new CompletableFuture<>();
-            CompletableFuture<Void> hedge = new CompletableFuture<>();
-            AtomicInteger casCalls = new AtomicInteger();
-            bucket.holdCas = k -> {
-                if (!k.equals(Keys.lease("n1"))) {
-                    return null;
-                }
-                int n = casCalls.getAndIncrement();
-                return n == 0 ? stuck : n == 1 ? hedge : null;
-            };
-            advanceUntil(bucket, sched, clock, T0 + TTL - 100, () -> casCalls.get() == 2);
-            assertThat(casCalls.get()).as("the hedge went out").isEqualTo(2);
-            // the first lands and answers: its renewal is the one kept; the hedge then reaches the
-            // store, is rejected (the version moved) and its answer is ignored
-            stuck.complete(null);
-            await(() -> stored(real).expiresMs() == T0 + TTL / 3 + TTL);
-            hedge.complete(null);
-            await(() -> keeper.publishedExpiryMs() == T0 + TTL / 3 + TTL);
-            assertThat(keeper.publishedExpiryMs()).isEqualTo(T0 + TTL / 3 + TTL);
-            advanceUntil(bucket, sched, clock, T0 + 3 * TTL, () -> fenced.get() != null);
-            assertThat(fenced.get()).isNull();
-            assertThat(stored(real).expiresMs()).isGreaterThan(T0 + 2 * TTL);
-        }
+        CompletableFuture<Void> stuck = new CompletableFuture<>();
+        CompletableFuture<Void> hedge = new CompletableFuture<>();
+        AtomicInteger casCalls = new AtomicInteger();
+        bucket.holdCas = k -> {
+            if (!k.equals(Keys.lease("n1"))) {
+                return null;
+            }
+            int n = casCalls.getAndIncrement();
+            return n == 0 ? stuck : n == 1 ? hedge : null;
+        };
+        advanceUntil(T0 + TTL - 100, () -> casCalls.get() == 2);
+        assertThat(casCalls.get()).as("the hedge went out").isEqualTo(2);
+        // the first lands and answers: its renewal is the one kept; the hedge then reaches the
+        // store, is rejected (the version moved) and its answer is ignored
+        stuck.complete(null);
+        await(() -> stored().expiresMs() == T0 + TTL / 3 + TTL);
+        hedge.complete(null);
+        await(() -> keeper.publishedExpiryMs() == T0 + TTL / 3 + TTL);
+        assertThat(keeper.publishedExpiryMs()).isEqualTo(T0 + TTL / 3 + TTL);
+        advanceUntil(T0 + 3 * TTL, () -> fenced.get() != null);
+        assertThat(fenced.get()).isNull();
+        assertThat(stored().expiresMs()).isGreaterThan(T0 + 2 * TTL);
     }
 
     @Test
     void noAnswerAtAllStillFencesAtTheExpiry() throws Exception {
-        try (FileBucketStore real = new FileBucketStore("file://" + dir, dir, false)) {
-            InterceptingStore bucket = new InterceptingStore(real);
-            ManualScheduler sched = new ManualScheduler(T0);
-            AtomicLong clock = new AtomicLong(T0);
-            AtomicReference<String> fenced = new AtomicReference<>();
-            LeaseKeeper keeper = keeper(bucket, sched, clock, fenced);
-            keeper.start().get(10, TimeUnit.SECONDS);
-            AtomicInteger casCalls = new AtomicInteger();
-            bucket.holdCas = k -> {
-                casCalls.incrementAndGet();
-                return new CompletableFuture<>();
-            };
-            advanceUntil(bucket, sched, clock, T0 + TTL + 100, () -> fenced.get() != null);
-            assertThat(fenced.get()).contains("expired without a successful renewal");
-            assertThat(keeper.canServe()).isFalse();
-            assertThat(casCalls.get()).as("attempts before the expiry").isBetween(3, 5);
-        }
+        AtomicInteger casCalls = new AtomicInteger();
+        bucket.holdCas = k -> {
+            casCalls.incrementAndGet();
+            return new CompletableFuture<>();
+        };
+        advanceUntil(T0 + TTL + 100, () -> fenced.get() != null);
+        assertThat(fenced.get()).contains("expired without a successful renewal");
+        assertThat(keeper.canServe()).isFalse();
+        assertThat(casCalls.get()).as("attempts before the expiry").isBetween(3, 5);
     }
 
-    private static LeaseKeeper keeper(InterceptingStore bucket, ManualScheduler sched, AtomicLong clock,
-                                      AtomicReference<String> fenced) {
-        return new LeaseKeeper(bucket, new Self("n1", "s1"), "h:1", 1, TTL, clock::get, sched,
-                () -> LeaseRecord.Load.IDLE, fenced::set);
-    }
-
-    private static LeaseRecord stored(FileBucketStore real) {
+    private LeaseRecord stored() {
         return LeaseRecord.decode(real.get(Keys.lease("n1")).join().orElseThrow().bytes());
     }
 
@@ -129,8 +121,7 @@ class LeaseKeeperStuckRenewalTest {
      * Moves virtual time in 100 ms steps until {@code done}; after each step it waits for the store
      * to answer whatever the step sent (held requests aside), so virtual time never outruns it.
      */
-    private static void advanceUntil(InterceptingStore bucket, ManualScheduler sched, AtomicLong clock, long limit,
-                                     BooleanSupplier done) throws InterruptedException {
+    private void advanceUntil(long limit, BooleanSupplier done) throws InterruptedException {
         for (long t = clock.get() + 100; t <= limit && !done.getAsBoolean(); t += 100) {
             clock.set(t);
             sched.advanceTo(t);
