@@ -17,6 +17,10 @@ import java.util.function.Predicate;
 final class InterceptingStore extends ForwardingBucketStore {
     volatile Predicate<String> failDelete = k -> false;
     volatile Predicate<String> hangDelete = k -> false;
+    /**
+     * Runs when a compare-and-swap is made (in call order); the CAS reaches the store only once the
+     * returned future completes (a request stuck on its way that lands late, or an action injected first).
+     */
     volatile Function<String, CompletableFuture<Void>> beforeCas = k -> CompletableFuture.completedFuture(null);
     volatile Predicate<String> ambiguousPut = k -> false;
     /** A compare-and-swap of a matching key is applied, then its answer is lost (reported ambiguous). */
@@ -25,13 +29,8 @@ final class InterceptingStore extends ForwardingBucketStore {
     volatile Function<String, CompletableFuture<Void>> afterGet = k -> CompletableFuture.completedFuture(null);
     /** Decided when the read is made (in call order): a matching read never answers. */
     volatile Predicate<String> hangGet = k -> false;
-    /**
-     * Decided when a compare-and-swap is made (in call order): a matching one is held until the
-     * returned future completes, then goes to the store (a request stuck on the way that lands late).
-     */
-    volatile Function<String, CompletableFuture<Void>> holdCas = k -> null;
     final List<String> deletes = new CopyOnWriteArrayList<>();
-    /** Reads and compare-and-swaps on their way (not counting held ones): 0 means the store is settled. */
+    /** Reads and compare-and-swaps in the store (not those {@link #beforeCas} still holds): 0 means it is settled. */
     final AtomicInteger pending = new AtomicInteger();
 
     InterceptingStore(BucketStore real) {
@@ -48,13 +47,9 @@ final class InterceptingStore extends ForwardingBucketStore {
 
     @Override
     public CompletableFuture<WriteOutcome> putIfVersion(String key, byte[] bytes, String version) {
-        CompletableFuture<Void> held = holdCas.apply(key);
-        if (held != null) {
-            return held.thenCompose(x -> tracked(inner.putIfVersion(key, bytes, version)));
-        }
-        return tracked(beforeCas.apply(key).thenCompose(x -> inner.putIfVersion(key, bytes, version)).thenApply(o ->
+        return beforeCas.apply(key).thenCompose(x -> tracked(inner.putIfVersion(key, bytes, version))).thenApply(o ->
                 o instanceof WriteOutcome.Written && loseCasAnswer.test(key)
-                        ? new WriteOutcome.Ambiguous("injected: answer lost after the write of " + key + " was applied", null) : o));
+                        ? new WriteOutcome.Ambiguous("injected: answer lost after the write of " + key + " was applied", null) : o);
     }
 
     /** Counts {@code f} in {@link #pending} until the caller's own reactions to its answer have run. */

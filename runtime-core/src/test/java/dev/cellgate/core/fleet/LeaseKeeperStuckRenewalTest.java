@@ -26,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 class LeaseKeeperStuckRenewalTest {
     static final long T0 = 1_000_000;
     static final long TTL = 3_000;
+    static final CompletableFuture<Void> NOT_HELD = CompletableFuture.completedFuture(null);
 
     @TempDir
     Path dir;
@@ -54,7 +55,7 @@ class LeaseKeeperStuckRenewalTest {
     void aStuckRenewalIsHedgedBeforeTheLeaseExpires() throws Exception {
         CompletableFuture<Void> stuck = new CompletableFuture<>();
         AtomicInteger casCalls = new AtomicInteger();
-        bucket.holdCas = k -> k.equals(Keys.lease("n1")) && casCalls.getAndIncrement() == 0 ? stuck : null;
+        bucket.beforeCas = k -> k.equals(Keys.lease("n1")) && casCalls.getAndIncrement() == 0 ? stuck : NOT_HELD;
 
         // the first renewal (at TTL/3) never answers; well before the expiry another goes out
         advanceUntil(T0 + TTL - 100, () -> stored().expiresMs() > T0 + TTL || fenced.get() != null);
@@ -79,12 +80,12 @@ class LeaseKeeperStuckRenewalTest {
         CompletableFuture<Void> stuck = new CompletableFuture<>();
         CompletableFuture<Void> hedge = new CompletableFuture<>();
         AtomicInteger casCalls = new AtomicInteger();
-        bucket.holdCas = k -> {
+        bucket.beforeCas = k -> {
             if (!k.equals(Keys.lease("n1"))) {
-                return null;
+                return NOT_HELD;
             }
             int n = casCalls.getAndIncrement();
-            return n == 0 ? stuck : n == 1 ? hedge : null;
+            return n == 0 ? stuck : n == 1 ? hedge : NOT_HELD;
         };
         advanceUntil(T0 + TTL - 100, () -> casCalls.get() == 2);
         assertThat(casCalls.get()).as("the hedge went out").isEqualTo(2);
@@ -103,7 +104,7 @@ class LeaseKeeperStuckRenewalTest {
     @Test
     void noAnswerAtAllStillFencesAtTheExpiry() throws Exception {
         AtomicInteger casCalls = new AtomicInteger();
-        bucket.holdCas = k -> {
+        bucket.beforeCas = k -> {
             casCalls.incrementAndGet();
             return new CompletableFuture<>();
         };
