@@ -193,7 +193,7 @@ new_objects_latency() {  # rt: never-seen objects on a warm process, one after t
 load_section() {
   local rts="$PEERS $CG_VARIANTS" rt sc rep
   mkdir -p "$OUT/wrk"
-  [[ " $rts " == *" cg-s3 "* || " $rts " == *" cg-s3."* ]] && s3_up
+  [[ " $rts " == *" cg-s3"[" ."]* ]] && s3_up
   for rt in $rts; do is_cellgate "$rt" && deploy_bundle "$(bucket_of "$rt")"; done
   for rt in $rts; do
     # A longer lease than the default: on a starved machine the loopback S3 server can stall for

@@ -62,7 +62,7 @@ EOF
 # ---------------------------------------------------------------- cellgate
 bucket_of() {
   case $(base_of_variant "$1") in
-    cg-s3) echo "s3://$S3_BUCKET/bench-$TS-load$(tag_of_variant "$1" | sed 's/^./-&/')" ;;
+    cg-s3) local tag; tag=$(tag_of_variant "$1"); echo "s3://$S3_BUCKET/bench-$TS-load${tag:+-$tag}" ;;
     cg-a | cg-b) echo "s3://$S3_BUCKET/bench-$TS-fleet" ;;
     *) echo "file://$STATE/$1/bucket" ;;
   esac

@@ -17,6 +17,11 @@ DO_SCENARIOS = ["counter-hot", "counter-many", "kv-hot", "kv-many", "rpc-hot"]
 GATE_ON = ["cg-file", "cg-s3"]
 
 
+def variant_base(rt):
+    """cg-file.zgc is cg-file with extra Java options (a tagged variant): same bucket, same gate."""
+    return rt.split(".")[0]
+
+
 def load_rows(path):
     rows = []
     with open(path) as f:
@@ -97,14 +102,14 @@ def load_tables(rows, out):
                 fmt(med([num(r.get("p99_us")) / 1000 for r in rs]), 1),
                 "1" if rt == PEER else fmt(p99ratio, 2),
                 fmt(med([num(r.get("cpu_us")) for r in rs])),
-                fmt(med([num(r.get("store_cpu_us")) for r in rs])) if rt.split(".")[0] == "cg-s3" else "",
+                fmt(med([num(r.get("store_cpu_us")) for r in rs])) if variant_base(rt) == "cg-s3" else "",
                 errors, fmt(med([num(r.get("stall_pct")) for r in rs])),
                 fmt(med([num(r.get("load1")) for r in rs]), 1),
                 fmt(med([num(r.get("others_cpu_pct")) for r in rs])) if any("others_cpu_pct" in r for r in rs) else ""))
             if rt.startswith("cg-"):
                 if sc == "hello":
                     targets.append((f"/hello on {rt}: ≥ 1× workerd req/s", f"{fmt(ratio, 2)}×", ratio >= 1.0))
-                elif sc in DO_SCENARIOS and rt.split(".")[0] in GATE_ON:
+                elif sc in DO_SCENARIOS and variant_base(rt) in GATE_ON:
                     targets.append((f"{sc} on {rt} (gate on): ≥ 2× workerd req/s", f"{fmt(ratio, 2)}×", ratio >= 2.0))
                     targets.append((f"{sc} on {rt} (gate on): p99 ≤ workerd's", f"{fmt(p99ratio, 2)}× workerd's p99", p99ratio <= 1.0))
         out.append("")
