@@ -20,7 +20,7 @@
 #   A variant may carry a tag to compare Java settings side by side: CG_VARIANTS="cg-file cg-file.zgc"
 #   with CG_TAG_OPTS_zgc="-XX:+UseZGC" (added to CG_JAVA_OPTS for that variant only)
 #   PROFILE [cg-file:hello cg-file:counter-hot cg-s3:counter-hot cg-file:kv-many; "" = none]  PROFILE_REP [1: the repetition profiled]  COLD_REPS [3]  RELEASE_CELLS [1000]
-#   FWD_N [300] FWD_WARM_N [3000: reads through each path before the forwarding ones are measured]  ACTIVATE_N [300]  EVICT_N [200]  TAKEOVER_REPS [3]  FLEET_TTL_MS [10000]
+#   FWD_WARM_S [90: wrk on each path before the forwarding rounds]  FWD_ROUNDS [3]  FWD_S [10: seconds of one round]  FWD_N [300]  ACTIVATE_N [300]  EVICT_N [200]  TAKEOVER_REPS [3]  FLEET_TTL_MS [10000]
 #   DENSITY_HEAP [4g] DENSITY_STEP [1000] DENSITY_MAX [6000] DENSITY_MAX_S [1800]
 #   LOAD_TTL_MS [30000: lease of the load nodes]  LOAD_IDLE_EVICT_MS [3600000: their idle eviction]
 #   CELLGATE_SRC [this repo: another checkout to build and measure]  SKIP_BUILD [0]

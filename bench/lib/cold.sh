@@ -16,7 +16,8 @@ ACTIVATE_N=${ACTIVATE_N:-300}
 EVICT_N=${EVICT_N:-200}
 TAKEOVER_REPS=${TAKEOVER_REPS:-3}
 FLEET_TTL_MS=${FLEET_TTL_MS:-10000}
-FWD_WARM_N=${FWD_WARM_N:-3000}
+FWD_WARM_S=${FWD_WARM_S:-90}
+FWD_ROUNDS=${FWD_ROUNDS:-3}
 
 cold_starts() {
   local rt i first again stop_ms t0 base
@@ -69,6 +70,41 @@ ensure_up() {  # rt [extra settings]
   fleet_start "$@"
 }
 
+# One wrk connection, one request at a time, for FWD_S seconds: 'rps=.. p50_ms=.. p90_ms=.. p99_ms=..'.
+wrk_sequential() {  # url
+  wrk -t1 -c1 -d"${FWD_S:-10}s" --latency "$1" 2>&1 | awk '
+    function ms(v) { if (v ~ /us$/) return v / 1000; if (v ~ /ms$/) return v + 0; if (v ~ /s$/) return v * 1000; return v }
+    $1 == "50%" { p50 = ms($2) } $1 == "90%" { p90 = ms($2) } $1 == "99%" { p99 = ms($2) }
+    $1 == "Requests/sec:" { rps = $2 }
+    END { if (rps == "") exit 1; printf "rps=%s p50_ms=%.3f p90_ms=%.3f p99_ms=%.3f\n", rps, p50, p90, p99 }'
+}
+
+# The steady cost of a forward: both paths warmed under load (FWD_WARM_S seconds each), both nodes
+# idle again, then FWD_ROUNDS alternating rounds of sequential reads through each. A fresh node
+# serves its first thousands of requests in the JS interpreter and keeps compiling for minutes,
+# the forwarding node most: 300 reads right after 3,000 others measured +10 ms p50, the same
+# nodes once idle +0.1 ms (wrk) to +0.5 ms (the Python client below, which leaves gaps between
+# requests in which the node's threads park).
+forwarding_overhead() {
+  local path url line round f=$OUT/fwd.paths
+  local -A url_of=([local]="$(base_of cg-a)/counter/fwd-$TS?op=get" [forwarded]="$(base_of cg-b)/counter/fwd-$TS?op=get")
+  for path in local forwarded; do wrk -t1 -c4 -d"${FWD_WARM_S}s" "${url_of[$path]}" >/dev/null 2>&1 || true; done
+  wait_idle "cg-a cg-b" "before the forwarding rounds"
+  for round in $(seq "$FWD_ROUNDS"); do
+    for path in local forwarded; do
+      line=$(wrk_sequential "${url_of[$path]}" || true)
+      record fwd "path=$path" "tool=wrk" "round=$round" $line
+      log "reads via ${path/local/the owner}, wrk -c1, round $round: $line"
+    done
+  done
+  for _ in $(seq "${FWD_N:-300}"); do echo "/counter/fwd-$TS?op=get"; done >"$f"
+  for path in local forwarded; do
+    line=$(python3 "$BENCH_DIR/tools/probe.py" stats "${url_of[$path]%%/counter/*}" "$f" 1 2>>"$OUT/logs/probe.log" || true)
+    record fwd "path=$path" "tool=probe" $line
+    log "reads via ${path/local/the owner}, probe.py: $line"
+  done
+}
+
 fleet_paths() {
   s3_up
   deploy_bundle "$(bucket_of cg-a)"
@@ -78,22 +114,7 @@ fleet_paths() {
 
   # Forwarding: one object owned by cg-a, read through cg-a (local) and through cg-b (forwarded).
   curl -sf "$(base_of cg-a)/counter/fwd-$TS" >/dev/null
-  f=$OUT/fwd.paths
-  # Both paths warm first (FWD_WARM_N reads each): the target is the steady-state cost of a
-  # forward, and on a fresh node the first thousands of requests run in the JS interpreter and
-  # the JVM's cold code, on the forwarding node more than on the owner.
-  for _ in $(seq "$FWD_WARM_N"); do echo "/counter/fwd-$TS?op=get"; done >"$f"
-  if [ "$FWD_WARM_N" -gt 0 ]; then
-    python3 "$BENCH_DIR/tools/probe.py" stats "$(base_of cg-a)" "$f" 1 >/dev/null 2>>"$OUT/logs/probe.log" || true
-    python3 "$BENCH_DIR/tools/probe.py" stats "$(base_of cg-b)" "$f" 1 >/dev/null 2>>"$OUT/logs/probe.log" || true
-  fi
-  for _ in $(seq "${FWD_N:-300}"); do echo "/counter/fwd-$TS?op=get"; done >"$f"
-  a=$(python3 "$BENCH_DIR/tools/probe.py" stats "$(base_of cg-a)" "$f" 1 2>>"$OUT/logs/probe.log" || true)
-  b=$(python3 "$BENCH_DIR/tools/probe.py" stats "$(base_of cg-b)" "$f" 1 2>>"$OUT/logs/probe.log" || true)
-  record fwd "path=local" $a
-  record fwd "path=forwarded" $b
-  log "owner-local reads: $a"
-  log "forwarded reads:   $b"
+  forwarding_overhead
 
   # Re-activation after idle eviction on the same node.
   ensure_up cg-b "$B_ENV"

@@ -95,6 +95,31 @@ pids_ticks() {
   done
   echo "$t"
 }
+QUIESCE_MAX_S=${QUIESCE_MAX_S:-120}
+# Waits until the runtimes listed in $1 together use at most 5 % of one CPU over a second, or
+# QUIESCE_MAX_S: a cellgate JVM keeps compiling (Graal) for a minute or more after a burst of work.
+wait_idle() {  # "rt ..." why
+  local t0=$SECONDS a b
+  while :; do
+    a=$(rts_ticks $1); sleep 1; b=$(rts_ticks $1)
+    [ $((b - a)) -le 5 ] && break
+    if [ $((SECONDS - t0)) -ge "$QUIESCE_MAX_S" ]; then
+      log "$1 still use $((b - a)) % of a CPU after ${QUIESCE_MAX_S}s: measuring $2 anyway"
+      break
+    fi
+  done
+  [ $((SECONDS - t0)) -gt 2 ] && log "waited $((SECONDS - t0)) s for$1 to go idle $2"
+  return 0
+}
+# CPU ticks of the process groups of the runtimes named.
+rts_ticks() {
+  local o g t=0
+  for o in "$@"; do
+    g=$(group_of "$o")
+    [ -n "$g" ] && t=$((t + $(group_ticks "$g")))
+  done
+  echo "$t"
+}
 # Cumulative microseconds during which some task waited for a CPU (PSI), 0 when unavailable.
 cpu_stall_us() { awk '/^some/{sub("total=","",$5); print $5; f=1} END{if(!f) print 0}' /proc/pressure/cpu 2>/dev/null || echo 0; }
 loadavg1() { cut -d' ' -f1 /proc/loadavg; }

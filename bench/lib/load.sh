@@ -53,34 +53,15 @@ profile_stop() {  # rt sc
     && log "profile of $1 $2: $OUT/profile-$1-$2.txt"
 }
 
-QUIESCE_MAX_S=${QUIESCE_MAX_S:-120}
-# CPU ticks of the runtimes of this load section other than $1 (LOAD_RTS is set by the section).
-others_ticks() {
-  local o g t=0
-  for o in $LOAD_RTS; do
-    [ "$o" = "$1" ] && continue
-    g=$(group_of "$o")
-    [ -n "$g" ] && t=$((t + $(group_ticks "$g")))
-  done
-  echo "$t"
-}
-
 # The runtimes not being measured must be idle first: a cellgate JVM keeps compiling (Graal) for
 # a minute or more after its own runs, and on 2 cores that CPU is taken from the runtime under
-# measurement. Waits until the others use at most 5 % of one CPU over a second (or QUIESCE_MAX_S).
-wait_others_idle() {  # rt
-  local t0=$SECONDS a b
-  while :; do
-    a=$(others_ticks "$1"); sleep 1; b=$(others_ticks "$1")
-    [ $((b - a)) -le 5 ] && break
-    if [ $((SECONDS - t0)) -ge "$QUIESCE_MAX_S" ]; then
-      log "the other runtimes still use $((b - a)) % of a CPU after ${QUIESCE_MAX_S}s: measuring $1 anyway"
-      break
-    fi
-  done
-  [ $((SECONDS - t0)) -gt 2 ] && log "waited $((SECONDS - t0)) s for the other runtimes to go idle before $1"
-  return 0
+# measurement.
+others_of() {  # rt -> the runtimes of this load section (LOAD_RTS) other than rt
+  local o
+  for o in $LOAD_RTS; do [ "$o" = "$1" ] || printf ' %s' "$o"; done
 }
+others_ticks() { rts_ticks $(others_of "$1"); }
+wait_others_idle() { wait_idle "$(others_of "$1")" "before $1"; }  # rt
 
 run_load() {  # rt sc rep
   local rt=$1 sc=$2 rep=$3 pg line c0 c1 s0 s1 st0 st1 l0 profiling=0
