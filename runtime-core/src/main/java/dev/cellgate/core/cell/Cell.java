@@ -139,6 +139,25 @@ final class Cell {
         return false;
     }
 
+    /**
+     * Keeps the cell busy while {@code handOver} runs: the requests that waited for its activation
+     * queue their events in there, and until they have, the shedder would see an idle cell and
+     * could release it under them.
+     */
+    void busyWhile(Runnable handOver) {
+        queued.incrementAndGet();
+        try {
+            handOver.run();
+        } finally {
+            executor.execute(() -> {
+                queued.decrementAndGet();
+                if (drained != null && quiet()) {
+                    drained.complete(null);
+                }
+            });
+        }
+    }
+
     /** Starts a delivered event (executor only); until then it counted as queued. */
     private <T> void begin(String requestId, Function<CellInstance, CompletableFuture<T>> event, CompletableFuture<T> out) {
         queued.decrementAndGet();

@@ -211,7 +211,7 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
                 entry.cell.completeExceptionally(unwrap(err));
             } else {
                 owners.forget(id.scope());
-                entry.cell.complete(cell);
+                cell.busyWhile(() -> entry.cell.complete(cell));
             }
         });
     }

@@ -94,6 +94,17 @@ class CellsLifecycleTest extends WithCellHost {
     }
 
     @Test
+    void aCellIsBusyWhileTheRequestsThatWaitedForItsActivationAreHandedIt() throws Exception {
+        // The race behind a rare failure of the test above: the activation completes, and before the
+        // waiting request has queued its event the shedder sees an idle cell and releases it.
+        script.constructMs = 150;
+        Cells c = cells(3_600_000, OptionalInt.empty(), OptionalInt.empty(), 1);
+        CompletableFuture<Boolean> quietWhenHandedOver = c.resolve(id(1)).thenApply(Cell::quiet);
+        assertThat(quietWhenHandedOver.get(10, TimeUnit.SECONDS)).as("idle in the eyes of the shedder").isFalse();
+        eventually(() -> c.residentCells().getFirst().quiet(), "quiet once the hand-over is done");
+    }
+
+    @Test
     void coldActivationsRunAtMostTheConfiguredNumberAtOnce() throws Exception {
         script.constructMs = 150;
         Cells c = cells(3_600_000, OptionalInt.empty(), OptionalInt.empty(), 1);
