@@ -35,7 +35,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * and the replacement happen under the key's stripe lock ({@link StripeLocks}), and the
  * replacement itself is a rename, so readers (who take no lock) see the old or the new object,
  * never a mix. With {@code fsync} on, the new file reaches the disk before it is renamed into
- * place, so an acknowledged write also survives a power cut.
+ * place, so a killed process or node loses nothing it acknowledged. The rename itself is not
+ * forced to disk (the directory is not fsynced): after a power cut the file system may come back
+ * without the newest renames (ext4 commits them within its journal interval, 5 s by default), so
+ * acknowledged writes of the last seconds can be lost to a power cut.
  */
 public final class FileBucketStore implements BucketStore {
     static final String RESERVED = ".cg-";
