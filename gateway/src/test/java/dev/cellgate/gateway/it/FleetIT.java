@@ -58,28 +58,38 @@ class FleetIT {
     @Test
     @Order(1)
     void aCounterIncrementedThroughAllNodesEndsAtTheAcknowledgedCount() throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(12);
-        AtomicInteger acked = new AtomicInteger();
-        List<Future<?>> work = new ArrayList<>();
-        for (int t = 0; t < 12; t++) {
-            NodeProcess via = fleet.nodes.get(t % 3);
-            work.add(pool.submit(() -> {
-                for (int i = 0; i < 25; i++) {
-                    HttpResponse<String> r = via.get(via.publicUrl(i % 2 == 0 ? "/c/shared" : "/rpc/shared"));
-                    if (r.statusCode() == 200) {
-                        acked.incrementAndGet();
+        // Clients reach the fleet through each node and through an L4 round-robin proxy (nginx stream)
+        // in front of all three: either way they see one service.
+        List<String> upstreams = fleet.nodes.stream().map(n -> n.publicUrl("").substring("http://".length())).toList();
+        try (L4Proxy proxy = L4Proxy.start(dir.resolve("nginx"), upstreams)) {
+            NodeProcess client = fleet.nodes.get(0); // only its HTTP client: the proxy picks the node
+            ExecutorService pool = Executors.newFixedThreadPool(12);
+            AtomicInteger acked = new AtomicInteger();
+            List<Future<?>> work = new ArrayList<>();
+            for (int t = 0; t < 12; t++) {
+                NodeProcess via = t % 4 == 3 ? null : fleet.nodes.get(t % 4);
+                work.add(pool.submit(() -> {
+                    for (int i = 0; i < 25; i++) {
+                        String path = i % 2 == 0 ? "/c/shared" : "/rpc/shared";
+                        HttpResponse<String> r = via == null ? client.get(proxy.url(path)) : via.get(via.publicUrl(path));
+                        if (r.statusCode() == 200) {
+                            acked.incrementAndGet();
+                        }
                     }
-                }
-                return null;
-            }));
-        }
-        for (Future<?> f : work) {
-            f.get();
-        }
-        pool.shutdown();
-        assertThat(acked.get()).as("acknowledged increments").isEqualTo(300);
-        for (NodeProcess n : fleet.nodes) {
-            assertThat(n.get(n.publicUrl("/c/shared?op=get")).body()).as("read through " + n.name()).isEqualTo("300");
+                    return null;
+                }));
+            }
+            for (Future<?> f : work) {
+                f.get();
+            }
+            pool.shutdown();
+            assertThat(acked.get()).as("acknowledged increments").isEqualTo(300);
+            for (NodeProcess n : fleet.nodes) {
+                assertThat(n.get(n.publicUrl("/c/shared?op=get")).body()).as("read through " + n.name()).isEqualTo("300");
+            }
+            for (int i = 0; i < 3; i++) {
+                assertThat(client.get(proxy.url("/c/shared?op=get")).body()).as("read through the L4 proxy").isEqualTo("300");
+            }
         }
         long owners = fleet.nodes.stream().filter(n -> n.events("cell.activated").size() > 0).count();
         assertThat(owners).as("one node activated the cell").isEqualTo(1);
