@@ -149,25 +149,30 @@ final class Cell {
         try {
             handOver.run();
         } finally {
-            executor.execute(() -> {
-                queued.decrementAndGet();
-                if (drained != null && quiet()) {
-                    drained.complete(null);
-                }
-            });
+            executor.execute(this::dequeued);
+        }
+    }
+
+    /** Something counted as queued left without becoming an event in flight (executor only). */
+    private void dequeued() {
+        queued.decrementAndGet();
+        drainedIfQuiet(); // a release may have been waiting for it to clear
+    }
+
+    private void drainedIfQuiet() {
+        if (drained != null && quiet()) {
+            drained.complete(null);
         }
     }
 
     /** Starts a delivered event (executor only); until then it counted as queued. */
     private <T> void begin(String requestId, Function<CellInstance, CompletableFuture<T>> event, CompletableFuture<T> out) {
-        queued.decrementAndGet();
         if (state != State.ACTIVE) {
             out.completeExceptionally(new CellMovedException(scope));
-            if (drained != null && quiet()) {
-                drained.complete(null); // the release was waiting for this queued event to clear
-            }
+            dequeued();
             return;
         }
+        queued.decrementAndGet(); // and in flight at once: never quiet in between
         inFlight++;
         lastUsedMs = ticker.nowMs();
         CompletableFuture<T> f;
@@ -206,9 +211,7 @@ final class Cell {
             codeSwitch.release();
         }
         if (inFlight == 0) {
-            if (drained != null && quiet()) {
-                drained.complete(null);
-            }
+            drainedIfQuiet();
             listener.idle(this);
         }
     }
