@@ -34,11 +34,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Conditional writes are atomic across threads and processes on one host: the version check
  * and the replacement happen under the key's stripe lock ({@link StripeLocks}), and the
  * replacement itself is a rename, so readers (who take no lock) see the old or the new object,
- * never a mix. With {@code fsync} on, the new file reaches the disk before it is renamed into
- * place, so a killed process or node loses nothing it acknowledged. The rename itself is not
- * forced to disk (the directory is not fsynced): after a power cut the file system may come back
- * without the newest renames (ext4 commits them within its journal interval, 5 s by default), so
- * acknowledged writes of the last seconds can be lost to a power cut.
+ * never a mix. The new object is written to a temporary file (and, with {@code fsync} on, forced
+ * to disk) BEFORE the lock is taken: only the check and the rename are serialised, so writes to
+ * keys that share a stripe do not queue behind each other's disk flushes. With {@code fsync} on,
+ * the directory is forced after the rename too, so an acknowledged write survives a power cut,
+ * not only a killed process.
  */
 public final class FileBucketStore implements BucketStore {
     static final String RESERVED = ".cg-";
@@ -111,33 +111,23 @@ public final class FileBucketStore implements BucketStore {
 
     @Override
     public CompletableFuture<WriteOutcome> putIfAbsent(String key, byte[] bytes) {
-        return write(key, () -> locks.withLock(key, () -> {
-            Path p = pathOf(key);
-            if (Files.exists(p)) {
-                return new WriteOutcome.Rejected("object exists");
-            }
-            return replace(p, bytes);
-        }));
+        return write(key, bytes, p -> Files.exists(p) ? "object exists" : null);
     }
 
     @Override
     public CompletableFuture<WriteOutcome> putIfVersion(String key, byte[] bytes, String version) {
-        return write(key, () -> locks.withLock(key, () -> {
-            Path p = pathOf(key);
+        return write(key, bytes, p -> {
             String current = currentVersion(p, key);
             if (current == null) {
-                return new WriteOutcome.Rejected("object does not exist");
+                return "object does not exist";
             }
-            if (!current.equals(version)) {
-                return new WriteOutcome.Rejected("version differs");
-            }
-            return replace(p, bytes);
-        }));
+            return current.equals(version) ? null : "version differs";
+        });
     }
 
     @Override
     public CompletableFuture<WriteOutcome> put(String key, byte[] bytes) {
-        return write(key, () -> locks.withLock(key, () -> replace(pathOf(key), bytes)));
+        return write(key, bytes, p -> null);
     }
 
     @Override
@@ -169,29 +159,81 @@ public final class FileBucketStore implements BucketStore {
 
     // ------------------------------------------------------------------ internals
 
-    private WriteOutcome replace(Path target, byte[] bytes) throws IOException {
+    /** Why a conditional write must not happen ({@code null}: go ahead); runs under the key's lock. */
+    @FunctionalInterface
+    private interface Condition {
+        String refusal(Path target) throws IOException;
+    }
+
+    /**
+     * Stages the object beside its target (written and, with fsync on, forced), then checks the
+     * condition and renames under the key's lock, then forces the directory so the rename itself
+     * survives a power cut.
+     */
+    private WriteOutcome replace(String key, byte[] bytes, Condition condition) throws IOException {
+        Path target = pathOf(key);
         String version = newVersion();
-        Files.createDirectories(target.getParent());
-        Path tmp = target.resolveSibling(RESERVED + "tmp-" + newVersion());
+        Path tmp = stage(target, ObjectFile.encode(version, bytes));
+        boolean renamed = false;
         try {
-            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-                ByteBuffer buf = ByteBuffer.wrap(ObjectFile.encode(version, bytes));
-                while (buf.hasRemaining()) {
-                    ch.write(buf);
+            String refusal = locks.withLock(key, () -> {
+                String why = condition.refusal(target);
+                if (why == null) {
+                    try {
+                        Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                    } catch (AtomicMoveNotSupportedException e) {
+                        throw new IOException("the bucket directory does not support atomic rename: " + e.getMessage(), e);
+                    }
                 }
-                if (fsync) {
-                    ch.force(true);
-                }
+                return why;
+            });
+            if (refusal != null) {
+                return new WriteOutcome.Rejected(refusal);
             }
-            try {
-                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                throw new IOException("the bucket directory does not support atomic rename: " + e.getMessage(), e);
+            renamed = true;
+            if (fsync) {
+                forceDirectory(target.getParent());
             }
+            return new WriteOutcome.Written(version);
         } finally {
-            Files.deleteIfExists(tmp);
+            if (!renamed) {
+                Files.deleteIfExists(tmp);
+            }
         }
-        return new WriteOutcome.Written(version);
+    }
+
+    /** A new temporary file in the target's directory holding {@code content}, on disk if fsync is on. */
+    private Path stage(Path target, byte[] content) throws IOException {
+        Path tmp = target.resolveSibling(RESERVED + "tmp-" + newVersion());
+        try (FileChannel ch = createNew(tmp)) {
+            ByteBuffer buf = ByteBuffer.wrap(content);
+            while (buf.hasRemaining()) {
+                ch.write(buf);
+            }
+            if (fsync) {
+                ch.force(true);
+            }
+        } catch (IOException | RuntimeException e) {
+            Files.deleteIfExists(tmp);
+            throw e;
+        }
+        return tmp;
+    }
+
+    private static FileChannel createNew(Path tmp) throws IOException {
+        try {
+            return FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        } catch (NoSuchFileException e) { // first object under this prefix (no exception per write otherwise)
+            Files.createDirectories(tmp.getParent());
+            return FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        }
+    }
+
+    /** Makes the directory's entries (the rename just done) durable; Linux and macOS allow this. */
+    private static void forceDirectory(Path dir) throws IOException {
+        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+            ch.force(true);
+        }
     }
 
     private String currentVersion(Path p, String key) throws IOException {
@@ -297,7 +339,7 @@ public final class FileBucketStore implements BucketStore {
         }, io);
     }
 
-    private CompletableFuture<WriteOutcome> write(String key, StripeLocks.IoAction<WriteOutcome> action) {
+    private CompletableFuture<WriteOutcome> write(String key, byte[] bytes, Condition condition) {
         try {
             checkKey(key);
         } catch (IllegalArgumentException e) {
@@ -305,9 +347,9 @@ public final class FileBucketStore implements BucketStore {
         }
         return CompletableFuture.supplyAsync(() -> {
             try {
-                return action.run();
+                return replace(key, bytes, condition);
             } catch (IOException e) {
-                // The rename may or may not have happened: only a re-read can tell.
+                // The rename may or may not have happened (or may not be durable): only a re-read can tell.
                 return new WriteOutcome.Ambiguous("I/O error on " + url + " key '" + key + "': " + e.getMessage(), e);
             }
         }, io);
