@@ -71,12 +71,8 @@ ensure_up() {  # rt [extra settings]
 }
 
 # One wrk connection, one request at a time, for FWD_S seconds: 'rps=.. p50_ms=.. p90_ms=.. p99_ms=..'.
-wrk_sequential() {  # url
-  wrk -t1 -c1 -d"${FWD_S:-10}s" --latency "$1" 2>&1 | awk '
-    function ms(v) { if (v ~ /us$/) return v / 1000; if (v ~ /ms$/) return v + 0; if (v ~ /s$/) return v * 1000; return v }
-    $1 == "50%" { p50 = ms($2) } $1 == "90%" { p90 = ms($2) } $1 == "99%" { p99 = ms($2) }
-    $1 == "Requests/sec:" { rps = $2 }
-    END { if (rps == "") exit 1; printf "rps=%s p50_ms=%.3f p90_ms=%.3f p99_ms=%.3f\n", rps, p50, p90, p99 }'
+wrk_sequential() {  # url -> load.lua's BENCH line without its tag (requests, seconds, latencies in us)
+  env -u BENCH_PREFIX wrk -t1 -c1 -d"${FWD_S:-10}s" -s "$BENCH_DIR/wrk/load.lua" "$1" 2>&1 | sed -n 's/^BENCH //p'
 }
 
 # The steady cost of a forward: both paths warmed under load (FWD_WARM_S seconds each), both nodes

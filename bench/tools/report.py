@@ -49,6 +49,11 @@ def med(vals):
     return statistics.median(vals) if vals else math.nan
 
 
+def lat_ms(r, pct):
+    """A latency percentile of a row in ms: load.lua's BENCH line gives us, older rows gave ms."""
+    return num(r[f"{pct}_us"]) / 1000 if f"{pct}_us" in r else num(r.get(f"{pct}_ms"))
+
+
 def fmt(v, digits=0):
     if v is None or (isinstance(v, float) and math.isnan(v)):
         return "–"
@@ -166,28 +171,12 @@ def cold_tables(rows, out, targets):
     out.append("|---|---:|---:|---:|---:|---:|---|")
     fwd = [r for r in rows if r["kind"] == "fwd"]
     via = {"local": "cg-a (owner, local)", "forwarded": "cg-b (forwarded)"}
-    overhead = {}
-    for tool in dict.fromkeys(r.get("tool", "probe") for r in fwd):
-        p50 = {}
-        for path in ("local", "forwarded"):
-            rs = [r for r in fwd if r.get("tool", "probe") == tool and r["path"] == path]
-            if not rs:
-                continue
-            p50[path] = med([num(r.get("p50_ms")) for r in rs])
-            how = (f"wrk, 1 connection, {len(rs)} rounds (medians)" if tool == "wrk"
-                   else "probe.py, one request after the other")
-            n = " / ".join(str(r.get("rps", r.get("n"))) for r in rs)
-            out.append(f"| read of an object owned by cg-a, via {via[path]}: {how} | {n} | {rs[0].get('ok', '')} | "
-                       f"{fmt(p50[path], 3)} | {fmt(med([num(r.get('p99_ms')) for r in rs]), 2)} | {rs[0].get('max_ms', '')} | "
-                       f"{'n is req/s' if tool == 'wrk' else ''} |")
-        if len(p50) == 2:
-            overhead[tool] = p50["forwarded"] - p50["local"]
-    if overhead:
-        # The wrk rounds are the steady state (both nodes warmed and idle); probe.py rows alone are older runs.
-        tool = "wrk" if "wrk" in overhead else next(iter(overhead))
-        d = overhead[tool]
-        others = ", ".join(f"{t} +{fmt(v, 2)} ms" for t, v in overhead.items() if t != tool)
-        targets.append(("forwarding overhead p50 ≤ +0.5 ms", f"+{fmt(d, 2)} ms ({tool}{'; ' + others if others else ''})", d <= 0.5))
+    p50 = {}  # tool -> path -> median p50 ms
+    for r in fwd:
+        if r.get("tool", "probe") == "probe":
+            p50.setdefault("probe", {})[r["path"]] = num(r.get("p50_ms"))
+            out.append(f"| read of an object owned by cg-a, via {via[r['path']]}: probe.py, one request after the other | "
+                       f"{r.get('n')} | {r.get('ok')} | {r.get('p50_ms')} | {r.get('p99_ms')} | {r.get('max_ms')} | |")
     for r in rows:
         if r["kind"] == "reactivate":
             out.append(f"| re-activation after idle eviction, same node | {r.get('n')} | {r.get('ok')} | {r.get('p50_ms')} | "
@@ -197,6 +186,29 @@ def cold_tables(rows, out, targets):
                        f"{r.get('p99_ms')} | {r.get('max_ms')} | released by cg-a at its shutdown, read on cg-b |")
             targets.append(("activation from loopback S3 p50 ≤ 30 ms", f"{r.get('p50_ms')} ms", num(r.get("p50_ms")) <= 30))
     out.append("")
+    rounds = [r for r in fwd if r.get("tool") == "wrk"]
+    if rounds:
+        out.append("Forwarding in the steady state: reads of one object owned by cg-a, `wrk -t1 -c1`, rounds alternating "
+                   "between the paths after both were warmed and went idle:\n")
+        out.append("| path | rounds | req/s per round | p50 ms per round | p50 ms (median) | p99 ms (median) |")
+        out.append("|---|---:|---|---|---:|---:|")
+        for path in ("local", "forwarded"):
+            rs = [r for r in rounds if r["path"] == path]
+            if not rs:
+                continue
+            ms = [lat_ms(r, "p50") for r in rs]
+            p50.setdefault("wrk", {})[path] = med(ms)
+            rps = [num(r["requests"]) / num(r["seconds"]) if "requests" in r else num(r.get("rps")) for r in rs]
+            out.append(f"| via {via[path]} | {len(rs)} | {' / '.join(fmt(v) for v in rps)} | "
+                       f"{' / '.join(fmt(v, 3) for v in ms)} | {fmt(med(ms), 3)} | {fmt(med([lat_ms(r, 'p99') for r in rs]), 2)} |")
+        out.append("")
+    overhead = {t: v["forwarded"] - v["local"] for t, v in p50.items() if len(v) == 2}
+    if overhead:
+        # The wrk rounds are the steady state (both nodes warmed and idle); probe.py rows alone are older runs.
+        tool = "wrk" if "wrk" in overhead else next(iter(overhead))
+        d = overhead[tool]
+        others = ", ".join(f"{t} +{fmt(v, 2)} ms" for t, v in overhead.items() if t != tool)
+        targets.append(("forwarding overhead p50 ≤ +0.5 ms", f"+{fmt(d, 2)} ms ({tool}{'; ' + others if others else ''})", d <= 0.5))
     for r in rows:
         if r["kind"] == "release":
             out.append(f"Release at shutdown: {r.get('resident')} resident cells, SIGTERM: {r.get('released')} released, "
