@@ -18,6 +18,7 @@ public final class BucketMetrics {
     /** A bucket operation, named like the {@code BucketStore} method. */
     public enum Op {
         GET("get", List.of(Outcome.FOUND, Outcome.NOT_FOUND, Outcome.ERROR)),
+        VERSION("version", List.of(Outcome.FOUND, Outcome.NOT_FOUND, Outcome.ERROR)),
         PUT("put", Outcome.WRITES),
         PUT_IF_ABSENT("putIfAbsent", Outcome.WRITES),
         PUT_IF_VERSION("putIfVersion", Outcome.WRITES),

@@ -41,6 +41,13 @@ public final class InstrumentedBucketStore implements BucketStore {
     }
 
     @Override
+    public CompletableFuture<Optional<String>> version(String key) {
+        long t0 = System.nanoTime();
+        return relay(store.version(key), (o, e) -> metrics.record(Op.VERSION,
+                e != null ? Outcome.ERROR : o.isPresent() ? Outcome.FOUND : Outcome.NOT_FOUND, System.nanoTime() - t0));
+    }
+
+    @Override
     public CompletableFuture<WriteOutcome> putIfAbsent(String key, byte[] bytes) {
         return write(Op.PUT_IF_ABSENT, bytes.length, System.nanoTime(), store.putIfAbsent(key, bytes));
     }

@@ -51,9 +51,13 @@ class InstrumentedBucketStoreTest {
                     .as("a stale version: the CAS is rejected").isInstanceOf(WriteOutcome.Rejected.class);
             assertThat(store.put("b", b("bee")).join().written()).isTrue();
             assertThat(store.list("", null, 10).join().keys()).containsExactly("a", "b");
+            assertThat(store.version("b").join()).isPresent();
+            assertThat(store.version("zz").join()).isEmpty();
             store.delete("b").join();
 
-            assertThat(count("get", "not_found")).isEqualTo(1);
+            assertThat(count("version", "found")).isEqualTo(1);
+            assertThat(count("version", "not_found")).isEqualTo(1);
+            assertThat(count("get", "not_found")).as("a version asked is not counted as a read").isEqualTo(1);
             assertThat(count("get", "found")).isEqualTo(1);
             assertThat(count("putIfAbsent", "written")).isEqualTo(1);
             assertThat(count("putIfAbsent", "rejected")).isEqualTo(1);

@@ -97,7 +97,7 @@ final class CellActivation {
         try {
             replica = env.replicator() == null ? null
                     : env.replicator().attach(scope, a.epoch(), files.database(), executor,
-                    () -> env.ownership().confirm(scope, a.epoch()), o.storage.walCheckpoint());
+                    () -> env.ownership().confirm(scope, a.epoch(), a.version()), o.storage.walCheckpoint());
         } catch (AttachRefusedException refused) {
             // The kept local copy cannot be proven to be the end of the lineage: drop it and restore.
             o.storage.close();

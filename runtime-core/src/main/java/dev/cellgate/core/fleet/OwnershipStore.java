@@ -91,10 +91,18 @@ public final class OwnershipStore {
     /**
      * Whether this node still owns {@code scope} at {@code epoch}: the output gate's check after
      * each replication upload. Fails (exceptionally) when the record cannot be read.
+     *
+     * <p>{@code version} is what the bucket answered to our acquiring write. While the record still
+     * has that version it holds exactly what we wrote, so asking for the version alone (a HEAD on
+     * S3) is proof enough; any other version (or a store that cannot tell) falls back to reading
+     * the record and comparing it with ours.
+     *
+     * @param version the version our own acquiring write was given (never anyone else's)
      */
-    public CompletableFuture<Boolean> confirm(String scope, long epoch) {
-        return readOwnership(scope).thenApply(own ->
-                own.record != null && own.record.value().equals(mine(epoch)));
+    public CompletableFuture<Boolean> confirm(String scope, long epoch, String version) {
+        return store.version(Keys.ownership(scope)).thenCompose(now -> now.isPresent() && now.get().equals(version)
+                ? done(true)
+                : readOwnership(scope).thenApply(own -> own.record != null && own.record.value().equals(mine(epoch))));
     }
 
     /**

@@ -6,9 +6,14 @@ import dev.cellgate.core.logic.Keys;
 import dev.cellgate.core.records.LeaseRecord;
 import dev.cellgate.core.records.OwnershipRecord;
 import dev.cellgate.core.spi.bucket.BucketStoreContract;
+import dev.cellgate.core.spi.bucket.ForwardingBucketStore;
+import dev.cellgate.core.spi.bucket.StoredObject;
 import dev.cellgate.core.store.file.FileBucketStore;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -41,8 +46,9 @@ class OwnershipStoreTest {
         assertThat(a).isInstanceOf(Acquisition.Acquired.class);
         assertThat(((Acquisition.Acquired) a).epoch()).isEqualTo(1);
         assertThat(BucketStoreContract.listAll(bucket, Keys.markersOf("n1"), 10)).containsExactly(Keys.marker("n1", "s1", SCOPE));
-        assertThat(node("n1", "s1").confirm(SCOPE, 1).get()).isTrue();
-        assertThat(node("n1", "s1").confirm(SCOPE, 2).get()).isFalse();
+        String v = ((Acquisition.Acquired) a).version();
+        assertThat(node("n1", "s1").confirm(SCOPE, 1, v).get()).isTrue();
+        assertThat(node("n1", "s1").confirm(SCOPE, 2, "another-version").get()).isFalse();
     }
 
     @Test
@@ -55,9 +61,9 @@ class OwnershipStoreTest {
         assertThat(taken).isInstanceOf(Acquisition.Acquired.class);
         assertThat(((Acquisition.Acquired) taken).epoch()).isEqualTo(2);
         // the stale owner can no longer confirm, nor release the new owner's record
-        assertThat(node("n1", "s1").confirm(SCOPE, 1).get()).isFalse();
+        assertThat(node("n1", "s1").confirm(SCOPE, 1, first.version()).get()).isFalse();
         assertThat(node("n1", "s1").release(SCOPE, 1, first.version()).get()).isFalse();
-        assertThat(node("n2", "s2").confirm(SCOPE, 2).get()).isTrue();
+        assertThat(node("n2", "s2").confirm(SCOPE, 2, ((Acquisition.Acquired) taken).version()).get()).isTrue();
     }
 
     @Test
@@ -70,6 +76,39 @@ class OwnershipStoreTest {
         lease("n1", "s1", now.get() + 10_000);
         Acquisition b = node("n2", "s2").acquire(SCOPE).get();
         assertThat(((Acquisition.Acquired) b).epoch()).isEqualTo(2);
+    }
+
+    @Test
+    void confirmAsksForTheVersionAloneWhileTheRecordIsTheOneWeWrote() throws Exception {
+        AtomicInteger reads = new AtomicInteger();
+        OwnershipStore counted = new OwnershipStore(new ForwardingBucketStore(bucket) {
+            @Override
+            public CompletableFuture<Optional<StoredObject>> get(String key) {
+                reads.incrementAndGet();
+                return super.get(key);
+            }
+
+            @Override
+            public CompletableFuture<Optional<String>> version(String key) {
+                return inner.version(key);
+            }
+        }, new Self("n1", "s1"), now::get);
+        Acquisition.Acquired a = (Acquisition.Acquired) counted.acquire(SCOPE).get();
+        reads.set(0);
+        assertThat(counted.confirm(SCOPE, 1, a.version()).get()).isTrue();
+        assertThat(reads).as("no full read while the version is ours").hasValue(0);
+
+        // Same content under a new version (rewritten): the version no longer proves it, the content does.
+        byte[] same = bucket.get(Keys.ownership(SCOPE)).get().orElseThrow().bytes();
+        bucket.put(Keys.ownership(SCOPE), same).get();
+        assertThat(counted.confirm(SCOPE, 1, a.version()).get()).isTrue();
+        assertThat(reads).hasValue(1);
+
+        // Taken over: neither the version nor the content is ours.
+        lease("n1", "s1", now.get() - 1);
+        Acquisition.Acquired b = (Acquisition.Acquired) node("n2", "s2").acquire(SCOPE).get();
+        assertThat(b.epoch()).isEqualTo(2);
+        assertThat(counted.confirm(SCOPE, 1, a.version()).get()).isFalse();
     }
 
     @Test

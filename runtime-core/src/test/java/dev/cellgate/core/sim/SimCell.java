@@ -274,10 +274,11 @@ final class SimCell {
     private CompletableFuture<Boolean> gate() {
         byte[] snapshot = state.encode();
         long e = epoch;
+        String v = ownVersion;
         String key = Snapshots.key(scope, e, nextSeq++);
         return retrying(() -> node.view.put(key, snapshot).thenApply(o -> o instanceof WriteOutcome.Written ? true : null), 1)
                 .thenCompose(up -> up == null ? CompletableFuture.completedFuture((Boolean) null)
-                        : retrying(() -> node.ownership.confirm(scope, e), 1))
+                        : retrying(() -> node.ownership.confirm(scope, e, v), 1))
                 .thenApply(owned -> {
                     if (owned == null) {
                         if (phase == Phase.SERVING) {

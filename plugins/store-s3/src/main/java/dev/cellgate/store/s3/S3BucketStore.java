@@ -81,6 +81,22 @@ final class S3BucketStore implements BucketStore {
                 }));
     }
 
+    /** A HEAD: the etag without the bytes (on the loopback emulator a third of a GET's latency). */
+    @Override
+    public CompletableFuture<Optional<String>> version(String key) {
+        return checked(key, () -> retried(() -> s3.headObject(r -> r.bucket(url.bucket()).key(url.fullKey(key))),
+                f -> f.retryableRead())
+                .handle((resp, err) -> {
+                    if (err == null) {
+                        return Optional.of(resp.eTag());
+                    }
+                    if (S3Failure.of(err) == S3Failure.NO_SUCH_KEY) {
+                        return Optional.<String>empty();
+                    }
+                    throw failure("read the version of", key, err);
+                }));
+    }
+
     @Override
     public CompletableFuture<WriteOutcome> putIfAbsent(String key, byte[] bytes) {
         return write(key, bytes, b -> b.ifNoneMatch("*"), true);

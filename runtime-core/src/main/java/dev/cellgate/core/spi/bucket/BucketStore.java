@@ -27,6 +27,15 @@ public interface BucketStore extends AutoCloseable {
     /** Reads an object, or an empty optional when it does not exist. */
     CompletableFuture<Optional<StoredObject>> get(String key);
 
+    /**
+     * The current version of an object (what {@link #get} would report with it), or an empty
+     * optional when it does not exist. The default reads the whole object; a store that can ask
+     * for the version alone (an S3 HEAD) overrides it: the output gate asks this once per flush.
+     */
+    default CompletableFuture<Optional<String>> version(String key) {
+        return get(key).thenApply(o -> o.map(StoredObject::version));
+    }
+
     /** Creates the object only when no object exists under the key (create-only). */
     CompletableFuture<WriteOutcome> putIfAbsent(String key, byte[] bytes);
 

@@ -68,6 +68,19 @@ public abstract class BucketStoreContract {
     // ------------------------------------------------------------------ the six basic cases
 
     @Test
+    void versionAloneIsWhatTheWriteAndTheReadReport() throws Exception {
+        assertThat(await(store.version("v/none"))).isEmpty();
+        WriteOutcome first = await(store.putIfAbsent("v/one", b("first")));
+        assertThat(await(store.version("v/one"))).contains(first.versionOrNull());
+        WriteOutcome second = await(store.putIfVersion("v/one", b("second"), first.versionOrNull()));
+        assertThat(second).isInstanceOf(WriteOutcome.Written.class);
+        assertThat(await(store.version("v/one"))).contains(second.versionOrNull())
+                .contains(await(store.get("v/one")).orElseThrow().version());
+        await(store.delete("v/one"));
+        assertThat(await(store.version("v/one"))).isEmpty();
+    }
+
+    @Test
     void createThenRead() throws Exception {
         WriteOutcome w = await(store.putIfAbsent("a/one.json", b("{\"n\":1}")));
         assertThat(w).isInstanceOf(WriteOutcome.Written.class);
