@@ -1,6 +1,9 @@
 // Restore time and per-write latency of the `wal` replicator against a real bucket.
 // Not a test: numbers for bench/RESULTS.md. Run through ./run.sh (it builds and sets the class path).
 
+import dev.cellgate.core.fleet.Acquisition;
+import dev.cellgate.core.fleet.OwnershipStore;
+import dev.cellgate.core.fleet.Self;
 import dev.cellgate.core.plugin.BucketStores;
 import dev.cellgate.core.plugin.PluginHost;
 import dev.cellgate.core.spi.bucket.BucketStore;
@@ -13,7 +16,6 @@ import dev.cellgate.core.spi.replication.WalCheckpoint;
 import dev.cellgate.replicator.wal.WalPolicy;
 import dev.cellgate.replicator.wal.WalReplicator;
 import dev.cellgate.replicator.wal.replica.WalCellReplica;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -39,7 +41,7 @@ public class RestoreBench {
         Map<String, String> opt = parse(args);
         String url = opt.get("bucket");
         if (url == null) {
-            System.err.println("usage: run.sh --bucket URL [--plugins DIR] [--sizes 1,16,100] [--writes 300] [--repeat 3]"
+            System.err.println("usage: run.sh --bucket URL [--plugins DIR] [--sizes 1,16,100] [--writes 300] [--rounds 3] [--repeat 3]"
                     + " [--option NAME=VALUE]...   (S3_ENDPOINT and AWS_REGION are taken from the environment too)");
             System.exit(2);
         }
@@ -65,7 +67,8 @@ public class RestoreBench {
             new java.security.SecureRandom().nextBytes(id); // fresh cells on every run, also in a reused bucket
             String run = HexFormat.of().formatHex(id);
             System.out.printf("bucket %s, run %s, work dir %s%n", store.url(), run, work);
-            latency(store, io, work, run, Integer.parseInt(opt.getOrDefault("writes", "300")));
+            latency(store, io, work, run, Integer.parseInt(opt.getOrDefault("writes", "300")),
+                    Integer.parseInt(opt.getOrDefault("rounds", "3")));
             for (String s : opt.getOrDefault("sizes", "1,16,100").split(",")) {
                 restore(store, io, work, run, Integer.parseInt(s.trim()), Integer.parseInt(opt.getOrDefault("repeat", "3")));
             }
@@ -80,42 +83,55 @@ public class RestoreBench {
         }
     }
 
-    /** Sequential acknowledged writes (each waits for its ack) vs sequential raw PUTs of a page-sized object. */
-    static void latency(BucketStore store, ExecutorService io, Path work, String run, int writes) throws Exception {
-        double[] put = new double[writes];
-        double[] get = new double[writes];
-        byte[] body = randomBytes(4096);
-        for (int i = 0; i < writes; i++) {
-            long t0 = System.nanoTime();
-            store.putIfAbsent("bench/" + run + "/raw-" + i, body).get(30, TimeUnit.SECONDS);
-            put[i] = ms(t0);
-            t0 = System.nanoTime();
-            store.get("bench/" + run + "/raw-" + i).get(30, TimeUnit.SECONDS);
-            get[i] = ms(t0);
-        }
+    /**
+     * Sequential acknowledged writes (each waits for its ack) vs sequential raw PUTs of a page-sized
+     * object, in rounds that interleave the two: the first round also warms the JIT (the store's
+     * client included), so compare the later ones.
+     */
+    static void latency(BucketStore store, ExecutorService io, Path work, String run, int writes, int rounds) throws Exception {
         Cell cell = Cell.create(store, io, work, "Bench:" + run + "-lat", 64L << 20, true);
         cell.tx("CREATE TABLE kv (k INTEGER PRIMARY KEY, v BLOB)", null).get(30, TimeUnit.SECONDS);
+        Cell free = Cell.create(store, io, work, "Bench:" + run + "-lat-free", 64L << 20, false);
+        free.tx("CREATE TABLE kv (k INTEGER PRIMARY KEY, v BLOB)", null).get(30, TimeUnit.SECONDS);
+        byte[] body = randomBytes(4096);
+        System.out.printf("latency (ms, %d sequential ops per line, first 10%% of each dropped)%n", writes);
+        for (int round = 1; round <= rounds; round++) {
+            double[] put = new double[writes];
+            double[] get = new double[writes];
+            double[] head = new double[writes];
+            for (int i = 0; i < writes; i++) {
+                String key = "bench/" + run + "/raw-" + round + "-" + i;
+                long t0 = System.nanoTime();
+                store.putIfAbsent(key, body).get(30, TimeUnit.SECONDS);
+                put[i] = ms(t0);
+                t0 = System.nanoTime();
+                store.get(key).get(30, TimeUnit.SECONDS);
+                get[i] = ms(t0);
+                t0 = System.nanoTime();
+                store.version(key).get(30, TimeUnit.SECONDS);
+                head[i] = ms(t0);
+            }
+            double[] w = acked(cell, writes);
+            double[] wf = acked(free, writes);
+            System.out.printf(" round %d%n", round);
+            System.out.printf("  raw PUT 4 KiB                     p50 %7.2f  p99 %7.2f%n", pct(put, 50), pct(put, 99));
+            System.out.printf("  raw GET 4 KiB                     p50 %7.2f  p99 %7.2f%n", pct(get, 50), pct(get, 99));
+            System.out.printf("  raw version (HEAD) 4 KiB          p50 %7.2f  p99 %7.2f%n", pct(head, 50), pct(head, 99));
+            System.out.printf("  acked write, the node's check     p50 %7.2f  p99 %7.2f%n", pct(w, 50), pct(w, 99));
+            System.out.printf("  acked write, check without I/O    p50 %7.2f  p99 %7.2f%n", pct(wf, 50), pct(wf, 99));
+        }
+        cell.close();
+        free.close();
+    }
+
+    static double[] acked(Cell cell, int writes) throws Exception {
         double[] w = new double[writes];
         for (int i = 0; i < writes; i++) {
             long t0 = System.nanoTime();
             cell.tx("INSERT OR REPLACE INTO kv VALUES (" + (i % 50) + ", ?)", randomBytes(100)).get(30, TimeUnit.SECONDS);
             w[i] = ms(t0);
         }
-        Cell free = Cell.create(store, io, work, "Bench:" + run + "-lat-free", 64L << 20, false);
-        free.tx("CREATE TABLE kv (k INTEGER PRIMARY KEY, v BLOB)", null).get(30, TimeUnit.SECONDS);
-        double[] wf = new double[writes];
-        for (int i = 0; i < writes; i++) {
-            long t0 = System.nanoTime();
-            free.tx("INSERT OR REPLACE INTO kv VALUES (" + (i % 50) + ", ?)", randomBytes(100)).get(30, TimeUnit.SECONDS);
-            wf[i] = ms(t0);
-        }
-        System.out.printf("latency (ms, %d sequential ops, first 10%% dropped as warm-up)%n", writes);
-        System.out.printf("  raw PUT 4 KiB                     p50 %7.2f  p99 %7.2f%n", pct(put, 50), pct(put, 99));
-        System.out.printf("  raw GET 4 KiB                     p50 %7.2f  p99 %7.2f%n", pct(get, 50), pct(get, 99));
-        System.out.printf("  acked write, own.json GET check   p50 %7.2f  p99 %7.2f%n", pct(w, 50), pct(w, 99));
-        System.out.printf("  acked write, check without I/O    p50 %7.2f  p99 %7.2f%n", pct(wf, 50), pct(wf, 99));
-        cell.close();
-        free.close();
+        return w;
     }
 
     /** Fills a cell to `mb` MiB, lets maintenance snapshot it, then times restores into fresh files. */
@@ -153,6 +169,13 @@ public class RestoreBench {
                 last.bytesRead() / 1048576.0, t[0], t[t.length / 2], fill);
     }
 
+    /** The node's own acquire of the cell and its per-flush confirmation (OwnershipStore). */
+    static OwnershipCheck nodesCheck(BucketStore store, String scope) throws Exception {
+        OwnershipStore owner = new OwnershipStore(store, new Self("bench", "s"), System::currentTimeMillis);
+        Acquisition.Acquired a = (Acquisition.Acquired) owner.acquire(scope).get(30, TimeUnit.SECONDS);
+        return () -> owner.confirm(scope, a.epoch(), a.version());
+    }
+
     /** A bench cell: one executor thread, a JDBC connection with the host pragmas, the replica attached at epoch 1. */
     static final class Cell {
         final ExecutorService exec = Executors.newSingleThreadExecutor();
@@ -163,14 +186,7 @@ public class RestoreBench {
                 throws Exception {
             Cell c = new Cell();
             Path db = work.resolve(scope.replace(':', '_') + ".db");
-            String own = "cells/" + scope + "/own.json";
-            if (ownJsonCheck) {
-                store.putIfAbsent(own, ("{\"node\":\"bench\",\"session\":\"s\",\"epoch\":1}").getBytes(StandardCharsets.UTF_8))
-                        .get(30, TimeUnit.SECONDS);
-            }
-            OwnershipCheck check = ownJsonCheck
-                    ? () -> store.get(own).thenApply(o -> o.isPresent() && new String(o.get().bytes(), StandardCharsets.UTF_8).contains("\"epoch\":1"))
-                    : () -> CompletableFuture.completedFuture(true);
+            OwnershipCheck check = ownJsonCheck ? nodesCheck(store, scope) : () -> CompletableFuture.completedFuture(true);
             WalReplicator r = new WalReplicator(new ReplicatorConfig(store, io, snapshotEvery), WalPolicy.defaults());
             c.exec.submit(() -> {
                 c.conn = DriverManager.getConnection("jdbc:sqlite:" + db);

@@ -4,7 +4,7 @@
 #   bench/restore/run.sh --bucket file:///tmp/bench-bucket
 #   bench/restore/run.sh --bucket s3://test-bucket/bench --plugins plugins/store-s3/target   # after start-s3.sh; source its s3.env
 #
-# Options: --sizes 1,16,100  --writes 300  --repeat 3  --option NAME=VALUE (store option, repeatable)
+# Options: --sizes 1,16,100  --writes 300  --rounds 3 (latency rounds; the first warms the JIT)  --repeat 3  --option NAME=VALUE (store option, repeatable)
 # The numbers go to bench/RESULTS.md by hand (the lead records them).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
