@@ -10,9 +10,14 @@ class FileBucketStoreContractTest extends BucketStoreContract {
     @TempDir
     static Path bucketRoot;
 
+    /** Off here (fast); {@link FileBucketStoreDurableContractTest} runs the contract again with it on. */
+    protected boolean fsync() {
+        return false;
+    }
+
     @Override
     protected BucketStore openStore(String prefix) {
         // A prefix of a directory bucket is a sub-directory.
-        return new FileBucketStore("file://" + bucketRoot.resolve(prefix), bucketRoot.resolve(prefix), false);
+        return new FileBucketStore("file://" + bucketRoot.resolve(prefix), bucketRoot.resolve(prefix), fsync());
     }
 }

@@ -2,27 +2,21 @@ package dev.cellgate.core.store.file;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cellgate.core.spi.bucket.BucketStore;
-import dev.cellgate.core.spi.bucket.BucketStoreContract;
 import dev.cellgate.core.spi.bucket.WriteOutcome;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The shared contract again with fsync on, the node's default: the object is staged and forced
  * outside the stripe lock and the directory is forced after the rename, so the races must still
  * hold with the slow part moved out of the lock.
  */
-class FileBucketStoreDurableContractTest extends BucketStoreContract {
-    @TempDir
-    static Path bucketRoot;
-
+class FileBucketStoreDurableContractTest extends FileBucketStoreContractTest {
     @Override
-    protected BucketStore openStore(String prefix) {
-        return new FileBucketStore("file://" + bucketRoot.resolve(prefix), bucketRoot.resolve(prefix), true);
+    protected boolean fsync() {
+        return true;
     }
 
     @Test
