@@ -25,6 +25,8 @@ import sys
 import threading
 import time
 
+from probe import pct  # the bench tools' one percentile (nearest rank)
+
 ENDPOINT = os.environ["S3_ENDPOINT"].removeprefix("http://")
 BUCKET = os.environ["S3_BUCKET"]
 KEY_ID, SECRET = os.environ["AWS_ACCESS_KEY_ID"], os.environ["AWS_SECRET_ACCESS_KEY"]
@@ -81,10 +83,6 @@ def cpu_ms(pid):  # utime + stime of every thread of the process
 
 def emulator_cpu():
     return cpu_ms(PROXY), cpu_ms(AZURITE)
-
-
-def pct(sorted_ms, p):
-    return sorted_ms[min(len(sorted_ms) - 1, int(len(sorted_ms) * p / 100))]
 
 
 def latency_line(name, conn, n, make):
