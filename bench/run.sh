@@ -13,9 +13,11 @@
 # and a JFR profile summary. bench/RESULTS.md is written by hand from summary.md.
 #
 # Scenarios: hello counter-hot counter-many kv-hot kv-many counter-light (2 connections over the
-# 1,000 counters: latency at moderate load), and rpc-hot (not by default).
+# 1,000 counters, closed loop), and not by default: rpc-hot, counter-paced and read-paced (latency at
+# moderate load: 2 connections over the 1,000 counters, each pausing PACE_MS after every response;
+# increments, reads).
 # Knobs (environment, defaults in brackets):
-#   DURATION [15] REPS [3] THREADS [2] CONNS [50] NAMES [1000] WARMUP [10] EXACT_N [1000]
+#   DURATION [15] REPS [3] THREADS [2] CONNS [50] NAMES [1000] WARMUP [10] EXACT_N [1000] PACE_MS [10]
 #   PEERS ["workerd"; add miniflare]  CG_VARIANTS ["cg-file cg-s3 cg-off"]  CG_JAVA_OPTS [-Xmx2g]
 #   A variant may carry a tag to compare Java settings side by side: CG_VARIANTS="cg-file cg-file.zgc"
 #   with CG_TAG_OPTS_zgc="-XX:+UseZGC" (added to CG_JAVA_OPTS for that variant only)
@@ -45,8 +47,8 @@ for a in "$@"; do
     -h | --help) usage; exit 0 ;;
     load | cold | density) SECTIONS+=("$a") ;;
     all) SECTIONS+=(load cold density) ;;
-    hello | counter-hot | counter-many | kv-hot | kv-many | counter-light | rpc-hot) SCENARIO_ARGS+=("$a") ;;
-    *) echo "run.sh: unknown argument '$a' (sections: load cold density all; scenarios: hello counter-hot counter-many kv-hot kv-many counter-light rpc-hot)" >&2; exit 2 ;;
+    hello | counter-hot | counter-many | kv-hot | kv-many | counter-light | rpc-hot | counter-paced | read-paced) SCENARIO_ARGS+=("$a") ;;
+    *) echo "run.sh: unknown argument '$a' (sections: load cold density all; scenarios: hello counter-hot counter-many kv-hot kv-many counter-light rpc-hot counter-paced read-paced)" >&2; exit 2 ;;
   esac
 done
 [ ${#SCENARIO_ARGS[@]} -gt 0 ] && SCENARIOS="${SCENARIO_ARGS[*]}"

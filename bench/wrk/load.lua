@@ -2,11 +2,17 @@
 --   BENCH_PREFIX unset: every request goes to the path on wrk's command line (one hot object).
 --   BENCH_PREFIX=/counter/n BENCH_OBJECTS=1000: each request picks object <prefix><k>, k uniform
 --   in [0, BENCH_OBJECTS), so the load spreads over that many Durable Objects.
+--   BENCH_QUERY=?op=get: appended to every such request (reads instead of increments).
+--   BENCH_PACE_MS=10: each connection waits this long after a response before its next request,
+--   so the offered load stays far below capacity (an open pace, not a saturating closed loop);
+--   wrk starts a request's latency clock when it writes the request, so the pause is not counted.
 -- At the end one machine-readable line:
 --   BENCH requests=.. seconds=.. non2xx=.. sockerr=.. p50_us=.. p90_us=.. p99_us=.. max_us=..
 
 local prefix = os.getenv("BENCH_PREFIX")
 local objects = tonumber(os.getenv("BENCH_OBJECTS") or "1000")
+local query = os.getenv("BENCH_QUERY") or ""
+local pace_ms = tonumber(os.getenv("BENCH_PACE_MS") or "0")
 local next_id = 0
 
 function setup(thread)
@@ -21,7 +27,13 @@ end
 
 if prefix ~= nil then
   function request()
-    return wrk.format("GET", prefix .. math.random(0, objects - 1))
+    return wrk.format("GET", prefix .. math.random(0, objects - 1) .. query)
+  end
+end
+
+if pace_ms > 0 then
+  function delay()
+    return pace_ms
   end
 end
 
