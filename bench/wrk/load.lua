@@ -4,7 +4,7 @@
 --   in [0, BENCH_OBJECTS), so the load spreads over that many Durable Objects.
 --   BENCH_QUERY=?op=get: appended to every such request (reads instead of increments).
 --   BENCH_PACE_MS=10: each connection waits this long after a response before its next request,
---   so the offered load stays far below capacity (an open pace, not a saturating closed loop);
+--   so the offered load stays far below capacity (a closed loop with a think time, not a saturating one);
 --   wrk starts a request's latency clock when it writes the request, so the pause is not counted.
 -- At the end one machine-readable line:
 --   BENCH requests=.. seconds=.. non2xx=.. sockerr=.. p50_us=.. p90_us=.. p99_us=.. max_us=..
