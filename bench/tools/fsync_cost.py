@@ -19,17 +19,20 @@ import os
 import sys
 import time
 
+from probe import pct  # the bench tools' one percentile (nearest rank)
+
 PACED_PER_S = 170
 
 
-def unlinker(d, per_s, seconds):
-    """Creates (unflushed) then deletes files in d at per_s deletions per second."""
+def unlinker(d, per_s, seconds, ready):
+    """Creates (unflushed) files in d, says so, then deletes them at per_s per second."""
     os.makedirs(d, exist_ok=True)
     files = [f"{d}/garbage-{i}" for i in range(int(per_s * seconds))]
     for f in files:
         fd = os.open(f, os.O_CREAT | os.O_WRONLY, 0o644)
         os.write(fd, b"y" * 5000)
         os.close(fd)
+    ready.set()
     t0 = time.time()
     for i, f in enumerate(files):
         os.unlink(f)
@@ -41,9 +44,10 @@ def unlinker(d, per_s, seconds):
 def line(d, n, how, per_s=0, unlinks_per_s=0):
     deleter = None
     if unlinks_per_s:
-        deleter = multiprocessing.Process(target=unlinker, args=(d + "-garbage", unlinks_per_s, n / per_s + 2))
+        ready = multiprocessing.Event()
+        deleter = multiprocessing.Process(target=unlinker, args=(d + "-garbage", unlinks_per_s, n / per_s + 2, ready))
         deleter.start()
-        time.sleep(1 + unlinks_per_s * (n / per_s + 2) / 4000)  # let it create its files first
+        ready.wait()  # its files exist: from now on it only deletes
     times = []
     t0 = time.time()
     for i in range(n):
@@ -67,12 +71,12 @@ def line(d, n, how, per_s=0, unlinks_per_s=0):
         deleter.join()
     times.sort()
     label = how if not per_s else f"{how}, {per_s}/s, {unlinks_per_s} unlinks/s beside"
-    print(f"| {label} | {times[n // 2]:.3f} | {times[int(n * 0.9)]:.3f} | {times[int(n * 0.99)]:.3f} |", flush=True)
+    print(f"| {label} | {pct(times, 50):.3f} | {pct(times, 90):.3f} | {pct(times, 99):.3f} |", flush=True)
 
 
 def main():
+    paced = "--paced" in sys.argv[1:]
     args = [a for a in sys.argv[1:] if a != "--paced"]
-    paced = len(args) < len(sys.argv) - 1
     d = args[0] if args else "bench/.work/fsync"
     n = int(args[1]) if len(args) > 1 else (1360 if paced else 400)
     os.makedirs(d, exist_ok=True)
