@@ -457,13 +457,16 @@ final class Cell {
         if (inFlight > 0 || instance.eventsInFlight() > 0) {
             return;
         }
+        long waitedMs = codeSwitch.wantedForMs(ticker.nowMs());
         codeSwitch.done();
         try {
             closeInstance();
             script = next;
+            long constructing = System.nanoTime();
             instance = next.newCell(id.className(), id, host);
             LOG.atInfo().setMessage("cell.restarted").addKeyValue("scope", scope).addKeyValue("deployment",
-                    next.bundle().deploymentId()).log();
+                    next.bundle().deploymentId()).addKeyValue("waited_ms", waitedMs)
+                    .addKeyValue("construct_ms", (System.nanoTime() - constructing) / 1_000_000).log();
         } catch (Exception e) {
             LOG.atError().setMessage("cell.restart_failed").addKeyValue("scope", scope).addKeyValue("error", e.toString()).log();
             reset(e);

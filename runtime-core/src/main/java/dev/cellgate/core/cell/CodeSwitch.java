@@ -46,6 +46,11 @@ final class CodeSwitch {
         return held.size() == 1;
     }
 
+    /** How long the move has been wanted (for the log of the move). */
+    long wantedForMs(long nowMs) {
+        return wanted == null ? 0 : nowMs - sinceMs;
+    }
+
     long holdLeftMs(long nowMs) {
         return Math.max(0, sinceMs + HOLD_MS - nowMs);
     }
