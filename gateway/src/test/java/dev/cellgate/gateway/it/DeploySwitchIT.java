@@ -106,27 +106,31 @@ class DeploySwitchIT {
         long took = 0;
         StringBuilder seen = new StringBuilder();
         try (ExecutorService probing = Executors.newVirtualThreadPerTaskExecutor()) {
-            List<Future<String>> probes = new ArrayList<>();
+            List<Future<Switched>> probes = new ArrayList<>();
             for (NodeProcess n : f.nodes) {
                 for (String path : List.of("/", "/cell")) {
                     probes.add(probing.submit(() -> probeUntil(n, path, version, t0, ms)));
                 }
             }
-            for (Future<String> p : probes) {
-                String trace = p.get();
-                seen.append(" | ").append(trace);
-                took = Math.max(took, Long.parseLong(trace.substring(trace.lastIndexOf('@') + 1, trace.lastIndexOf('/'))));
+            for (Future<Switched> p : probes) {
+                Switched route = p.get();
+                seen.append(" | ").append(route.trace());
+                took = Math.max(took, route.atMs());
             }
         }
         System.out.printf("every node serves %s after %d ms (answers, at ms since the push / ms each took:%s)%n", version, took, seen);
         assertThat(took).as("time until every node served %s (a slow answer counts too):%s", version, seen).isLessThan(ms);
     }
 
+    /** When a route first answered the new version (ms since the push), and its answers up to then. */
+    private record Switched(long atMs, String trace) {
+    }
+
     /**
-     * Asks one route until it answers {@code version} (or {@code ms} have passed) and returns
-     * its trace, {@code node/path: v1@120/40 v2@310/95}, whose last entry is the switch.
+     * Asks one route until it answers {@code version} (or {@code ms} have passed). The trace
+     * reads {@code node/path: v1@120/40 v2@310/95} (answer@ms since the push/ms it took).
      */
-    private static String probeUntil(NodeProcess n, String path, String version, long t0, long ms) throws Exception {
+    private static Switched probeUntil(NodeProcess n, String path, String version, long t0, long ms) throws Exception {
         StringBuilder trace = new StringBuilder(n.name() + path + ":");
         while (true) {
             long sent = System.nanoTime();
@@ -135,7 +139,7 @@ class DeploySwitchIT {
             trace.append(' ').append(body, 0, Math.min(2, body.length())).append('@').append((answered - t0) / 1_000_000)
                     .append('/').append((answered - sent) / 1_000_000);
             if (body.startsWith(version)) {
-                return trace.toString();
+                return new Switched((answered - t0) / 1_000_000, trace.toString());
             }
             assertThat((answered - t0) / 1_000_000).as("%s still answers %s", trace, body).isLessThan(ms);
             Thread.sleep(50);
