@@ -24,6 +24,13 @@ from probe import pct  # the bench tools' one percentile (nearest rank)
 PACED_PER_S = 170
 
 
+def wait_turn(t0, i, per_s):
+    """Sleeps until the i-th slot of a steady per_s-per-second schedule that began at t0."""
+    pause = t0 + i / per_s - time.time()
+    if pause > 0:
+        time.sleep(pause)
+
+
 def unlinker(d, per_s, seconds, ready):
     """Creates (unflushed) files in d, says so, then deletes them at per_s per second."""
     os.makedirs(d, exist_ok=True)
@@ -36,9 +43,7 @@ def unlinker(d, per_s, seconds, ready):
     t0 = time.time()
     for i, f in enumerate(files):
         os.unlink(f)
-        pause = t0 + (i + 1) / per_s - time.time()
-        if pause > 0:
-            time.sleep(pause)
+        wait_turn(t0, i + 1, per_s)
 
 
 def line(d, n, how, per_s=0, unlinks_per_s=0):
@@ -52,9 +57,7 @@ def line(d, n, how, per_s=0, unlinks_per_s=0):
     t0 = time.time()
     for i in range(n):
         if per_s:
-            pause = t0 + i / per_s - time.time()
-            if pause > 0:
-                time.sleep(pause)
+            wait_turn(t0, i, per_s)
         t = time.perf_counter()
         tmp = f"{d}/.tmp-{i}"
         fd = os.open(tmp, os.O_CREAT | os.O_WRONLY | os.O_EXCL, 0o644)
