@@ -20,6 +20,8 @@ import javax.crypto.spec.SecretKeySpec;
  */
 final class AesCiphers {
     private static final int BLOCK = 16;
+    /** Test-only negative control: false skips the short-tag comparison, which AesCiphersTest must then see. */
+    static volatile boolean shortTagCheck = true;
 
     private AesCiphers() {
     }
@@ -52,7 +54,7 @@ final class AesCiphers {
             plain[i] = (byte) (data[i] ^ keystream[i]);
         }
         byte[] expected = Arrays.copyOfRange(gcm(true, key, iv, aad, 128, plain), n, n + tagBytes);
-        if (!MessageDigest.isEqual(expected, Arrays.copyOfRange(data, n, data.length))) {
+        if (shortTagCheck && !MessageDigest.isEqual(expected, Arrays.copyOfRange(data, n, data.length))) {
             throw decryptionFailed(n, n, "AES-GCM");
         }
         return plain;
