@@ -163,26 +163,26 @@ const CASES = {
     ["globals", async () => [typeof Crypto, typeof SubtleCrypto, typeof CryptoKey, Object.prototype.toString.call(crypto), Object.prototype.toString.call(crypto.subtle), crypto.subtle === crypto.subtle]],
   ],
   "pbkdf2-1": [
-    ["pbkdfBig", async () => s.importKey('raw', enc.encode('pw'), 'PBKDF2', false, ['deriveBits']).then(k=>s.deriveBits({name:'PBKDF2', hash:'SHA-256', salt:u8(8), iterations: 100001}, k, 256))],
     ["pbkdf0", async () => s.importKey('raw', enc.encode('pw'), 'PBKDF2', false, ['deriveBits']).then(k=>s.deriveBits({name:'PBKDF2', hash:'SHA-256', salt:u8(8), iterations: 0}, k, 256))],
     ["pbkdfLen", async () => s.importKey('raw', enc.encode('pw'), 'PBKDF2', false, ['deriveBits']).then(k=>s.deriveBits({name:'PBKDF2', hash:'SHA-256', salt:u8(8), iterations: 1}, k, 7))],
     ["pbkdfLen0", async () => s.importKey('raw', enc.encode('pw'), 'PBKDF2', false, ['deriveBits']).then(k=>s.deriveBits({name:'PBKDF2', hash:'SHA-256', salt:u8(8), iterations: 1}, k, 0))],
     ["pbkdfLenNull", async () => s.importKey('raw', enc.encode('pw'), 'PBKDF2', false, ['deriveBits']).then(k=>s.deriveBits({name:'PBKDF2', hash:'SHA-256', salt:u8(8), iterations: 1}, k, null))],
     ["pbkdfLenNeg", async () => s.importKey('raw', enc.encode('pw'), 'PBKDF2', false, ['deriveBits']).then(k=>s.deriveBits({name:'PBKDF2', hash:'SHA-256', salt:u8(8), iterations: 1}, k, -8))],
+    ["pbkdfExtr", async () => s.importKey('raw', enc.encode('pw'), 'PBKDF2', true, ['deriveBits'])],
   ],
   "pbkdf2-2": [
-    ["pbkdfExtr", async () => s.importKey('raw', enc.encode('pw'), 'PBKDF2', true, ['deriveBits'])],
     ["pbkdfJwk", async () => s.importKey('jwk', {kty:'oct', k:'AA'}, 'PBKDF2', false, ['deriveBits'])],
     ["pbkdfExport", async () => s.importKey('raw', enc.encode('pw'), 'PBKDF2', false, ['deriveBits']).then(k=>[show(k)])],
     ["pbkdfEmptyPw", async () => s.importKey('raw', u8([]), 'PBKDF2', false, ['deriveBits']).then(k=>s.deriveBits({name:'PBKDF2', hash:'SHA-1', salt:u8([]), iterations: 1}, k, 160))],
     ["pbkdfDeriveKey", async () => s.importKey('raw', enc.encode('password'), 'PBKDF2', false, ['deriveKey']).then(k=>s.deriveKey({name:'PBKDF2', hash:'SHA-256', salt:enc.encode('salt'), iterations: 1000}, k, {name:'AES-CBC', length: 256}, true, ['encrypt'])).then(async k=>[show(k), hex(await s.exportKey('raw',k))])],
     ["pbkdfNoIter", async () => s.importKey('raw', enc.encode('password'), 'PBKDF2', false, ['deriveBits']).then(k=>s.deriveBits({name:'PBKDF2', hash:'SHA-256', salt:enc.encode('salt')}, k, 128))],
+    ["pbkdfNoSalt", async () => s.importKey('raw', enc.encode('password'), 'PBKDF2', false, ['deriveBits']).then(k=>s.deriveBits({name:'PBKDF2', hash:'SHA-256', iterations:1}, k, 128))],
   ],
   "pbkdf2-3": [
-    ["pbkdfNoSalt", async () => s.importKey('raw', enc.encode('password'), 'PBKDF2', false, ['deriveBits']).then(k=>s.deriveBits({name:'PBKDF2', hash:'SHA-256', iterations:1}, k, 128))],
     ["pbkdfSha1", async () => s.importKey('raw', enc.encode('password'), 'PBKDF2', false, ['deriveBits']).then(k=>s.deriveBits({name:'PBKDF2', hash:'SHA-1', salt:enc.encode('salt'), iterations: 2}, k, 160))],
     ["pbkdfMd5", async () => s.importKey('raw', enc.encode('password'), 'PBKDF2', false, ['deriveBits']).then(k=>s.deriveBits({name:'PBKDF2', hash:'MD5', salt:enc.encode('salt'), iterations: 2}, k, 128))],
     ["iterStr", async () => s.importKey('raw', u8(22), 'PBKDF2', false, ['deriveBits']).then(k=>s.deriveBits({name:'PBKDF2', salt:u8(1), iterations:'3', hash:'SHA-1'}, k, 16))],
+    ["pbkdfAtLimit", async () => s.importKey('raw', enc.encode('pw'), 'PBKDF2', false, ['deriveBits']).then(k=>s.deriveBits({name:'PBKDF2', hash:'SHA-256', salt:u8(8), iterations: 100000}, k, 256))],
   ],
   "ecdsa-1": [
     ["ecPkcs8", async () => imp('pkcs8', KEYS['ec_P-256'].pkcs8, {name:'ECDSA', namedCurve:'P-256'}, true, ['sign'])],
@@ -577,6 +577,9 @@ const CASES = {
   "okp-pkcs8-of-the-other-curve": [
     ["edAsX", async () => imp('pkcs8', KEYS.ed.pkcs8, 'X25519', true, ['deriveBits'])],
     ["xAsEd", async () => imp('spki', KEYS.x.spki, 'Ed25519', true, ['verify'])],
+  ],
+  "pbkdf2-iteration-limit": [
+    ["pbkdfBig", async () => s.importKey('raw', enc.encode('pw'), 'PBKDF2', false, ['deriveBits']).then(k=>s.deriveBits({name:'PBKDF2', hash:'SHA-256', salt:u8(8), iterations: 100001}, k, 256))],
   ],
 };
 

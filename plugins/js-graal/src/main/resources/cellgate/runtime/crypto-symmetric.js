@@ -8,6 +8,7 @@
   const K = internal.cryptoKeys;
   const op = (m) => dom(m, 'OperationError');
   const data = (m) => dom(m, 'DataError');
+  const PBKDF2_MAX_ITERATIONS = 100000;
 
   function secretKey(name, alg, kind, bytes, extractable, usages, extra) {
     return K.create(Object.assign({ name, type: 'secret', extractable, usages, alg, kind, material: bytes }, extra));
@@ -227,6 +228,12 @@
     if (length % 8 !== 0) throw op(s.name + ' requires a derived key length that is a multiple of eight (requested ' + length + ').');
     if (s.name === 'HKDF') return P.fromHost(W.hkdf(hash, ab(s.material), ab(alg.salt), ab(alg.info), length / 8));
     if (!(alg.iterations > 0)) throw op('PBKDF2 requires a positive iteration count (requested ' + alg.iterations + ').');
+    // Cloudflare's limit (workerd's limit enforcer; miniflare sets none): the host call cannot be
+    // interrupted by the CPU limit, so an unbounded count could hold the executor for seconds.
+    if (alg.iterations > PBKDF2_MAX_ITERATIONS) {
+      throw dom('Pbkdf2 failed: iteration counts above ' + PBKDF2_MAX_ITERATIONS + ' are not supported (requested ' + alg.iterations + ').',
+        'NotSupportedError');
+    }
     return P.fromHost(W.pbkdf2(hash, ab(s.material), ab(alg.salt), alg.iterations, length / 8));
   }
 
