@@ -95,6 +95,10 @@ const CASES = {
     ["encryptStrAlg", async () => s.importKey('raw', u8(16), 'AES-GCM', true, ['encrypt']).then(k=>s.encrypt('AES-GCM', k, u8(1)))],
     ["encryptHmacKey", async () => s.importKey('raw', u8(16), {name:'HMAC',hash:'SHA-1'}, true, ['sign']).then(k=>s.encrypt('HMAC', k, u8(1)))],
   ],
+  "webidl-conversion-8": [
+    ["cloneKey", async () => s.importKey('raw', u8(16), 'AES-GCM', true, ['encrypt']).then(k=>{ const c = structuredClone(k); return [c instanceof CryptoKey, show(c)]; })],
+    ["cloneEcKey", async () => s.generateKey({name:'ECDSA', namedCurve:'P-256'}, true, ['sign']).then(k=>{ const c = structuredClone(k.privateKey); return [c instanceof CryptoKey]; })],
+  ],
   "aes-gcm-1": [
     ["ivString", async () => s.generateKey({name:'AES-GCM', length:128}, true, ['encrypt']).then(k => s.encrypt({name:'AES-GCM', iv:'abc'}, k, u8([1])))],
     ["ivMissing", async () => s.generateKey({name:'AES-GCM', length:128}, true, ['encrypt']).then(k => s.encrypt({name:'AES-GCM'}, k, u8([1])))],
