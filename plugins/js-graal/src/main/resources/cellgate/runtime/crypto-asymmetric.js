@@ -5,9 +5,8 @@
 (function (host, internal) {
   'use strict';
   const P = internal.cryptoParams;
-  const { U, dom, W, ab } = P;
+  const { U, dom, W, ab, dataError: data } = P;
   const K = internal.cryptoKeys;
-  const data = (m) => dom(m, 'DataError');
 
   // Which JWK "use" and "key_ops" a key of this algorithm may carry.
   function jwkUse(name) {

@@ -4,10 +4,8 @@
   'use strict';
   const P = internal.cryptoParams;
   const A = internal.cryptoAsymmetric;
-  const { U, dom, W, ab } = P;
+  const { U, dom, W, ab, dataError: data, operationError: op } = P;
   const K = internal.cryptoKeys;
-  const data = (m) => dom(m, 'DataError');
-  const op = (m) => dom(m, 'OperationError');
 
   const CURVES = { 'P-256': 32, 'P-384': 48, 'P-521': 66 };
   function curveOf(alg) {

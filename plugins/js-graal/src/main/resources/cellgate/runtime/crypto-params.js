@@ -8,6 +8,8 @@
   const W = host.webCrypto();
 
   const dom = (message, name) => new DOMException(message, name);
+  const dataError = (message) => dom(message, 'DataError');
+  const operationError = (message) => dom(message, 'OperationError');
   const failed = (method, index, type) =>
     new TypeError("Failed to execute '" + method + "' on 'SubtleCrypto': parameter " + index + " is not of type '" + type + "'.");
   // JSG names a dictionary type by its mangled C++ name when it is given null or undefined.
@@ -189,7 +191,7 @@
   const fromHost = (bb) => bytesFromHost(bb).buffer;
 
   internal.cryptoParams = {
-    W, dom, algorithm, jwk, args, U, usageSet, usageNames, digestName, requireHash, DIGEST_SIZE, DIGEST_BLOCK,
+    W, dom, dataError, operationError, algorithm, jwk, args, U, usageSet, usageNames, digestName, requireHash, DIGEST_SIZE, DIGEST_BLOCK,
     fromBase64Url, toBase64Url, ab, checked, fromHost, bytesFromHost, copyBytes, isBuffer,
   };
 });

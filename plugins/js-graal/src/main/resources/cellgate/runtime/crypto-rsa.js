@@ -5,10 +5,8 @@
   'use strict';
   const P = internal.cryptoParams;
   const A = internal.cryptoAsymmetric;
-  const { U, dom, W, ab } = P;
+  const { U, dom, W, ab, dataError: data, operationError: op } = P;
   const K = internal.cryptoKeys;
-  const data = (m) => dom(m, 'DataError');
-  const op = (m) => dom(m, 'OperationError');
 
   const allowedUsages = (name) => (name === 'RSA-OAEP' ? U.encrypt | U.decrypt | U.wrapKey | U.unwrapKey : U.sign | U.verify);
 

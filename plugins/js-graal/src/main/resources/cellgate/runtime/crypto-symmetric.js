@@ -4,10 +4,8 @@
 (function (host, internal) {
   'use strict';
   const P = internal.cryptoParams;
-  const { U, dom, W, ab } = P;
+  const { U, dom, W, ab, dataError: data, operationError: op } = P;
   const K = internal.cryptoKeys;
-  const op = (m) => dom(m, 'OperationError');
-  const data = (m) => dom(m, 'DataError');
   const PBKDF2_MAX_ITERATIONS = 100000;
 
   function secretKey(name, alg, kind, bytes, extractable, usages, extra) {

@@ -9,7 +9,6 @@ import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.security.SecureRandom;
 import java.security.Signature;
-import java.security.SignatureException;
 import java.security.interfaces.EdECPrivateKey;
 import java.security.interfaces.XECPrivateKey;
 import java.security.spec.PKCS8EncodedKeySpec;
@@ -89,10 +88,7 @@ final class OkpKeys {
 
     static byte[] sign(KeyHandle k, byte[] data) {
         try {
-            Signature s = Signature.getInstance("Ed25519");
-            s.initSign(k.privateKey());
-            s.update(data);
-            return s.sign();
+            return Signatures.sign(Signature.getInstance("Ed25519"), k.privateKey(), data);
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("Ed25519 signing failed", e);
         }
@@ -100,12 +96,7 @@ final class OkpKeys {
 
     static boolean verify(KeyHandle k, byte[] signature, byte[] data) {
         try {
-            Signature s = Signature.getInstance("Ed25519");
-            s.initVerify(k.publicKey());
-            s.update(data);
-            return s.verify(signature);
-        } catch (SignatureException e) {
-            return false;
+            return Signatures.verify(Signature.getInstance("Ed25519"), k.publicKey(), signature, data);
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("Ed25519 verification failed", e);
         }

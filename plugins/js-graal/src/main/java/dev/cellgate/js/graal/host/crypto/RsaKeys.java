@@ -9,7 +9,6 @@ import java.security.KeyPairGenerator;
 import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.security.Signature;
-import java.security.SignatureException;
 import java.security.interfaces.RSAKey;
 import java.security.interfaces.RSAPrivateCrtKey;
 import java.security.interfaces.RSAPublicKey;
@@ -107,10 +106,7 @@ final class RsaKeys {
     /** {@code scheme} "PKCS1" or "PSS" (with {@code saltLength}). */
     static byte[] sign(KeyHandle k, String scheme, String hash, int saltLength, byte[] data) {
         try {
-            Signature s = signature(scheme, hash, saltLength);
-            s.initSign(k.privateKey());
-            s.update(data);
-            return s.sign();
+            return Signatures.sign(signature(scheme, hash, saltLength), k.privateKey(), data);
         } catch (GeneralSecurityException e) {
             throw CryptoError.operation("RSA operation failed.");
         }
@@ -118,12 +114,7 @@ final class RsaKeys {
 
     static boolean verify(KeyHandle k, String scheme, String hash, int saltLength, byte[] signature, byte[] data) {
         try {
-            Signature s = signature(scheme, hash, saltLength);
-            s.initVerify(k.publicKey());
-            s.update(data);
-            return s.verify(signature);
-        } catch (SignatureException e) {
-            return false;
+            return Signatures.verify(signature(scheme, hash, saltLength), k.publicKey(), signature, data);
         } catch (GeneralSecurityException e) {
             throw CryptoError.operation("RSA operation failed.");
         }
