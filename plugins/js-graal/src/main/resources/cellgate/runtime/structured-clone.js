@@ -92,6 +92,9 @@
     if (internal.RpcTarget !== undefined && v instanceof internal.RpcTarget) {
       throw new DOMException('An RpcTarget could not be cloned: cellgate does not support passing RpcTarget objects by reference over RPC.', 'DataCloneError');
     }
+    if (internal.isInstance('CryptoKey', v)) { // as workerd: keys hold host material and are not serializable
+      throw new DOMException('Could not serialize object of type "CryptoKey". This type does not support serialization.', 'DataCloneError');
+    }
     if (v instanceof Promise || v instanceof WeakMap || v instanceof WeakSet || v instanceof WeakRef ||
       internal.isInstance('ReadableStream', v) || v instanceof Request || v instanceof Response) {
       throw fail(Object.prototype.toString.call(v));

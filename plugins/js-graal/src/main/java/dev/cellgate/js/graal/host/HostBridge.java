@@ -29,6 +29,7 @@ public final class HostBridge {
     private final Timers timers;
     private final StubCalls stubs;
     private final WebSocketBridge webSockets;
+    private dev.cellgate.js.graal.host.crypto.WebCryptoHost webCrypto;
     private final Map<Integer, OutboundFetch> fetches = new HashMap<>();
     private JsFunctions fns;
     private int nextFetchId;
@@ -63,6 +64,15 @@ public final class HostBridge {
     @HostAccess.Export
     public WebSocketBridge webSockets() {
         return webSockets;
+    }
+
+    /** crypto.subtle and crypto.DigestStream on the JCA ({@code crypto*.js}); made on first use. */
+    @HostAccess.Export
+    public dev.cellgate.js.graal.host.crypto.WebCryptoHost webCrypto() {
+        if (webCrypto == null) {
+            webCrypto = new dev.cellgate.js.graal.host.crypto.WebCryptoHost();
+        }
+        return webCrypto;
     }
 
     // ---- lazy runtime files (lazy.js) ----
