@@ -123,22 +123,6 @@ public final class HostBridge {
     }
 
     @HostAccess.Export
-    public ByteBuffer digest(String algorithm, Value data, int offset, int length) {
-        return HostCrypto.digest(algorithm, bytes(data, offset, length));
-    }
-
-    @HostAccess.Export
-    public ByteBuffer hmacSign(String hash, Value key, int keyOffset, int keyLength, Value data, int offset, int length) {
-        return HostCrypto.hmac(hash, bytes(key, keyOffset, keyLength), bytes(data, offset, length));
-    }
-
-    @HostAccess.Export
-    public boolean hmacVerify(String hash, Value key, int keyOffset, int keyLength, Value sig, int sigOffset, int sigLength,
-                              Value data, int offset, int length) {
-        return HostCrypto.hmacVerify(hash, bytes(key, keyOffset, keyLength), bytes(sig, sigOffset, sigLength), bytes(data, offset, length));
-    }
-
-    @HostAccess.Export
     public String sha256Hex(String text) {
         return HostCrypto.sha256Hex(text);
     }
