@@ -74,7 +74,7 @@ public final class LeaseReview {
         if (lease.isTombstone()) {
             return new Verdict(r.key(), node, Status.TOMBSTONE, lease, null, problems);
         }
-        if (!Liveness.isLive(lease, nowMs)) {
+        if (!Liveness.withSkew(Liveness.DEFAULT_SKEW_MS).isLive(lease, nowMs)) {
             problems.add("expired " + seconds(nowMs - lease.expiresMs()) + " ago: the node died or stopped without retiring "
                     + "its lease (peers take its cells over; dead-node GC removes the record)");
             return new Verdict(r.key(), node, Status.EXPIRED, lease, address(lease, problems), problems);

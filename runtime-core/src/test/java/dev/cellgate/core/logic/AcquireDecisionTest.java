@@ -15,7 +15,7 @@ class AcquireDecisionTest {
     }
 
     static AcquireDecision decide(OwnershipRecord own, OwnerLease ownerLease) {
-        return AcquireDecision.decide(Optional.ofNullable(own), ownerLease, "me", "s-now", NOW);
+        return AcquireDecision.decide(Optional.ofNullable(own), ownerLease, "me", "s-now", NOW, Liveness.withSkew(0));
     }
 
     @Test

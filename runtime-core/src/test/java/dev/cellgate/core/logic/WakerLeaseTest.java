@@ -10,7 +10,7 @@ class WakerLeaseTest {
     static final long NOW = 5_000;
 
     static WakerLease.Action decide(WakerLeaseRecord r) {
-        return WakerLease.decide(r, false, "me", "s1", NOW);
+        return WakerLease.decide(r, false, "me", "s1", NOW, Liveness.withSkew(0));
     }
 
     @Test
@@ -21,7 +21,7 @@ class WakerLeaseTest {
         assertThat(decide(new WakerLeaseRecord("me", "s0", NOW))).isEqualTo(WakerLease.Action.TAKE);
         assertThat(decide(new WakerLeaseRecord("other", "x", NOW + 1))).isEqualTo(WakerLease.Action.LEAVE);
         assertThat(decide(new WakerLeaseRecord("other", "x", NOW))).as("expiry equal to now is expired").isEqualTo(WakerLease.Action.TAKE);
-        assertThat(WakerLease.decide(null, true, "me", "s1", NOW)).as("malformed is taken over").isEqualTo(WakerLease.Action.TAKE);
+        assertThat(WakerLease.decide(null, true, "me", "s1", NOW, Liveness.withSkew(0))).as("malformed is taken over").isEqualTo(WakerLease.Action.TAKE);
     }
 
     @Test
