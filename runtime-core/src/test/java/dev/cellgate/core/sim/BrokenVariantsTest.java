@@ -24,7 +24,11 @@ class BrokenVariantsTest {
             // epoch reuse shows as two writers under one epoch prefix, or as a restore of an older
             // lineage missing acknowledged writes or alarms, whichever the seed hits first
             "RELEASE_FORGETS_EPOCH        | one writer per (cell, epoch); no acknowledged write lost; every armed alarm eventually fires",
-            "NO_WAKER                     | every armed alarm eventually fires"})
+            "NO_WAKER                     | every armed alarm eventually fires",
+            // peers take a cell over at expires_ms while a holder serves to its full TTL: with clocks
+            // a margin apart the old owner still serves when the takeover lands, or the taker judged a
+            // lease dead that the rule with the margin says was live
+            "LIVENESS_WITHOUT_MARGIN      | an owner stops serving before its cell is taken over; no takeover from a live owner"})
     void thePropertiesCatchTheBrokenVariant(Variant variant, String properties) {
         long first = Long.getLong("sim.variantFirstSeed", 0);
         SimRunner.Batch b = SimRunner.batch(first, MAX_SEEDS, Long.MAX_VALUE, variant);
