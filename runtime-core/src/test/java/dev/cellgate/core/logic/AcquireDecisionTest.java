@@ -64,4 +64,16 @@ class AcquireDecisionTest {
         assertThat(AcquireDecision.needsOwnerLease(Optional.of(new OwnershipRecord("me", "x", 1)), "me")).isFalse();
         assertThat(AcquireDecision.needsOwnerLease(Optional.of(new OwnershipRecord("n2", "x", 1)), "me")).isTrue();
     }
+
+    @Test
+    void anOwnerIsTakenOverOnlyPastItsExpiryPlusTheMargin() {
+        OwnershipRecord own = new OwnershipRecord("n2", "s2", 9);
+        Liveness l = Liveness.withSkew(2_000);
+        assertThat(AcquireDecision.decide(Optional.of(own), lease("n2", "s2", NOW - 1_999), "me", "s-now", NOW, l))
+                .as("expired by our clock, but within the margin: forwarded").isEqualTo(new AcquireDecision.Forward("n2"));
+        assertThat(AcquireDecision.decide(Optional.of(own), lease("n2", "s2", NOW - 2_000), "me", "s-now", NOW, l))
+                .isEqualTo(new AcquireDecision.TakeOver(10, "owner n2 is dead"));
+        assertThat(AcquireDecision.decide(Optional.of(own), lease("n2", "s2", NOW - 1), "me", "s-now", NOW,
+                Liveness.brokenWithoutMarginForTests(2_000))).as("the broken variant").isInstanceOf(AcquireDecision.TakeOver.class);
+    }
 }

@@ -29,4 +29,15 @@ class WakerLeaseTest {
         assertThat(WakerLease.ttlMs(60_000)).isEqualTo(180_000);
         assertThatThrownBy(() -> WakerLease.ttlMs(0)).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void anotherHoldersLeaseIsLeftUntilItsExpiryPlusTheMargin() {
+        Liveness l = Liveness.withSkew(2_000);
+        assertThat(WakerLease.decide(new WakerLeaseRecord("other", "x", NOW - 1_999), false, "me", "s1", NOW, l))
+                .as("a holder whose clock is behind ours keeps its lease").isEqualTo(WakerLease.Action.LEAVE);
+        assertThat(WakerLease.decide(new WakerLeaseRecord("other", "x", NOW - 2_000), false, "me", "s1", NOW, l))
+                .isEqualTo(WakerLease.Action.TAKE);
+        assertThat(WakerLease.decide(new WakerLeaseRecord("other", "x", 0), false, "me", "s1", NOW, l))
+                .as("given up (expires_ms 0)").isEqualTo(WakerLease.Action.TAKE);
+    }
 }
