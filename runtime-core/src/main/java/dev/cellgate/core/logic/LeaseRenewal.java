@@ -74,7 +74,6 @@ public final class LeaseRenewal {
     private final long ttlMs;
     private final Liveness liveness;
     private Phase phase = Phase.STARTING;
-    private Fence fence;
     private long validUntilMono;
     private long publishedExpiryMs;
     private long round;
@@ -107,10 +106,6 @@ public final class LeaseRenewal {
 
     public Phase phase() {
         return phase;
-    }
-
-    public Fence fence() {
-        return fence;
     }
 
     public long round() {
@@ -262,7 +257,6 @@ public final class LeaseRenewal {
 
     private Step fenceNow(FenceKind kind, String cause) {
         phase = Phase.FENCED;
-        fence = new Fence(kind, cause);
-        return new Step.FenceNow(fence);
+        return new Step.FenceNow(new Fence(kind, cause));
     }
 }
