@@ -210,7 +210,8 @@ public final class Node {
                 new DeploymentPlugins(new DeploymentStore(bucket), plugins, watch.resolve("deployment-plugins"), compileExecutor));
         // Not awaited: compiling a deployment can take long on a busy machine; health says "loading" meanwhile.
         firstDeployment = deployments.start();
-        metrics.gauges(new CellsStatus(cells, () -> draining, () -> lease == null ? 0 : lease.publishedExpiryMs(),
+        // The lease gauge shows what this node may still serve for: its monotonic validity, as an instant.
+        metrics.gauges(new CellsStatus(cells, () -> draining, () -> lease == null ? 0 : System.currentTimeMillis() + lease.validForMs(),
                 deployments::runningId, sockets::count), info);
 
         InternalListener internal = new InternalListener(vertx);
