@@ -3,6 +3,7 @@ package dev.cellgate.core.sim;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -40,6 +41,21 @@ class BrokenVariantsTest {
         assertThat(List.of(properties.split("; "))).contains(caught.failure().property);
         assertThat(SimRunner.one(caught.seed(), Variant.CORRECT, false).failure())
                 .as("the same seed with the correct protocol").isNull();
+    }
+
+    /**
+     * What the margin is for, judged on its own: with the takeover rule not checked, taking cells over
+     * at {@code expires_ms} while holders serve to their full TTL leaves an old owner serving a cell
+     * someone else now owns, in seeds whose clocks stay within the margin.
+     */
+    @Test
+    void theHarmOfDroppingTheMarginIsCaughtByItself() {
+        SimRunner.Batch b = SimRunner.batch(0, MAX_SEEDS, Long.MAX_VALUE, Variant.LIVENESS_WITHOUT_MARGIN, 2,
+                sim -> sim.checker.judgeTakeoverRule = false);
+        assertThat(b.failure()).as("caught within %d seeds", MAX_SEEDS).isNotNull();
+        System.out.printf("LIVENESS_WITHOUT_MARGIN (rule unchecked) caught by \"%s\" at seed %d: %s%n",
+                b.failure().failure().property, b.failure().seed(), b.failure().failure().getMessage());
+        assertThat(b.failure().failure().property).isEqualTo("an owner stops serving before its cell is taken over");
     }
 
     private static String ordinal(long n) {
