@@ -7,9 +7,10 @@
 #             tests launch /usr/bin/chromium
 #   fonts-dejavu-core  so the page renders text in screenshots
 #   nginx-light, libnginx-mod-stream  an L4 (stream) load balancer in front of a test fleet
+#   libfaketime  runs one node of ClockSkewIT with its clock 8 s ahead or behind (LD_PRELOAD)
 set -euo pipefail
 
-PACKAGES=(chromium fonts-dejavu-core nginx-light libnginx-mod-stream)
+PACKAGES=(chromium fonts-dejavu-core nginx-light libnginx-mod-stream libfaketime)
 
 if [[ $(id -u) -eq 0 ]]; then
   SUDO=()

@@ -22,6 +22,8 @@ import java.util.Map;
  * An expired lease is a problem too: its node died or stopped without retiring it.
  */
 public final class LeaseReview {
+    private static final Liveness RECORD_AS_IS = Liveness.withSkew(0);
+
     private LeaseReview() {
     }
 
@@ -74,7 +76,9 @@ public final class LeaseReview {
         if (lease.isTombstone()) {
             return new Verdict(r.key(), node, Status.TOMBSTONE, lease, null, problems);
         }
-        if (!Liveness.isLive(lease, nowMs)) {
+        // A report of the record as it stands: expired means past expires_ms by this tool's clock (peers
+        // act on it only CELLD_CLOCK_SKEW_MS later, which a diagnosis from elsewhere cannot know).
+        if (!RECORD_AS_IS.isLive(lease, nowMs)) {
             problems.add("expired " + seconds(nowMs - lease.expiresMs()) + " ago: the node died or stopped without retiring "
                     + "its lease (peers take its cells over; dead-node GC removes the record)");
             return new Verdict(r.key(), node, Status.EXPIRED, lease, address(lease, problems), problems);

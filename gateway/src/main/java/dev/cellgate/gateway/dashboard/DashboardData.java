@@ -2,7 +2,6 @@ package dev.cellgate.gateway.dashboard;
 
 import dev.cellgate.core.cell.Cells;
 import dev.cellgate.core.fleet.FleetView;
-import dev.cellgate.core.logic.Liveness;
 import dev.cellgate.core.observe.ResidentCell;
 import dev.cellgate.core.records.LeaseRecord;
 import io.vertx.core.json.JsonArray;
@@ -55,7 +54,7 @@ public final class DashboardData {
             out.add(new JsonObject()
                     .put("node", l.node())
                     .put("self", l.node().equals(self))
-                    .put("live", Liveness.isLive(l, now))
+                    .put("live", fleet.isLive(l))
                     .put("tombstone", l.isTombstone())
                     .put("advertise", l.advertise())
                     .put("protocol", l.protocol())

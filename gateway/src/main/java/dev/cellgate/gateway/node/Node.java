@@ -10,6 +10,7 @@ import dev.cellgate.core.fleet.DeadNodeGc;
 import dev.cellgate.core.fleet.LeaseKeeper;
 import dev.cellgate.core.fleet.WakeIndex;
 import dev.cellgate.core.fleet.Waker;
+import dev.cellgate.core.logic.Liveness;
 import dev.cellgate.core.logic.Scopes;
 import dev.cellgate.core.spi.js.CellIdentity;
 import dev.cellgate.core.spi.js.LoadedScript;
@@ -25,6 +26,7 @@ import dev.cellgate.core.fleet.OwnershipStore;
 import dev.cellgate.core.fleet.Self;
 import dev.cellgate.core.records.LeaseRecord;
 import dev.cellgate.core.spi.replication.Replicator;
+import dev.cellgate.core.time.Monotonic;
 import dev.cellgate.core.time.Ticker;
 import dev.cellgate.core.deploy.DeploymentPlugins;
 import dev.cellgate.core.deploy.DeploymentStore;
@@ -89,6 +91,8 @@ public final class Node {
     private final long startedMs = System.currentTimeMillis();
     private final CompletableFuture<Integer> exit = new CompletableFuture<>();
     private final CompletableFuture<Void> started = new CompletableFuture<>();
+    /** How every lease of another process is judged, and how much of its own lease this node uses (SPEC §20). */
+    private final Liveness liveness;
 
     private NodeIdentity identity;
     private NodeMetrics metrics;
@@ -100,7 +104,7 @@ public final class Node {
     private WorkerPool workers;
     private Cells cells;
     private CellRouter router;
-    private LeaseKeeper lease;
+    private volatile LeaseKeeper lease;
     private volatile PeerAuth peerAuth;
     private WakeIndex wakeIndex;
     private OwnershipStore ownership;
@@ -121,6 +125,7 @@ public final class Node {
     Node(NodeConfig config, Distribution dist) {
         this.config = config;
         this.dist = dist;
+        this.liveness = Liveness.withSkew(config.clockSkewMs());
     }
 
     /** Starts a node and blocks until it has stopped; returns the exit code. */
@@ -205,7 +210,8 @@ public final class Node {
                 new DeploymentPlugins(new DeploymentStore(bucket), plugins, watch.resolve("deployment-plugins"), compileExecutor));
         // Not awaited: compiling a deployment can take long on a busy machine; health says "loading" meanwhile.
         firstDeployment = deployments.start();
-        metrics.gauges(new CellsStatus(cells, () -> draining, () -> lease == null ? 0 : lease.publishedExpiryMs(),
+        // The lease gauge shows what this node may still serve for: its monotonic validity, as an instant.
+        metrics.gauges(new CellsStatus(cells, () -> draining, () -> lease == null ? 0 : System.currentTimeMillis() + lease.validForMs(),
                 deployments::runningId, sockets::count), info);
 
         InternalListener internal = new InternalListener(vertx);
@@ -248,7 +254,7 @@ public final class Node {
         Self self = new Self(identity.nodeId(), identity.session());
         cellIo = Executors.newFixedThreadPool(Math.max(2, config.activations()), daemon("cell-io"));
         Replicator replicator = Replicators.create(plugins, bucket, cellIo);
-        ownership = new OwnershipStore(bucket, self, Ticker.SYSTEM);
+        ownership = new OwnershipStore(bucket, self, Ticker.SYSTEM, liveness);
         OptionalInt maxResident = ResidentCeiling.of(config);
         OptionalInt lowWater = maxResident.equals(config.maxResidentCells()) ? config.residentLowWater()
                 : OptionalInt.of(Math.max(1, (int) (maxResident.getAsInt() * 0.8)));
@@ -256,7 +262,7 @@ public final class Node {
                 config.idleEvictMs(), maxResident, lowWater, config.maxRssMb(), config.activations());
         wakeIndex = new WakeIndex(bucket);
         cells = new Cells(vertx, cc, ownership, replicator, () -> workers == null ? null : workers.current(), Ticker.SYSTEM,
-                cellIo, () -> lease == null || lease.canServe(), wakeIndex);
+                cellIo, this::leaseValid, wakeIndex);
         router = new CellRouter(cells, vertx);
         cells.metrics(metrics.runtime());
         router.metrics(metrics.runtime());
@@ -269,7 +275,7 @@ public final class Node {
             throw new StartupException(ExitCodes.STARTUP_FAILED, "cannot read or create the fleet key " + Keys.PEER_AUTH
                     + ": " + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()));
         }
-        fleet = new FleetView(bucket, Ticker.SYSTEM, Scheduler.system("fleet-view"), Math.max(500, config.ttlMs() / 3));
+        fleet = new FleetView(bucket, Ticker.SYSTEM, Scheduler.system("fleet-view"), Math.max(500, config.ttlMs() / 3), liveness);
         fleet.start();
         router.forwarder(new PeerClient(vertx, () -> peerAuth, identity.nodeId(), fleet, config.maxRequestBodyBytes(),
                 config.cpuMs() + 30_000L).sockets(new PeerSocketClient(vertx, () -> peerAuth, identity.nodeId(), fleet, sockets)));
@@ -281,17 +287,26 @@ public final class Node {
      */
     private void startWaker() {
         Self self = new Self(identity.nodeId(), identity.session());
-        DeadNodeGc gc = new DeadNodeGc(bucket, Ticker.SYSTEM, config.wakerTickMs());
+        DeadNodeGc gc = new DeadNodeGc(bucket, Ticker.SYSTEM, config.wakerTickMs(), liveness);
         waker = new Waker(bucket, self, Ticker.SYSTEM, Scheduler.system("waker"), config.wakerTickMs(), wakeIndex,
-                scope -> router.wake(new CellIdentity(Scopes.className(scope), Scopes.hexId(scope), null)), gc);
+                scope -> router.wake(new CellIdentity(Scopes.className(scope), Scopes.hexId(scope), null)), gc, liveness);
         waker.start();
     }
 
     /** Writes this node's lease before it serves anything; a lost lease fences the node. */
     private void startLease() throws StartupException {
         lease = new LeaseKeeper(bucket, new Self(identity.nodeId(), identity.session()), advertise, PROTOCOL,
-                config.ttlMs(), Ticker.SYSTEM, Scheduler.system("lease"), this::load, this::selfFence);
+                config.ttlMs(), liveness, Ticker.SYSTEM, Monotonic.SYSTEM, Scheduler.system("lease"), this::load, this::selfFence);
         await(io.vertx.core.Future.fromCompletionStage(lease.start()), "node lease", 7L * config.ttlMs() + 30_000);
+    }
+
+    /**
+     * Cells are served only under a lease that is held and valid: not before the first lease write
+     * landed (the internal listener is up before it), not after a fence, a stop or a lapse.
+     */
+    boolean leaseValid() {
+        LeaseKeeper l = lease;
+        return l != null && l.canServe();
     }
 
     private LeaseRecord.Load load() {
@@ -439,6 +454,9 @@ public final class Node {
                 .put("hibernatable_sockets", cells.hibernatableSockets())
                 .put("websockets", sockets.count())
                 .put("lease_expires_ms", lease == null ? null : lease.publishedExpiryMs())
+                .put("lease_valid_ms", lease == null ? 0 : lease.validForMs())
+                .put("clock_skew_margin_ms", liveness.skewMs())
+                .put("clock_offset_ms", lease == null ? null : lease.clockOffsetMs())
                 .put("engine", new JsonObject().put("name", info.name()).put("mode", info.mode()).put("detail", info.detail()));
     }
 

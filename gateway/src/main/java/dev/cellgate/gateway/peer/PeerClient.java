@@ -3,7 +3,6 @@ package dev.cellgate.gateway.peer;
 import dev.cellgate.core.cell.Forwarder;
 import dev.cellgate.core.cell.RerouteException;
 import dev.cellgate.core.fleet.FleetView;
-import dev.cellgate.core.logic.Liveness;
 import dev.cellgate.core.records.LeaseRecord;
 import dev.cellgate.core.spi.js.Body;
 import dev.cellgate.core.spi.js.CellIdentity;
@@ -153,7 +152,7 @@ public final class PeerClient implements Forwarder {
      */
     static CompletableFuture<String[]> address(FleetView fleet, String node) {
         return fleet.lease(node, LEASE_MAX_AGE_MS).thenCompose(lease -> {
-            if (lease.isEmpty() || !Liveness.isLive(lease.get(), System.currentTimeMillis())) {
+            if (lease.isEmpty() || !fleet.isLive(lease.get())) {
                 return CompletableFuture.failedFuture(new RerouteException("owner " + node + " has no live lease", 50));
             }
             LeaseRecord l = lease.get();

@@ -1,6 +1,7 @@
 package dev.cellgate.core.config;
 
 import dev.cellgate.core.config.SettingType.HostPort;
+import dev.cellgate.core.logic.Liveness;
 import java.lang.management.ManagementFactory;
 import java.util.Map;
 import java.util.Optional;
@@ -33,6 +34,11 @@ public final class NodeConfig {
                 throw new ConfigException("invalid CELLD_RESIDENT_LOW_WATER=" + low
                         + ": must not exceed CELLD_MAX_RESIDENT_CELLS=" + max.getAsInt());
             }
+        }
+        String skewProblem = Liveness.skewProblem(clockSkewMs(), ttlMs());
+        if (skewProblem != null) {
+            throw new ConfigException("invalid CELLD_CLOCK_SKEW_MS=" + clockSkewMs()
+                    + (isSet(Settings.CLOCK_SKEW_MS) ? "" : " (the default for this TTL)") + ": " + skewProblem);
         }
         Optional<Integer> grace = optionalInt(Settings.STOP_GRACE_MS);
         if (grace.isPresent() && shutdownDrainMs() >= grace.get()) {
@@ -102,6 +108,15 @@ public final class NodeConfig {
 
     public int ttlMs() {
         return intValue(Settings.TTL_MS);
+    }
+
+    /**
+     * The clock-skew margin (SPEC §20): as set, else 2000 ms, or a quarter of the TTL when that is
+     * smaller (a margin must stay below TTL/3, and short test TTLs would otherwise need it set).
+     */
+    public long clockSkewMs() {
+        Integer v = (Integer) values.get(Settings.CLOCK_SKEW_MS);
+        return v != null ? v : Liveness.defaultSkewMs(ttlMs());
     }
 
     public int releases() {

@@ -24,6 +24,10 @@ public final class Settings {
     public static final Setting NODE = Setting.computed("CELLD_NODE", NODE_ID, "generated", "node id");
     public static final Setting WATCH = Setting.of("CELLD_WATCH", TEXT, "./cellgate-data/node", "local work dir (SQLite files, caches)");
     public static final Setting TTL_MS = Setting.of("CELLD_TTL_MS", POSITIVE_INT, "10000", "node lease lifetime in ms; renewed every TTL/3");
+    public static final Setting CLOCK_SKEW_MS = Setting.computed("CELLD_CLOCK_SKEW_MS", POSITIVE_INT, "2000 (TTL/4 when CELLD_TTL_MS < 8000)",
+            "how far apart node clocks may be, in ms; must be below CELLD_TTL_MS/3. A node stops serving at its last landed renewal's "
+                    + "send + TTL - this (monotonic clock); peers judge a lease dead only after expires_ms + this; a node whose clock "
+                    + "differs from the bucket's by more warns (clock.skew_beyond_margin)");
     public static final Setting RELEASES = Setting.of("CELLD_RELEASES", POSITIVE_INT, "128", "max concurrent ownership releases at shutdown");
     public static final Setting SHUTDOWN_DRAIN_MS = Setting.of("CELLD_SHUTDOWN_DRAIN_MS", POSITIVE_INT, "25000", "bound on the whole shutdown drain in ms");
     public static final Setting WAKER_TICK_MS = Setting.of("CELLD_WAKER_TICK_MS", POSITIVE_INT, "60000", "waker tick in ms (alarm wake scan + dead-node GC)");
@@ -50,7 +54,7 @@ public final class Settings {
     public static final String VAR_PREFIX = "CELLD_VAR_";
 
     public static final List<Setting> ALL = List.of(
-            BUCKET, S3_ENDPOINT, AWS_REGION, ADDR, INTERNAL_ADDR, ADVERTISE, NODE, WATCH, TTL_MS, RELEASES,
+            BUCKET, S3_ENDPOINT, AWS_REGION, ADDR, INTERNAL_ADDR, ADVERTISE, NODE, WATCH, TTL_MS, CLOCK_SKEW_MS, RELEASES,
             SHUTDOWN_DRAIN_MS, WAKER_TICK_MS, MAX_RESIDENT_CELLS, RESIDENT_LOW_WATER, MAX_RSS_MB, ACTIVATIONS,
             OUTPUT_GATE, STORAGE_PROBE,
             PLUGINS_DIR, IDLE_EVICT_MS, MAX_REQUEST_BODY_BYTES, CPU_MS, STOP_GRACE_MS, LOG_FORMAT, JIT, FILE_FSYNC, GCS_ENDPOINT, ESBUILD);

@@ -3,6 +3,7 @@ package dev.cellgate.core.fleet;
 import dev.cellgate.core.logic.DeadNodeVerdict;
 import dev.cellgate.core.logic.GcBackoff;
 import dev.cellgate.core.logic.Keys;
+import dev.cellgate.core.logic.Liveness;
 import dev.cellgate.core.logic.MarkerKeys;
 import dev.cellgate.core.logic.OwnerLease;
 import dev.cellgate.core.records.LeaseRecord;
@@ -59,7 +60,16 @@ public final class DeadNodeGc {
     public record PassReport(int dead, int markersDeleted, int retired, int failures, int deferred, boolean cancelled) {
     }
 
+    private final Liveness liveness;
+
+    /** With the default clock-skew margin (tests); a node passes its configured one. */
     public DeadNodeGc(BucketStore store, Ticker ticker, long tickMs) {
+        this(store, ticker, tickMs, Liveness.withSkew(Liveness.DEFAULT_SKEW_MS));
+    }
+
+    /** @param liveness a lease is dead only past its expiry plus the clock-skew margin (SPEC §20) */
+    public DeadNodeGc(BucketStore store, Ticker ticker, long tickMs, Liveness liveness) {
+        this.liveness = liveness;
         if (tickMs < 1) {
             throw new IllegalArgumentException("GC tick must be positive, got " + tickMs);
         }
@@ -152,7 +162,7 @@ public final class DeadNodeGc {
                     LOG.atWarn().setMessage("dead_node_gc.malformed_lease").addKeyValue("key", key)
                             .addKeyValue("error", e.getMessage()).log();
                 }
-                if (!DeadNodeVerdict.nodeRecordIsDead(node, lease, nowMs)) {
+                if (!DeadNodeVerdict.nodeRecordIsDead(node, lease, nowMs, liveness)) {
                     forget(node);
                     return CompletableFuture.completedFuture(null);
                 }

@@ -1,5 +1,6 @@
 package dev.cellgate.core.fleet;
 
+import dev.cellgate.core.logic.Backoff;
 import dev.cellgate.core.logic.Keys;
 import dev.cellgate.core.records.PeerAuthRecord;
 import dev.cellgate.core.spi.bucket.BucketStore;
@@ -8,18 +9,26 @@ import dev.cellgate.core.time.Ticker;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The fleet's peer-authentication key, {@code fleet/peer-auth.json}: created create-only by
  * whichever node comes first; everyone else reads the winner's. N nodes starting together end
  * with one key.
+ *
+ * <p>A create that is rejected proves that the key exists, yet a read right after it may still miss
+ * it (seen on S3Proxy + Azurite with three nodes starting at once: "vanished after a create race").
+ * So after an unclear create (rejected, or ambiguous: ours may have landed) the key is read again,
+ * waiting {@link #RETRY}'s exponential delays between looks, a bounded number of times.
  */
 public final class FleetKey {
     private FleetKey() {
     }
 
-    /** How many create-then-read rounds before giving up (each one is a full look at the bucket). */
-    static final int ATTEMPTS = 5;
+    /** Looks at the bucket (read, create, read back) before giving up; the delays between them grow. */
+    static final Backoff RETRY = new Backoff(50, 1_000, 8);
+    static final int ATTEMPTS = RETRY.maxAttempts();
 
     public static CompletableFuture<PeerAuthRecord> ensure(BucketStore store, Ticker ticker) {
         return ensure(store, ticker, 1);
@@ -37,20 +46,35 @@ public final class FleetKey {
                 if (o instanceof WriteOutcome.Written) {
                     return CompletableFuture.completedFuture(mine);
                 }
-                // Rejected: another node won the race. Ambiguous: ours may have landed. Either way, read.
-                // Nothing there: an ambiguous write that did not land, or a winner's object not visible
-                // yet (seen on S3Proxy + Azurite with three nodes starting at once): look again.
-                return store.get(Keys.PEER_AUTH).thenCompose(now -> {
-                    if (now.isPresent()) {
-                        return CompletableFuture.completedFuture(PeerAuthRecord.decode(now.get().bytes()));
-                    }
-                    if (attempt >= ATTEMPTS) {
-                        return CompletableFuture.failedFuture(new IllegalStateException(Keys.PEER_AUTH
-                                + " is still missing after " + ATTEMPTS + " create attempts (the bucket answered " + o + ")"));
-                    }
-                    return ensure(store, ticker, attempt + 1);
-                });
+                return readBack(store, ticker, attempt, o);
             });
         });
+    }
+
+    /**
+     * Rejected: another node won the race. Ambiguous: ours may have landed. Either way, read; nothing
+     * there yet means a winner's object not visible yet, or an ambiguous write that did not land:
+     * wait, then look again from the start (a create that did not land is tried again).
+     */
+    private static CompletableFuture<PeerAuthRecord> readBack(BucketStore store, Ticker ticker, int attempt, WriteOutcome o) {
+        return store.get(Keys.PEER_AUTH).thenCompose(now -> {
+            if (now.isPresent()) {
+                return CompletableFuture.completedFuture(PeerAuthRecord.decode(now.get().bytes()));
+            }
+            if (attempt >= ATTEMPTS) {
+                return CompletableFuture.failedFuture(new IllegalStateException(Keys.PEER_AUTH + " is still missing after "
+                        + ATTEMPTS + " create attempts over " + totalWaitMs() + " ms (the bucket last answered " + o + ")"));
+            }
+            Executor later = CompletableFuture.delayedExecutor(RETRY.ceilingMs(attempt), TimeUnit.MILLISECONDS);
+            return CompletableFuture.supplyAsync(() -> null, later).thenCompose(x -> ensure(store, ticker, attempt + 1));
+        });
+    }
+
+    static long totalWaitMs() {
+        long sum = 0;
+        for (int i = 1; i < ATTEMPTS; i++) {
+            sum += RETRY.ceilingMs(i);
+        }
+        return sum;
     }
 }

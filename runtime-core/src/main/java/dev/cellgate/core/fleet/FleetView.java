@@ -29,13 +29,21 @@ public final class FleetView {
     private final Ticker ticker;
     private final Scheduler scheduler;
     private final long refreshMs;
+    private final Liveness liveness;
     private final Map<String, Cached> leases = new ConcurrentHashMap<>();
     private volatile boolean stopped;
 
     private record Cached(LeaseRecord lease, long readMs) {
     }
 
+    /** With the default clock-skew margin (tests); a node passes its configured one. */
     public FleetView(BucketStore store, Ticker ticker, Scheduler scheduler, long refreshMs) {
+        this(store, ticker, scheduler, refreshMs, Liveness.withSkew(Liveness.DEFAULT_SKEW_MS));
+    }
+
+    /** @param liveness how routing and placement judge a peer's lease (the clock-skew margin, SPEC §20) */
+    public FleetView(BucketStore store, Ticker ticker, Scheduler scheduler, long refreshMs, Liveness liveness) {
+        this.liveness = liveness;
         this.store = store;
         this.ticker = ticker;
         this.scheduler = scheduler;
@@ -113,10 +121,15 @@ public final class FleetView {
         return leases.values().stream().map(Cached::lease).sorted(Comparator.comparing(LeaseRecord::node)).toList();
     }
 
+    /** Whether {@code lease} may still be live now by this node's clock (its expiry plus the margin has not passed). */
+    public boolean isLive(LeaseRecord lease) {
+        return liveness.isLive(lease, ticker.nowMs());
+    }
+
     /** Live leases as last read. */
     public List<LeaseRecord> liveNodes() {
         long now = ticker.nowMs();
-        return leases.values().stream().map(Cached::lease).filter(l -> Liveness.isLive(l, now))
+        return leases.values().stream().map(Cached::lease).filter(l -> liveness.isLive(l, now))
                 .sorted(Comparator.comparing(LeaseRecord::node)).toList();
     }
 

@@ -1,12 +1,21 @@
 package dev.cellgate.core.fleet;
 
+import dev.cellgate.core.logic.ClockCheck;
 import dev.cellgate.core.logic.Keys;
+import dev.cellgate.core.logic.LeaseRenewal;
+import dev.cellgate.core.logic.LeaseRenewal.Step;
+import dev.cellgate.core.logic.LeaseStart;
+import dev.cellgate.core.logic.Liveness;
+import dev.cellgate.core.logic.OwnerLease;
 import dev.cellgate.core.records.LeaseRecord;
 import dev.cellgate.core.records.MalformedRecordException;
 import dev.cellgate.core.spi.bucket.BucketStore;
+import dev.cellgate.core.spi.bucket.StoredObject;
 import dev.cellgate.core.spi.bucket.WriteOutcome;
+import dev.cellgate.core.time.Monotonic;
 import dev.cellgate.core.time.Scheduler;
 import dev.cellgate.core.time.Ticker;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -14,82 +23,97 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * This node's lease {@code nodes/<node>.json} (SPEC §5): written at start, renewed by CAS on its
- * own version every TTL/3 with the current load. A renewal that fails transiently is retried while
- * the published expiry has not passed. A record replaced by another writer, or an expiry that
- * passed without a renewal, means this node lost its authority: it fences itself (the callback
- * stops cells and exits the process).
+ * This node's lease {@code nodes/<node>.json} (SPEC §5, §20): written at start, renewed by CAS on
+ * its own version every TTL/3 with the current load. Every decision (may it serve, what to publish,
+ * which answer to adopt, when to hedge, retry or fence) is {@link LeaseRenewal}'s and
+ * {@link LeaseStart}'s; this class reads, writes and keeps the timers.
+ *
+ * <p>The node serves only while its lease is valid on its MONOTONIC clock: the send time of the last
+ * renewal that landed + TTL − {@code CELLD_CLOCK_SKEW_MS}. A wall clock stepped back cannot lengthen
+ * that, and the published {@code expires_ms} never moves backward for this session.
  *
  * <p>A renewal that does not answer within {@link #attemptBudgetMs()} is hedged: another attempt
- * goes out against the same version, while the first may still answer. Each renewal period is a
- * round; the first answer of the current round that settles it (written, or reconciled after a
- * rejection) wins and later answers of that round are ignored. Without it one stuck request (a dead
- * pooled connection, an emulator stall) outlived the lease: the store's own attempt timeout is
- * 30 s, the lease 10 s, and a healthy node fenced itself (CrashS3IT in CI, exit 3).
+ * goes out against the same version, while the first may still answer. Without it one stuck request
+ * (a dead pooled connection, an emulator stall) outlived the lease: the store's own attempt timeout
+ * is 30 s, the lease 10 s, and a healthy node fenced itself (CrashS3IT in CI, exit 3).
+ *
+ * <p>Each lease write's answer carries the bucket's clock when the store tells it; this node
+ * compares its own with it at start and on every renewal and warns loudly past the margin
+ * ({@link ClockCheck}).
  */
 public final class LeaseKeeper {
     private static final Logger LOG = LoggerFactory.getLogger(LeaseKeeper.class);
     /** Renewal periods a starting process waits for a tombstoned lease of its node to be deleted. */
-    static final int TOMBSTONE_WAITS = 9;
+    static final int TOMBSTONE_WAITS = LeaseStart.TOMBSTONE_WAITS;
 
     private final BucketStore store;
     private final Self self;
+    private final String key;
     private final String advertise;
     private final int protocol;
     private final long ttlMs;
+    private final Liveness liveness;
     private final Ticker ticker;
+    private final Monotonic mono;
     private final Scheduler scheduler;
     private final Supplier<LeaseRecord.Load> load;
     private final Consumer<String> onFence;
+    private final LeaseRenewal machine;
+    private final ClockCheck clock;
 
     private LeaseRecord record;
     private String version;
+    /** Mirrors of the machine for readers on other threads (every request asks). */
+    private volatile long servingUntilMono = Long.MIN_VALUE;
     private volatile long publishedExpiryMs;
-    private boolean stopped;
-    private boolean fenced;
+    private volatile long lastClockOffsetMs;
     private Scheduler.Cancellable nextRenewal;
     private Scheduler.Cancellable expiryWatch;
     private Scheduler.Cancellable slowWatch;
-    /** Renewal rounds settled so far: an answer of an earlier round changes nothing. */
-    private long round;
 
+    /** With the default margin for {@code ttlMs}, and {@code ticker} as the monotonic clock too (tests that never step it). */
     public LeaseKeeper(BucketStore store, Self self, String advertise, int protocol, long ttlMs, Ticker ticker,
                        Scheduler scheduler, Supplier<LeaseRecord.Load> load, Consumer<String> onFence) {
+        this(store, self, advertise, protocol, ttlMs, Liveness.withSkew(Liveness.defaultSkewMs(ttlMs)), ticker, ticker::nowMs,
+                scheduler, load, onFence);
+    }
+
+    public LeaseKeeper(BucketStore store, Self self, String advertise, int protocol, long ttlMs, Liveness liveness,
+                       Ticker ticker, Monotonic mono, Scheduler scheduler, Supplier<LeaseRecord.Load> load,
+                       Consumer<String> onFence) {
         this.store = store;
         this.self = self;
+        this.key = Keys.lease(self.node());
         this.advertise = advertise;
         this.protocol = protocol;
         this.ttlMs = ttlMs;
+        this.liveness = liveness;
         this.ticker = ticker;
+        this.mono = mono;
         this.scheduler = scheduler;
         this.load = load;
         this.onFence = onFence;
+        this.machine = new LeaseRenewal(key, ttlMs, liveness);
+        this.clock = new ClockCheck(liveness.skewMs());
     }
 
     /**
      * Writes the first lease. When a live lease of another session holds this node id (typically
-     * this node's previous process, killed moments ago), waits for it to expire — up to three TTLs —
-     * and fails if it is still being renewed: then another live process runs with this CELLD_NODE.
+     * this node's previous process, killed moments ago), waits for it to expire past the margin — up
+     * to three TTLs — and fails if it is still being renewed: then another live process runs with
+     * this CELLD_NODE.
      */
     public CompletableFuture<Void> start() {
-        return start(ticker.nowMs() + 3 * ttlMs);
+        return start(mono.elapsedMs() + 3 * ttlMs);
     }
 
-    private CompletableFuture<Void> start(long giveUpAtMs) {
-        return tryStart(0).exceptionallyCompose(e -> {
+    private CompletableFuture<Void> start(long giveUpAtMono) {
+        return tryStart(0, 1).exceptionallyCompose(e -> {
             Throwable c = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
-            if (c instanceof HeldByAnotherSession held && ticker.nowMs() < giveUpAtMs) {
+            if (c instanceof HeldByAnotherSession held && mono.elapsedMs() < giveUpAtMono) {
                 LOG.atWarn().setMessage("lease.waiting_for_previous_session").addKeyValue("session", held.session)
                         .addKeyValue("expires_in_ms", held.expiresInMs).log();
-                CompletableFuture<Void> later = new CompletableFuture<>();
-                scheduler.after(Math.min(Math.max(100, held.expiresInMs + 50), ttlMs), () -> start(giveUpAtMs).whenComplete((v, x) -> {
-                    if (x != null) {
-                        later.completeExceptionally(x);
-                    } else {
-                        later.complete(null);
-                    }
-                }));
-                return later;
+                return later(Math.min(Math.max(100, held.expiresInMs + 50), ttlMs), () -> start(giveUpAtMono));
             }
             return CompletableFuture.failedFuture(c);
         });
@@ -108,42 +132,72 @@ public final class LeaseKeeper {
         }
     }
 
-    private CompletableFuture<Void> tryStart(int tombstoneWaits) {
-        String key = Keys.lease(self.node());
+    private CompletableFuture<Void> tryStart(int tombstoneWaits, int unclearRound) {
         return store.get(key).thenCompose(existing -> {
             long now = ticker.nowMs();
-            LeaseRecord fresh = new LeaseRecord(self.node(), self.session(), advertise, protocol, now, now + ttlMs, load.get());
-            if (existing.isPresent()) {
-                try {
-                    LeaseRecord old = LeaseRecord.decode(existing.get().bytes());
-                    if (old.isTombstone() && old.node().equals(self.node()) && tombstoneWaits < TOMBSTONE_WAITS) {
-                        return waitForRetirement(tombstoneWaits);
-                    }
-                    if (!old.session().equals(self.session()) && old.expiresMs() > now) {
-                        return CompletableFuture.failedFuture(new HeldByAnotherSession(self.node(), old.session(), old.expiresMs() - now));
-                    }
-                } catch (MalformedRecordException e) {
-                    LOG.atWarn().setMessage("lease.replacing_malformed").addKeyValue("error", e.getMessage()).log();
-                }
+            OwnerLease found = decode(existing, true);
+            return switch (LeaseStart.before(found, self.node(), self.session(), tombstoneWaits, now, liveness)) {
+                case LeaseStart.Before.WaitForRetirement w -> waitForRetirement(tombstoneWaits, unclearRound);
+                case LeaseStart.Before.HeldByAnotherSession h ->
+                        CompletableFuture.failedFuture(new HeldByAnotherSession(self.node(), h.session(), h.liveForMs()));
+                case LeaseStart.Before.Write w -> writeFirst(existing, now, tombstoneWaits, unclearRound);
+            };
+        });
+    }
+
+    private CompletableFuture<Void> writeFirst(Optional<StoredObject> existing, long now, int tombstoneWaits, int unclearRound) {
+        LeaseRecord fresh = new LeaseRecord(self.node(), self.session(), advertise, protocol, now, machine.firstExpiryMs(now), load.get());
+        long sentMono = mono.elapsedMs();
+        CompletableFuture<WriteOutcome> w = existing.isPresent()
+                ? store.putIfVersion(key, fresh.encode(), existing.get().version())
+                : store.putIfAbsent(key, fresh.encode());
+        return w.thenCompose(o -> {
+            if (o instanceof WriteOutcome.Written ok && hold(fresh, ok.version(), sentMono)) {
+                compareClocks(ok, now);
+                LOG.atInfo().setMessage("lease.acquired").addKeyValue("expires_ms", fresh.expiresMs())
+                        .addKeyValue("valid_ms", machine.validityMs()).addKeyValue("clock_skew_margin_ms", liveness.skewMs())
+                        .addKeyValue("clock_offset_ms", ok.serverTimeMs().isPresent() ? lastClockOffsetMs : null).log();
+                return CompletableFuture.<Void>completedFuture(null);
             }
-            CompletableFuture<WriteOutcome> w = existing.isPresent()
-                    ? store.putIfVersion(key, fresh.encode(), existing.get().version())
-                    : store.putIfAbsent(key, fresh.encode());
-            return w.thenCompose(o -> {
-                if (o instanceof WriteOutcome.Written ok) {
-                    synchronized (this) {
-                        record = fresh;
-                        version = ok.version();
-                        publishedExpiryMs = fresh.expiresMs();
-                        scheduleRenewal(ttlMs / 3);
-                        watchExpiry();
-                    }
-                    LOG.atInfo().setMessage("lease.acquired").addKeyValue("expires_ms", fresh.expiresMs()).log();
-                    return CompletableFuture.<Void>completedFuture(null);
-                }
-                return CompletableFuture.failedFuture(new IllegalStateException("could not write lease " + key + ": " + o));
+            // Rejected, ambiguous (it may have landed), or answered too late to count: only the record can tell.
+            return store.get(key).handle((read, e) -> read).thenCompose(read -> {
+                OwnerLease back = read == null ? OwnerLease.MISSING : decode(read, false);
+                String readVersion = read == null || read.isEmpty() ? null : read.get().version();
+                String outcome = o.toString();
+                LeaseStart.AfterUnclear next = read == null
+                        ? LeaseStart.afterUnclearWrite(fresh, new OwnerLease.Malformed("read-back failed"), null, unclearRound, outcome)
+                        : LeaseStart.afterUnclearWrite(fresh, back, readVersion, unclearRound, outcome);
+                LOG.atWarn().setMessage("lease.first_write_unclear").addKeyValue("outcome", outcome)
+                        .addKeyValue("round", unclearRound).addKeyValue("decision", next.getClass().getSimpleName()).log();
+                return switch (next) {
+                    case LeaseStart.AfterUnclear.Adopt a -> hold(fresh, a.version(), sentMono)
+                            ? CompletableFuture.<Void>completedFuture(null)
+                            : lookAgain(tombstoneWaits, unclearRound);
+                    case LeaseStart.AfterUnclear.LookAgain l -> lookAgain(tombstoneWaits, unclearRound);
+                    case LeaseStart.AfterUnclear.Fail f ->
+                            CompletableFuture.<Void>failedFuture(new IllegalStateException("could not write lease " + key + ": " + f.reason()));
+                };
             });
         });
+    }
+
+    /** The first lease counts when the machine accepts it (answered while still valid). */
+    private boolean hold(LeaseRecord fresh, String newVersion, long sentMono) {
+        synchronized (this) {
+            if (!machine.started(sentMono, mono.elapsedMs(), fresh.expiresMs())) {
+                return false;
+            }
+            record = fresh;
+            version = newVersion;
+            mirror();
+            scheduleRenewal(machine.renewEveryMs());
+            watchExpiry();
+        }
+        return true;
+    }
+
+    private CompletableFuture<Void> lookAgain(int tombstoneWaits, int unclearRound) {
+        return later(Math.max(10, ttlMs / 20) * unclearRound, () -> tryStart(tombstoneWaits, unclearRound + 1));
     }
 
     /**
@@ -151,53 +205,76 @@ public final class LeaseKeeper {
      * follows (object stores have no conditional delete). A lease written over the tombstone now
      * would be deleted by it: this process would then serve cells under a lease peers see as missing
      * until its first renewal fails. So wait for the record to go, a renewal period at a time; a
-     * tombstone still there after {@value #TOMBSTONE_WAITS} periods was left by a GC that crashed, and
-     * is overwritten.
+     * tombstone still there after {@value LeaseStart#TOMBSTONE_WAITS} periods was left by a GC that
+     * crashed, and is overwritten.
      */
-    private CompletableFuture<Void> waitForRetirement(int waits) {
+    private CompletableFuture<Void> waitForRetirement(int waits, int unclearRound) {
         LOG.atInfo().setMessage("lease.waiting_for_retirement").addKeyValue("waits", waits).log();
-        CompletableFuture<Void> later = new CompletableFuture<>();
-        scheduler.after(Math.max(1, ttlMs / 3), () -> tryStart(waits + 1).whenComplete((v, e) -> {
-            if (e != null) {
-                later.completeExceptionally(e);
-            } else {
-                later.complete(null);
-            }
-        }));
-        return later;
+        return later(Math.max(1, ttlMs / 3), () -> tryStart(waits + 1, unclearRound));
     }
 
-    /** The expiry this node last published; after it passes the node must not serve cells. */
+    private CompletableFuture<Void> later(long delayMs, Supplier<CompletableFuture<Void>> then) {
+        CompletableFuture<Void> out = new CompletableFuture<>();
+        scheduler.after(delayMs, () -> then.get().whenComplete((v, e) -> {
+            if (e != null) {
+                out.completeExceptionally(e);
+            } else {
+                out.complete(null);
+            }
+        }));
+        return out;
+    }
+
+    /** The expiry this node last published (peers judge it with their clocks plus the margin). */
     public long publishedExpiryMs() {
         return publishedExpiryMs;
     }
 
-    /** True while the published lease is unexpired by this node's clock. */
+    /**
+     * True while this node holds its lease and the lease is valid on its monotonic clock; false
+     * before the first lease landed, after a fence, and once a stop or lapse began.
+     */
     public boolean canServe() {
-        return !fenced && ticker.nowMs() < publishedExpiryMs;
+        return mono.elapsedMs() < servingUntilMono;
+    }
+
+    /** Milliseconds of validity left on the monotonic clock (0 when not serving), for /state. */
+    public long validForMs() {
+        return Math.max(0, servingUntilMono - mono.elapsedMs());
+    }
+
+    /** The last measured disagreement with the bucket's clock (positive: ours is ahead), for /state. */
+    public long clockOffsetMs() {
+        return lastClockOffsetMs;
     }
 
     /** Stops renewing; with {@code delete}, removes the record so peers see this node gone at once. */
     public CompletableFuture<Void> stop(boolean delete) {
+        boolean fenced;
         synchronized (this) {
-            stopped = true;
+            machine.stop();
+            mirror();
             cancelTimers();
+            fenced = machine.phase() == LeaseRenewal.Phase.FENCED;
         }
         if (!delete || fenced) {
             return CompletableFuture.completedFuture(null);
         }
-        return store.delete(Keys.lease(self.node()));
+        return store.delete(key);
     }
 
     /**
      * Stops renewing and publishes the lease as expired now (a preserve stop): the next process of
-     * this node may start at once, and peers may take cells over if asked before it is back.
+     * this node may start at once, and peers may take cells over if asked before it is back. The one
+     * write that lowers this session's published expiry: it gives the lease up.
      */
     public CompletableFuture<Void> lapse() {
         LeaseRecord lapsed;
         String expected;
         synchronized (this) {
-            stopped = true;
+            boolean fenced = machine.phase() == LeaseRenewal.Phase.FENCED;
+            machine.stop();
+            mirror();
             cancelTimers();
             if (fenced || record == null) {
                 return CompletableFuture.completedFuture(null);
@@ -205,163 +282,151 @@ public final class LeaseKeeper {
             lapsed = record.withExpiry(Math.max(1, ticker.nowMs()));
             expected = version;
         }
-        return store.putIfVersion(Keys.lease(self.node()), lapsed.encode(), expected).thenAccept(o -> { });
+        return store.putIfVersion(key, lapsed.encode(), expected).thenAccept(o -> { });
     }
 
     /** How long one renewal attempt may stay unanswered before another is sent beside it. */
     long attemptBudgetMs() {
-        return Math.max(1, ttlMs / 6);
+        return machine.attemptBudgetMs();
     }
 
     private void renew() {
-        LeaseRecord next;
-        String expected;
-        long myRound;
-        long now = ticker.nowMs();
+        Step step;
+        LeaseRecord next = null;
+        String expected = null;
         synchronized (this) {
-            if (stopped || fenced) {
-                return;
+            step = machine.attempt(mono.elapsedMs(), ticker.nowMs());
+            if (step instanceof Step.Send send) {
+                next = record.withExpiry(send.expiresMs()).withLoad(load.get());
+                expected = version;
+                watchSlowAttempt(send.round());
             }
-            expected = now < publishedExpiryMs ? version : null;
-            next = record.withExpiry(now + ttlMs).withLoad(load.get());
-            myRound = round;
-            if (expected != null) {
-                watchSlowAttempt(myRound);
-            }
+            mirror();
         }
-        if (expected == null) {
-            // Paused (SIGSTOP, a long GC) past the expiry, and this timer ran before the expiry watch.
-            // Renewing now would bring back a lease peers already treat as dead: fence instead.
-            fence("lease expired before it could be renewed (the process was paused or starved)");
+        if (!(step instanceof Step.Send send)) {
+            apply(step);
             return;
         }
-        store.putIfVersion(Keys.lease(self.node()), next.encode(), expected).whenComplete((o, e) -> {
-            if (!current(myRound)) {
-                return; // another attempt of this round settled it
+        long round = send.round();
+        long sentMono = mono.elapsedMs();
+        long sentWall = ticker.nowMs();
+        LeaseRecord attempted = next;
+        store.putIfVersion(key, attempted.encode(), expected).whenComplete((o, e) -> {
+            if (e == null && o instanceof WriteOutcome.Rejected) {
+                reconcileRejected(round);
+                return;
             }
-            if (e != null || o instanceof WriteOutcome.Ambiguous) {
-                retryOrFence(myRound, e != null ? OwnershipStore.rootMessage(e) : ((WriteOutcome.Ambiguous) o).reason());
-            } else if (o instanceof WriteOutcome.Written ok) {
-                renewed(myRound, next, ok.version());
-            } else {
-                reconcileRejected(myRound);
+            Step r;
+            synchronized (this) {
+                long answered = mono.elapsedMs();
+                if (e != null || o instanceof WriteOutcome.Ambiguous) {
+                    r = machine.failed(round, answered, e != null ? OwnershipStore.rootMessage(e) : ((WriteOutcome.Ambiguous) o).reason());
+                } else {
+                    WriteOutcome.Written ok = (WriteOutcome.Written) o;
+                    r = machine.written(round, sentMono, answered, attempted.expiresMs());
+                    if (r instanceof Step.Adopted) {
+                        record = attempted;
+                        version = ok.version();
+                    }
+                }
+                mirror();
             }
+            if (r instanceof Step.Adopted && o instanceof WriteOutcome.Written ok) {
+                compareClocks(ok, sentWall);
+            }
+            apply(r);
         });
     }
 
     /** An attempt still unanswered after the budget: send another beside it (the round is unchanged). */
-    private void watchSlowAttempt(long myRound) {
+    private void watchSlowAttempt(long round) {
         if (slowWatch != null) {
             slowWatch.cancel();
         }
-        long sentAt = ticker.nowMs();
+        long sentAt = mono.elapsedMs();
         slowWatch = scheduler.after(attemptBudgetMs(), () -> {
-            if (!current(myRound)) {
-                return;
+            long left;
+            synchronized (this) {
+                if (!machine.shouldHedge(round)) {
+                    return;
+                }
+                left = machine.msLeft(mono.elapsedMs());
             }
-            LOG.atWarn().setMessage("lease.renewal_slow").addKeyValue("waited_ms", ticker.nowMs() - sentAt)
-                    .addKeyValue("ms_left", publishedExpiryMs - ticker.nowMs()).log();
+            LOG.atWarn().setMessage("lease.renewal_slow").addKeyValue("waited_ms", mono.elapsedMs() - sentAt)
+                    .addKeyValue("ms_left", left).log();
             renew();
         });
     }
 
-    private synchronized boolean current(long myRound) {
-        return round == myRound && !fenced && !stopped;
-    }
-
     /**
      * A rejected CAS: our own earlier (ambiguous) write may have landed; anything else is another
-     * writer. Only this process writes records with its session, so a record of our session that is
-     * not a tombstone IS one of our renewals: typically the previous attempt, whose answer was lost
-     * and whose success is exactly why this retry (still expecting the older version) was rejected.
-     * Its expiry is not the one the retry attempted (each attempt computes a fresh expiry), so it
-     * is adopted as it is (it is what peers see) unless our published expiry has passed meanwhile:
-     * then it may have landed after the expiry and must not revive the lease. Found by the fault
-     * proxy (AmbiguousOutcomesScenario): comparing expiries fenced a healthy node after a single lost
-     * renewal answer.
+     * writer. {@link LeaseRenewal#rejectedThenRead} decides from the record read back. Found by the
+     * fault proxy (AmbiguousOutcomesScenario): comparing expiries fenced a healthy node after a
+     * single lost renewal answer, so a record of our session is adopted as it is.
      */
-    private void reconcileRejected(long myRound) {
-        store.get(Keys.lease(self.node())).whenComplete((o, e) -> {
-            if (!current(myRound)) {
-                return;
-            }
-            if (e != null) {
-                retryOrFence(myRound, OwnershipStore.rootMessage(e));
-                return;
-            }
-            if (o.isEmpty()) {
-                fence("lease record " + Keys.lease(self.node()) + " was deleted by another writer");
-                return;
-            }
-            LeaseRecord now;
-            try {
-                now = LeaseRecord.decode(o.get().bytes());
-            } catch (MalformedRecordException ex) {
-                fence("lease record was replaced by a malformed one: " + ex.getMessage());
-                return;
-            }
-            if (now.isTombstone()) {
-                fence("lease record was tombstoned by dead-node GC (our renewal came too late)");
-            } else if (now.node().equals(self.node()) && now.session().equals(self.session())) {
-                if (ticker.nowMs() >= publishedExpiryMs) {
-                    // It may have landed after our published expiry: peers could have taken cells
-                    // over in between, so it must not bring the lease back.
-                    fence("lease expired while the outcome of a renewal was unknown");
+    private void reconcileRejected(long round) {
+        store.get(key).whenComplete((o, e) -> {
+            Step r;
+            synchronized (this) {
+                long answered = mono.elapsedMs();
+                if (e != null) {
+                    r = machine.failed(round, answered, OwnershipStore.rootMessage(e));
                 } else {
-                    renewed(myRound, now, o.get().version());
+                    OwnerLease found = decode(o, false);
+                    r = machine.rejectedThenRead(round, found, self.node(), self.session(), answered);
+                    if (r instanceof Step.Adopted && found instanceof OwnerLease.Present p) {
+                        record = p.lease();
+                        version = o.get().version();
+                    }
                 }
-            } else {
-                fence("lease record was replaced by another writer (session " + now.session() + ")");
+                mirror();
             }
+            apply(r);
         });
     }
 
-    private void renewed(long myRound, LeaseRecord next, String newVersion) {
-        synchronized (this) {
-            if (fenced || stopped || round != myRound) {
-                return; // a late answer after fencing, or of a settled round, changes nothing
+    private void apply(Step step) {
+        switch (step) {
+            case Step.Adopted a -> {
+                synchronized (this) {
+                    if (slowWatch != null) {
+                        slowWatch.cancel();
+                    }
+                    scheduleRenewal(a.nextRenewalInMs());
+                    watchExpiry();
+                }
             }
-            round++;
-            if (slowWatch != null) {
-                slowWatch.cancel();
+            case Step.RetryIn retry -> {
+                LOG.atWarn().setMessage("lease.renewal_retry").addKeyValue("retry_in_ms", retry.delayMs())
+                        .addKeyValue("ms_left", validForMs()).log();
+                synchronized (this) {
+                    scheduleRenewal(retry.delayMs());
+                }
             }
-            record = next;
-            version = newVersion;
-            publishedExpiryMs = next.expiresMs();
-            scheduleRenewal(ttlMs / 3);
-            watchExpiry();
+            case Step.FenceNow f -> fence(f.fence());
+            case Step.Send s -> throw new IllegalStateException("a send is handled by renew()");
+            case Step.Ignore i -> { }
         }
     }
 
-    private void retryOrFence(long myRound, String error) {
-        long left = publishedExpiryMs - ticker.nowMs();
-        if (left <= 0) {
-            fence("lease expired without a successful renewal (last error: " + error + ")");
-            return;
-        }
-        LOG.atWarn().setMessage("lease.renewal_retry").addKeyValue("error", error).addKeyValue("ms_left", left).log();
-        synchronized (this) {
-            if (round == myRound) {
-                scheduleRenewal(Math.max(10, Math.min(left / 4, 1000)));
-            }
-        }
-    }
-
-    /** Guards against a renewal that never answers: at the expiry, if nothing renewed, fence. */
+    /** Guards against a renewal that never answers: when the validity runs out with nothing adopted, fence. */
     private void watchExpiry() {
         if (expiryWatch != null) {
             expiryWatch.cancel();
         }
-        long expiry = publishedExpiryMs;
-        expiryWatch = scheduler.after(Math.max(0, expiry - ticker.nowMs()), () -> {
-            if (publishedExpiryMs == expiry && ticker.nowMs() >= expiry) {
-                fence("lease expired without a successful renewal");
+        long delay = Math.max(0, machine.validUntilMono() - mono.elapsedMs());
+        expiryWatch = scheduler.after(delay, () -> {
+            Step s;
+            synchronized (this) {
+                s = machine.expiryCheck(mono.elapsedMs());
+                mirror();
             }
+            apply(s);
         });
     }
 
     private void scheduleRenewal(long delayMs) {
-        if (stopped || fenced) {
+        if (machine.phase() != LeaseRenewal.Phase.HOLDING) {
             return;
         }
         if (nextRenewal != null) {
@@ -370,15 +435,61 @@ public final class LeaseKeeper {
         nextRenewal = scheduler.after(delayMs, this::renew);
     }
 
-    private void fence(String cause) {
+    /** Compares this node's clock with the bucket's, from one lease write's answer. */
+    private void compareClocks(WriteOutcome.Written ok, long sentWall) {
+        if (ok.serverTimeMs().isEmpty()) {
+            return;
+        }
+        long offset = ClockCheck.minOffsetMs(sentWall, ticker.nowMs(), ok.serverTimeMs().getAsLong());
+        ClockCheck.Report report;
         synchronized (this) {
-            if (fenced || stopped) {
-                return;
+            lastClockOffsetMs = offset;
+            report = clock.observe(offset, mono.elapsedMs());
+        }
+        switch (report) {
+            case BEYOND_MARGIN -> {
+                String direction = offset > 0 ? "ahead of" : "behind";
+                System.err.println("CLOCK-SKEW: this node's clock is at least " + Math.abs(offset) + " ms " + direction
+                        + " the bucket's (" + store.url() + "), beyond CELLD_CLOCK_SKEW_MS=" + liveness.skewMs()
+                        + ": leases are judged wrongly past that margin; synchronise this host's clock (NTP, chrony)");
+                LOG.atWarn().setMessage("clock.skew_beyond_margin").addKeyValue("offset_ms", offset)
+                        .addKeyValue("margin_ms", liveness.skewMs()).addKeyValue("bucket", store.url())
+                        .addKeyValue("fix", "synchronise this host's clock (NTP, chrony)").log();
             }
-            fenced = true;
+            case BACK_WITHIN -> LOG.atInfo().setMessage("clock.skew_within_margin").addKeyValue("offset_ms", offset)
+                    .addKeyValue("margin_ms", liveness.skewMs()).log();
+            case NONE -> { }
+        }
+    }
+
+    private OwnerLease decode(Optional<StoredObject> o, boolean warnMalformed) {
+        if (o.isEmpty()) {
+            return OwnerLease.MISSING;
+        }
+        try {
+            return new OwnerLease.Present(LeaseRecord.decode(o.get().bytes()));
+        } catch (MalformedRecordException e) {
+            if (warnMalformed) {
+                LOG.atWarn().setMessage("lease.replacing_malformed").addKeyValue("error", e.getMessage()).log();
+            }
+            return new OwnerLease.Malformed(e.getMessage());
+        }
+    }
+
+    /** Called under the lock after every machine step. */
+    private void mirror() {
+        servingUntilMono = machine.phase() == LeaseRenewal.Phase.HOLDING ? machine.validUntilMono() : Long.MIN_VALUE;
+        publishedExpiryMs = machine.publishedExpiryMs();
+    }
+
+    private void fence(LeaseRenewal.Fence f) {
+        synchronized (this) {
+            mirror();
             cancelTimers();
         }
-        onFence.accept(cause);
+        LOG.atError().setMessage("lease.fenced").addKeyValue("kind", f.kind().name().toLowerCase(java.util.Locale.ROOT))
+                .addKeyValue("cause", f.cause()).log();
+        onFence.accept(f.cause());
     }
 
     private void cancelTimers() {

@@ -2,6 +2,7 @@ package dev.cellgate.core.fleet;
 
 import dev.cellgate.core.logic.AcquireDecision;
 import dev.cellgate.core.logic.Keys;
+import dev.cellgate.core.logic.Liveness;
 import dev.cellgate.core.logic.OwnerLease;
 import dev.cellgate.core.records.LeaseRecord;
 import dev.cellgate.core.records.MalformedRecordException;
@@ -29,11 +30,19 @@ public final class OwnershipStore {
     private final BucketStore store;
     private final Self self;
     private final Ticker ticker;
+    private final Liveness liveness;
 
+    /** With the default clock-skew margin (tests, tools); a node passes its configured one. */
     public OwnershipStore(BucketStore store, Self self, Ticker ticker) {
+        this(store, self, ticker, Liveness.withSkew(Liveness.DEFAULT_SKEW_MS));
+    }
+
+    /** @param liveness how an owner's lease is judged before a takeover (the clock-skew margin, SPEC §20) */
+    public OwnershipStore(BucketStore store, Self self, Ticker ticker, Liveness liveness) {
         this.store = store;
         this.self = self;
         this.ticker = ticker;
+        this.liveness = liveness;
     }
 
     public Self self() {
@@ -61,7 +70,7 @@ public final class OwnershipStore {
             CompletableFuture<OwnerLease> lease = AcquireDecision.needsOwnerLease(rec, self.node())
                     ? readLease(rec.get().node()) : CompletableFuture.completedFuture(OwnerLease.MISSING);
             return lease.thenCompose(ownerLease -> {
-                AcquireDecision d = AcquireDecision.decide(rec, ownerLease, self.node(), self.session(), judgedAt);
+                AcquireDecision d = AcquireDecision.decide(rec, ownerLease, self.node(), self.session(), judgedAt, liveness);
                 return switch (d) {
                     case AcquireDecision.Forward f -> done(new Acquisition.OwnedElsewhere(f.ownerNode()));
                     case AcquireDecision.Unavailable u -> done(new Acquisition.Unavailable(u.reason()));

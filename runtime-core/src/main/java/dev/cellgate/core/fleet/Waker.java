@@ -1,6 +1,7 @@
 package dev.cellgate.core.fleet;
 
 import dev.cellgate.core.logic.Keys;
+import dev.cellgate.core.logic.Liveness;
 import dev.cellgate.core.logic.WakerLease;
 import dev.cellgate.core.records.MalformedRecordException;
 import dev.cellgate.core.records.WakerLeaseRecord;
@@ -46,6 +47,7 @@ public final class Waker {
     private final WakeIndex index;
     private final CellWaker host;
     private final DeadNodeGc gc;
+    private final Liveness liveness;
 
     private boolean holding;
     private long expiresMs;
@@ -73,8 +75,16 @@ public final class Waker {
         }
     }
 
+    /** With the default clock-skew margin (tests); a node passes its configured one. */
     public Waker(BucketStore store, Self self, Ticker ticker, Scheduler scheduler, long tickMs,
                  WakeIndex index, CellWaker host, DeadNodeGc gc) {
+        this(store, self, ticker, scheduler, tickMs, index, host, gc, Liveness.withSkew(Liveness.DEFAULT_SKEW_MS));
+    }
+
+    /** @param liveness another holder's waker lease is judged with the clock-skew margin (SPEC §20) */
+    public Waker(BucketStore store, Self self, Ticker ticker, Scheduler scheduler, long tickMs,
+                 WakeIndex index, CellWaker host, DeadNodeGc gc, Liveness liveness) {
+        this.liveness = liveness;
         this.store = store;
         this.self = self;
         this.ticker = ticker;
@@ -134,7 +144,7 @@ public final class Waker {
             attempt = ++attempts;
         }
         return readLease().thenCompose(cur -> {
-            WakerLease.Action action = WakerLease.decide(cur.record, cur.malformed, self.node(), self.session(), now);
+            WakerLease.Action action = WakerLease.decide(cur.record, cur.malformed, self.node(), self.session(), now, liveness);
             if (action == WakerLease.Action.LEAVE) {
                 return CompletableFuture.completedFuture(false);
             }

@@ -28,9 +28,10 @@ public sealed interface AcquireDecision {
     /**
      * @param own        the ownership record, empty when absent
      * @param ownerLease the recorded owner's lease (only read when another node is recorded)
+     * @param liveness   how another process's lease is judged (with the clock-skew margin)
      */
     static AcquireDecision decide(Optional<OwnershipRecord> own, OwnerLease ownerLease,
-                                  String selfNode, String selfSession, long nowMs) {
+                                  String selfNode, String selfSession, long nowMs, Liveness liveness) {
         if (own.isEmpty()) {
             return new Create();
         }
@@ -45,7 +46,7 @@ public sealed interface AcquireDecision {
         if (ownerLease instanceof OwnerLease.Malformed m) {
             return new Unavailable("owner " + o.node() + " has a malformed lease: " + m.reason());
         }
-        if (Liveness.ownerIsDead(o.node(), o.session(), ownerLease, nowMs)) {
+        if (liveness.ownerIsDead(o.node(), o.session(), ownerLease, nowMs)) {
             return new TakeOver(next, "owner " + o.node() + " is dead");
         }
         return new Forward(o.node());

@@ -22,21 +22,21 @@ public final class Placement {
     }
 
     /** Whether {@code l} may receive a new cell: well-formed (key and body agree), live, with capacity. */
-    public static boolean eligible(NodeLease l, long nowMs) {
+    public static boolean eligible(NodeLease l, long nowMs, Liveness liveness) {
         return l.keyNode() != null && l.keyNode().equals(l.lease().node())
-                && Liveness.isLive(l.lease(), nowMs) && l.lease().load().hasCapacity();
+                && liveness.isLive(l.lease(), nowMs) && l.lease().load().hasCapacity();
     }
 
-    public static Optional<String> pick(String scope, Collection<NodeLease> leases, long nowMs) {
-        return pick(scope, leases, nowMs, Set.of());
+    public static Optional<String> pick(String scope, Collection<NodeLease> leases, long nowMs, Liveness liveness) {
+        return pick(scope, leases, nowMs, liveness, Set.of());
     }
 
     /** @param exclude nodes not to pick (e.g. one that just refused the cell) */
-    public static Optional<String> pick(String scope, Collection<NodeLease> leases, long nowMs, Set<String> exclude) {
+    public static Optional<String> pick(String scope, Collection<NodeLease> leases, long nowMs, Liveness liveness, Set<String> exclude) {
         String best = null;
         long bestScore = 0;
         for (NodeLease l : leases) {
-            if (!eligible(l, nowMs) || exclude.contains(l.keyNode())) {
+            if (!eligible(l, nowMs, liveness) || exclude.contains(l.keyNode())) {
                 continue;
             }
             long score = score(scope, l.keyNode());

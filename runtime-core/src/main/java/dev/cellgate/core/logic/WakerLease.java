@@ -25,11 +25,13 @@ public final class WakerLease {
 
     /**
      * @param current   the record, or null when absent
+     * @param liveness  the clock-skew margin (SPEC §20): a holder whose clock is behind ours keeps its lease
      * @param malformed true when a record exists but does not parse. Unlike a node lease, a malformed
      *                  waker lease is taken over: it guards no safety (two holders are harmless), and
      *                  respecting it forever would stop every alarm in the fleet.
      */
-    public static Action decide(WakerLeaseRecord current, boolean malformed, String selfNode, String selfSession, long nowMs) {
+    public static Action decide(WakerLeaseRecord current, boolean malformed, String selfNode, String selfSession, long nowMs,
+                                Liveness liveness) {
         if (malformed) {
             return Action.TAKE;
         }
@@ -39,7 +41,8 @@ public final class WakerLease {
         if (current.node().equals(selfNode) && current.session().equals(selfSession)) {
             return Action.RENEW;
         }
-        return current.expiresMs() > nowMs ? Action.LEAVE : Action.TAKE;
+        // Another holder's lease is judged like any lease of another process: dead only past the margin.
+        return current.expiresMs() > 0 && current.expiresMs() + liveness.appliedMarginMs() > nowMs ? Action.LEAVE : Action.TAKE;
     }
 
     public static long ttlMs(long tickMs) {

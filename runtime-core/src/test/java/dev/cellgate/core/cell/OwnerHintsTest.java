@@ -9,6 +9,7 @@ import dev.cellgate.core.fleet.OwnershipStore;
 import dev.cellgate.core.fleet.Self;
 import dev.cellgate.core.fleet.WakeIndex;
 import dev.cellgate.core.logic.Keys;
+import dev.cellgate.core.logic.Liveness;
 import dev.cellgate.core.records.LeaseRecord;
 import dev.cellgate.core.spi.bucket.BucketStore;
 import dev.cellgate.core.spi.bucket.ForwardingBucketStore;
@@ -143,7 +144,8 @@ class OwnerHintsTest extends WithCellHost {
     @Test
     void aNodeThatTakesTheCellOverForgetsWhereItWas() throws Exception {
         CellIdentity cell = id(8);
-        TwoNodes t = n1OwnsAndN2Forwards(cell, 3_000, bucket);
+        // n1's lease runs 1 s: dead for peers once that plus the default clock-skew margin (2 s) passed
+        TwoNodes t = n1OwnsAndN2Forwards(cell, 1_000, bucket);
         Cells n2 = t.n2();
         CellRouter router = t.router();
         PeerStandIn peers = t.peers();
@@ -153,7 +155,7 @@ class OwnerHintsTest extends WithCellHost {
         // n1 dies: its lease runs out while n2's hint is still fresh; the unreachable owner makes n2
         // resolve again, and the expired lease lets it take the cell.
         clock.addAndGet(3_500);
-        assertThat(3_500).isLessThan((int) OwnerHints.HINT_MS);
+        assertThat(3_500L).isLessThan(OwnerHints.HINT_MS).isGreaterThan(1_000 + Liveness.DEFAULT_SKEW_MS);
         peers.refuse = new RerouteException("owner n1 unreachable", 1);
         // (no replicator here, so n2 starts the counter from its own empty database)
         assertThat(body(router.fetch(cell, get("/")))).as("n2 serves the cell itself").isEqualTo("1");

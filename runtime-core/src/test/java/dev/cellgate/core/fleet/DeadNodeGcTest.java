@@ -3,6 +3,7 @@ package dev.cellgate.core.fleet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cellgate.core.logic.Keys;
+import dev.cellgate.core.logic.Liveness;
 import dev.cellgate.core.records.LeaseRecord;
 import dev.cellgate.core.spi.bucket.BucketStoreContract;
 import dev.cellgate.core.store.file.FileBucketStore;
@@ -28,6 +29,8 @@ class DeadNodeGcTest {
     Path dir;
     FileBucketStore bucket;
     InterceptingStore store;
+    /** The clock-skew margin the GC applies by default: a lease is dead only past expiry + margin. */
+    static final long MARGIN = Liveness.DEFAULT_SKEW_MS;
     final AtomicLong now = new AtomicLong(T0);
     LogCapture log;
 
@@ -71,14 +74,14 @@ class DeadNodeGcTest {
 
     @Test
     void retiresDeadNodesAndTheirMarkersOfEveryGenerationAndNothingElse() throws Exception {
-        lease("dead", "dead", T0 - 1);
+        lease("dead", "dead", T0 - 1 - MARGIN);
         markers("dead", "gen1", 150); // more than the 64 in flight
         markers("dead", "gen2", 3);
         lease("live", "live", T0 + 5_000);
         markers("live", "g", 2);
         lease("alias", "someone-else", 0); // key and body disagree: malformed, never dead
         bucket.put(Keys.lease("garbled"), "{not json".getBytes(StandardCharsets.UTF_8)).get();
-        lease("boundary", "boundary", T0); // expires exactly now: not yet dead
+        lease("boundary", "boundary", T0 - MARGIN); // expiry + margin exactly now: not yet dead
 
         DeadNodeGc.PassReport r = pass(new DeadNodeGc(store, now::get, TICK));
 
@@ -141,7 +144,7 @@ class DeadNodeGcTest {
 
     @Test
     void aTombstoneLeftByACrashBetweenCasAndDeleteIsRemovedByTheNextPass() throws Exception {
-        lease("dead", "dead", T0 - 10);
+        lease("dead", "dead", T0 - 10 - MARGIN);
         markers("dead", "g", 2);
         store.hangDelete = Keys.lease("dead")::equals; // the GC process dies in the delete
         CompletableFuture<DeadNodeGc.PassReport> crashed = new DeadNodeGc(store, now::get, TICK).runPass();
@@ -161,7 +164,7 @@ class DeadNodeGcTest {
 
     @Test
     void aFailedPlainDeleteLeavesTheTombstoneForTheNextPassOfTheSameGc() throws Exception {
-        lease("dead", "dead", T0 - 10);
+        lease("dead", "dead", T0 - 10 - MARGIN);
         store.failDelete = Keys.lease("dead")::equals;
         DeadNodeGc gc = new DeadNodeGc(store, now::get, TICK);
         DeadNodeGc.PassReport first = pass(gc);
@@ -175,7 +178,7 @@ class DeadNodeGcTest {
 
     @Test
     void markerDeleteFailuresBackOffOneTickDoublingCappedAtSixtyFour() throws Exception {
-        lease("dead", "dead", T0 - 10);
+        lease("dead", "dead", T0 - 10 - MARGIN);
         markers("dead", "g", 3);
         store.failDelete = k -> k.startsWith(Keys.markersOf("dead"));
         DeadNodeGc gc = new DeadNodeGc(store, now::get, TICK);
@@ -209,7 +212,7 @@ class DeadNodeGcTest {
 
     @Test
     void backoffIsInMemoryOnlyAndANewProcessStartsOver() throws Exception {
-        lease("dead", "dead", T0 - 10);
+        lease("dead", "dead", T0 - 10 - MARGIN);
         markers("dead", "g", 1);
         store.failDelete = k -> k.startsWith(Keys.NODE_CELLS);
         DeadNodeGc first = new DeadNodeGc(store, now::get, TICK);
@@ -226,7 +229,7 @@ class DeadNodeGcTest {
 
     @Test
     void malformedMarkerKeysAreSkippedAndDoNotBlockRetirement() throws Exception {
-        lease("dead", "dead", T0 - 10);
+        lease("dead", "dead", T0 - 10 - MARGIN);
         markers("dead", "g", 1);
         bucket.put("node-cells/dead/g/not-a-scope", new byte[0]).get();
         DeadNodeGc.PassReport r = pass(new DeadNodeGc(store, now::get, TICK));
@@ -238,7 +241,7 @@ class DeadNodeGcTest {
 
     @Test
     void aCancelledPassTouchesNothing() throws Exception {
-        lease("dead", "dead", T0 - 10);
+        lease("dead", "dead", T0 - 10 - MARGIN);
         markers("dead", "g", 1);
         DeadNodeGc.PassReport r = new DeadNodeGc(store, now::get, TICK).runPass(() -> true).get(60, TimeUnit.SECONDS);
         assertThat(r.cancelled()).isTrue();
@@ -249,7 +252,7 @@ class DeadNodeGcTest {
     @Test
     void twoGcsRacingOverTheSameDeadNodesAreHarmless() throws Exception {
         for (int i = 0; i < 20; i++) {
-            lease("dead" + i, "dead" + i, T0 - 10);
+            lease("dead" + i, "dead" + i, T0 - 10 - MARGIN);
             markers("dead" + i, "g", 5);
         }
         lease("live", "live", T0 + 10_000);

@@ -3,6 +3,7 @@ package dev.cellgate.core.fleet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cellgate.core.logic.Keys;
+import dev.cellgate.core.logic.Liveness;
 import dev.cellgate.core.records.LeaseRecord;
 import dev.cellgate.core.records.OwnershipRecord;
 import dev.cellgate.core.spi.bucket.BucketStoreContract;
@@ -56,7 +57,7 @@ class OwnershipStoreTest {
         Acquisition.Acquired first = (Acquisition.Acquired) node("n1", "s1").acquire(SCOPE).get();
         lease("n1", "s1", now.get() + 10_000);
         assertThat(node("n2", "s2").acquire(SCOPE).get()).isEqualTo(new Acquisition.OwnedElsewhere("n1"));
-        now.addAndGet(10_001);
+        now.addAndGet(10_001 + Liveness.DEFAULT_SKEW_MS); // past expiry + the clock-skew margin
         Acquisition taken = node("n2", "s2").acquire(SCOPE).get();
         assertThat(taken).isInstanceOf(Acquisition.Acquired.class);
         assertThat(((Acquisition.Acquired) taken).epoch()).isEqualTo(2);
@@ -105,7 +106,7 @@ class OwnershipStoreTest {
         assertThat(reads).hasValue(1);
 
         // Taken over: neither the version nor the content is ours.
-        lease("n1", "s1", now.get() - 1);
+        lease("n1", "s1", now.get() - 1 - Liveness.DEFAULT_SKEW_MS);
         Acquisition.Acquired b = (Acquisition.Acquired) node("n2", "s2").acquire(SCOPE).get();
         assertThat(b.epoch()).isEqualTo(2);
         assertThat(counted.confirm(SCOPE, 1, a.version()).get()).isFalse();

@@ -3,6 +3,7 @@ package dev.cellgate.core.fleet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cellgate.core.logic.Keys;
+import dev.cellgate.core.logic.Liveness;
 import dev.cellgate.core.logic.WakeKeys;
 import dev.cellgate.core.records.LeaseRecord;
 import dev.cellgate.core.records.WakerLeaseRecord;
@@ -69,7 +70,7 @@ class WakerTest {
     }
 
     void deadNode(String n) throws Exception {
-        bucket.put(Keys.lease(n), new LeaseRecord(n, "x", "h:1", 1, 0, T0 - 1, LeaseRecord.Load.IDLE).encode()).get();
+        bucket.put(Keys.lease(n), new LeaseRecord(n, "x", "h:1", 1, 0, T0 - 1 - Liveness.DEFAULT_SKEW_MS, LeaseRecord.Load.IDLE).encode()).get();
     }
 
     WakerLeaseRecord lease() throws Exception {
@@ -193,7 +194,7 @@ class WakerTest {
         alarm(1, T0 - 60_000);
         deadNode("gone");
         Waker w1 = waker("n1", 0, recording());
-        Waker w2 = waker("n2", TTL + 500, recording()); // a clock so far ahead it sees n1's lease expired
+        Waker w2 = waker("n2", TTL + Liveness.DEFAULT_SKEW_MS + 500, recording()); // a clock so far ahead it sees n1's lease expired past the margin
         w1.tick().get(60, TimeUnit.SECONDS);
         w2.tick().get(60, TimeUnit.SECONDS);
         assertThat(w1.holds() && w2.holds()).isTrue();

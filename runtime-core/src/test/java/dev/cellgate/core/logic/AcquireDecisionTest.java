@@ -15,7 +15,7 @@ class AcquireDecisionTest {
     }
 
     static AcquireDecision decide(OwnershipRecord own, OwnerLease ownerLease) {
-        return AcquireDecision.decide(Optional.ofNullable(own), ownerLease, "me", "s-now", NOW);
+        return AcquireDecision.decide(Optional.ofNullable(own), ownerLease, "me", "s-now", NOW, Liveness.withSkew(0));
     }
 
     @Test
@@ -63,5 +63,17 @@ class AcquireDecisionTest {
         assertThat(AcquireDecision.needsOwnerLease(Optional.of(OwnershipRecord.released(1)), "me")).isFalse();
         assertThat(AcquireDecision.needsOwnerLease(Optional.of(new OwnershipRecord("me", "x", 1)), "me")).isFalse();
         assertThat(AcquireDecision.needsOwnerLease(Optional.of(new OwnershipRecord("n2", "x", 1)), "me")).isTrue();
+    }
+
+    @Test
+    void anOwnerIsTakenOverOnlyPastItsExpiryPlusTheMargin() {
+        OwnershipRecord own = new OwnershipRecord("n2", "s2", 9);
+        Liveness l = Liveness.withSkew(2_000);
+        assertThat(AcquireDecision.decide(Optional.of(own), lease("n2", "s2", NOW - 1_999), "me", "s-now", NOW, l))
+                .as("expired by our clock, but within the margin: forwarded").isEqualTo(new AcquireDecision.Forward("n2"));
+        assertThat(AcquireDecision.decide(Optional.of(own), lease("n2", "s2", NOW - 2_000), "me", "s-now", NOW, l))
+                .isEqualTo(new AcquireDecision.TakeOver(10, "owner n2 is dead"));
+        assertThat(AcquireDecision.decide(Optional.of(own), lease("n2", "s2", NOW - 1), "me", "s-now", NOW,
+                Liveness.brokenWithoutMarginForTests(2_000))).as("the broken variant").isInstanceOf(AcquireDecision.TakeOver.class);
     }
 }

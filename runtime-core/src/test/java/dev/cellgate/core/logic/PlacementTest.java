@@ -19,6 +19,7 @@ import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
 
 class PlacementTest {
+    static final Liveness LIVENESS = Liveness.withSkew(0); // the exact rule: clocks agree
     static final long NOW = 1_000_000;
     static final String SCOPE = "Counter:" + "ab".repeat(32);
 
@@ -41,10 +42,10 @@ class PlacementTest {
                 live("ok"));
         for (int i = 0; i < 200; i++) {
             String scope = "C:" + String.format("%064x", i);
-            assertThat(Placement.pick(scope, leases, NOW)).contains("ok");
+            assertThat(Placement.pick(scope, leases, NOW, LIVENESS)).contains("ok");
         }
-        assertThat(Placement.pick(SCOPE, leases, NOW, Set.of("ok"))).isEmpty();
-        assertThat(Placement.pick(SCOPE, List.of(), NOW)).isEmpty();
+        assertThat(Placement.pick(SCOPE, leases, NOW, LIVENESS, Set.of("ok"))).isEmpty();
+        assertThat(Placement.pick(SCOPE, List.of(), NOW, LIVENESS)).isEmpty();
     }
 
     @Test
@@ -52,7 +53,7 @@ class PlacementTest {
         List<Placement.NodeLease> leases = List.of(live("a"), live("b"), live("c"));
         Map<String, Integer> counts = new HashMap<>();
         for (int i = 0; i < 3_000; i++) {
-            counts.merge(Placement.pick("C:" + String.format("%064x", i), leases, NOW).orElseThrow(), 1, Integer::sum);
+            counts.merge(Placement.pick("C:" + String.format("%064x", i), leases, NOW, LIVENESS).orElseThrow(), 1, Integer::sum);
         }
         assertThat(counts).containsOnlyKeys("a", "b", "c");
         assertThat(counts.values()).allSatisfy(n -> assertThat(n).isBetween(850, 1_150));
@@ -62,13 +63,13 @@ class PlacementTest {
     void thePickIsIndependentOfTheListingOrder(@ForAll("leaseSets") List<Placement.NodeLease> leases, @ForAll long shuffleSeed) {
         List<Placement.NodeLease> shuffled = new ArrayList<>(leases);
         Collections.shuffle(shuffled, new Random(shuffleSeed));
-        assertThat(Placement.pick(SCOPE, shuffled, NOW)).isEqualTo(Placement.pick(SCOPE, leases, NOW));
+        assertThat(Placement.pick(SCOPE, shuffled, NOW, LIVENESS)).isEqualTo(Placement.pick(SCOPE, leases, NOW, LIVENESS));
     }
 
     @Property
     void removingAnotherNodeNeverMovesTheCell(@ForAll("leaseSets") List<Placement.NodeLease> leases,
                                               @ForAll @IntRange(min = 0, max = 7) int victim) {
-        Optional<String> before = Placement.pick(SCOPE, leases, NOW);
+        Optional<String> before = Placement.pick(SCOPE, leases, NOW, LIVENESS);
         if (before.isEmpty() || leases.isEmpty()) {
             return;
         }
@@ -78,17 +79,17 @@ class PlacementTest {
         }
         List<Placement.NodeLease> fewer = new ArrayList<>(leases);
         fewer.remove(removed);
-        assertThat(Placement.pick(SCOPE, fewer, NOW)).isEqualTo(before);
+        assertThat(Placement.pick(SCOPE, fewer, NOW, LIVENESS)).isEqualTo(before);
     }
 
     @Property
     void thePickIsAlwaysEligible(@ForAll("leaseSets") List<Placement.NodeLease> leases) {
-        Placement.pick(SCOPE, leases, NOW).ifPresent(node -> assertThat(leases).anySatisfy(l -> {
+        Placement.pick(SCOPE, leases, NOW, LIVENESS).ifPresent(node -> assertThat(leases).anySatisfy(l -> {
             assertThat(l.keyNode()).isEqualTo(node);
-            assertThat(Placement.eligible(l, NOW)).isTrue();
+            assertThat(Placement.eligible(l, NOW, LIVENESS)).isTrue();
         }));
-        if (leases.stream().anyMatch(l -> Placement.eligible(l, NOW))) {
-            assertThat(Placement.pick(SCOPE, leases, NOW)).isPresent();
+        if (leases.stream().anyMatch(l -> Placement.eligible(l, NOW, LIVENESS))) {
+            assertThat(Placement.pick(SCOPE, leases, NOW, LIVENESS)).isPresent();
         }
     }
 

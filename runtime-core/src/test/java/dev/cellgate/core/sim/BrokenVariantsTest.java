@@ -3,6 +3,7 @@ package dev.cellgate.core.sim;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -24,7 +25,11 @@ class BrokenVariantsTest {
             // epoch reuse shows as two writers under one epoch prefix, or as a restore of an older
             // lineage missing acknowledged writes or alarms, whichever the seed hits first
             "RELEASE_FORGETS_EPOCH        | one writer per (cell, epoch); no acknowledged write lost; every armed alarm eventually fires",
-            "NO_WAKER                     | every armed alarm eventually fires"})
+            "NO_WAKER                     | every armed alarm eventually fires",
+            // peers take a cell over at expires_ms while a holder serves to its full TTL: with clocks
+            // a margin apart the old owner still serves when the takeover lands, or the taker judged a
+            // lease dead that the rule with the margin says was live
+            "LIVENESS_WITHOUT_MARGIN      | an owner stops serving before its cell is taken over; no takeover from a live owner"})
     void thePropertiesCatchTheBrokenVariant(Variant variant, String properties) {
         long first = Long.getLong("sim.variantFirstSeed", 0);
         SimRunner.Batch b = SimRunner.batch(first, MAX_SEEDS, Long.MAX_VALUE, variant);
@@ -36,6 +41,21 @@ class BrokenVariantsTest {
         assertThat(List.of(properties.split("; "))).contains(caught.failure().property);
         assertThat(SimRunner.one(caught.seed(), Variant.CORRECT, false).failure())
                 .as("the same seed with the correct protocol").isNull();
+    }
+
+    /**
+     * What the margin is for, judged on its own: with the takeover rule not checked, taking cells over
+     * at {@code expires_ms} while holders serve to their full TTL leaves an old owner serving a cell
+     * someone else now owns, in seeds whose clocks stay within the margin.
+     */
+    @Test
+    void theHarmOfDroppingTheMarginIsCaughtByItself() {
+        SimRunner.Batch b = SimRunner.batch(0, MAX_SEEDS, Long.MAX_VALUE, Variant.LIVENESS_WITHOUT_MARGIN, 2,
+                sim -> sim.checker.judgeTakeoverRule = false);
+        assertThat(b.failure()).as("caught within %d seeds", MAX_SEEDS).isNotNull();
+        System.out.printf("LIVENESS_WITHOUT_MARGIN (rule unchecked) caught by \"%s\" at seed %d: %s%n",
+                b.failure().failure().property, b.failure().seed(), b.failure().failure().getMessage());
+        assertThat(b.failure().failure().property).isEqualTo("an owner stops serving before its cell is taken over");
     }
 
     private static String ordinal(long n) {

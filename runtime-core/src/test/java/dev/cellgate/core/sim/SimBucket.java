@@ -15,8 +15,8 @@ import java.util.TreeMap;
  * {@link Checker}, which keeps the history the properties are judged on.
  */
 final class SimBucket {
-    /** An object with the session that wrote it and when it landed. */
-    record Obj(byte[] bytes, String version, String writer, long at) {
+    /** An object with the session that wrote it, when that write was issued (true time) and when it landed. */
+    record Obj(byte[] bytes, String version, String writer, long issuedAt, long at) {
     }
 
     private final TreeMap<String, Obj> objects = new TreeMap<>();
@@ -39,25 +39,25 @@ final class SimBucket {
         return o == null ? Optional.empty() : Optional.of(new StoredObject(o.bytes().clone(), o.version()));
     }
 
-    WriteOutcome putIfAbsent(String key, byte[] bytes, SimProcess w, long issuerClock) {
+    WriteOutcome putIfAbsent(String key, byte[] bytes, SimProcess w, long issuerClock, long issuedAt) {
         if (objects.containsKey(key)) {
             checker.casRejected++;
             return new WriteOutcome.Rejected("object exists");
         }
-        return write(key, bytes, w, issuerClock);
+        return write(key, bytes, w, issuerClock, issuedAt);
     }
 
-    WriteOutcome putIfVersion(String key, byte[] bytes, String version, SimProcess w, long issuerClock) {
+    WriteOutcome putIfVersion(String key, byte[] bytes, String version, SimProcess w, long issuerClock, long issuedAt) {
         Obj o = objects.get(key);
         if (o == null || !o.version().equals(version)) {
             checker.casRejected++;
             return new WriteOutcome.Rejected(o == null ? "object does not exist" : "version differs");
         }
-        return write(key, bytes, w, issuerClock);
+        return write(key, bytes, w, issuerClock, issuedAt);
     }
 
-    WriteOutcome put(String key, byte[] bytes, SimProcess w, long issuerClock) {
-        return write(key, bytes, w, issuerClock);
+    WriteOutcome put(String key, byte[] bytes, SimProcess w, long issuerClock, long issuedAt) {
+        return write(key, bytes, w, issuerClock, issuedAt);
     }
 
     void delete(String key, SimProcess w, String component) {
@@ -97,9 +97,9 @@ final class SimBucket {
         return out;
     }
 
-    private WriteOutcome write(String key, byte[] bytes, SimProcess w, long issuerClock) {
+    private WriteOutcome write(String key, byte[] bytes, SimProcess w, long issuerClock, long issuedAt) {
         Obj before = objects.get(key);
-        Obj after = new Obj(bytes.clone(), "v" + (++versions), w.session, loop.now());
+        Obj after = new Obj(bytes.clone(), "v" + (++versions), w.session, issuedAt, loop.now());
         objects.put(key, after);
         checker.onWrite(key, before, after, w, issuerClock, loop.now());
         return new WriteOutcome.Written(after.version());

@@ -55,19 +55,22 @@ final class SimBucketView implements BucketStore {
     @Override
     public CompletableFuture<WriteOutcome> putIfAbsent(String key, byte[] bytes) {
         long issued = clock.nowMs();
-        return write(() -> bucket.putIfAbsent(key, bytes, process, issued));
+        long issuedAt = loop.now();
+        return write(() -> bucket.putIfAbsent(key, bytes, process, issued, issuedAt));
     }
 
     @Override
     public CompletableFuture<WriteOutcome> putIfVersion(String key, byte[] bytes, String version) {
         long issued = clock.nowMs();
-        return write(() -> bucket.putIfVersion(key, bytes, version, process, issued));
+        long issuedAt = loop.now();
+        return write(() -> bucket.putIfVersion(key, bytes, version, process, issued, issuedAt));
     }
 
     @Override
     public CompletableFuture<WriteOutcome> put(String key, byte[] bytes) {
         long issued = clock.nowMs();
-        return write(() -> bucket.put(key, bytes, process, issued));
+        long issuedAt = loop.now();
+        return write(() -> bucket.put(key, bytes, process, issued, issuedAt));
     }
 
     @Override

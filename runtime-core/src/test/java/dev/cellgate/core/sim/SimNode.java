@@ -5,6 +5,7 @@ import dev.cellgate.core.fleet.LeaseKeeper;
 import dev.cellgate.core.fleet.OwnershipStore;
 import dev.cellgate.core.fleet.Self;
 import dev.cellgate.core.fleet.WakeIndex;
+import dev.cellgate.core.logic.Liveness;
 import dev.cellgate.core.fleet.Waker;
 import dev.cellgate.core.records.LeaseRecord;
 import dev.cellgate.core.spi.bucket.BucketStore;
@@ -67,13 +68,15 @@ final class SimNode {
             case RELEASE_FORGETS_EPOCH -> BrokenViews.forgetfulRelease(view);
             default -> view;
         };
-        ownership = new OwnershipStore(ownershipView, self, clock);
-        lease = new LeaseKeeper(view, self, "sim:" + name, 1, Simulation.TTL_MS, clock, scheduler,
+        Liveness liveness = sim.variant == Variant.LIVENESS_WITHOUT_MARGIN
+                ? Liveness.brokenWithoutMarginForTests(Simulation.MARGIN_MS) : Liveness.withSkew(Simulation.MARGIN_MS);
+        ownership = new OwnershipStore(ownershipView, self, clock, liveness);
+        lease = new LeaseKeeper(view, self, "sim:" + name, 1, Simulation.TTL_MS, liveness, clock, clock.monotonic(), scheduler,
                 () -> LeaseRecord.Load.IDLE, cause -> crash(p, "SELF-FENCE: " + cause));
         index = new WakeIndex(view);
         DeadNodeGc gc = new DeadNodeGc(sim.variant == Variant.GC_WITHOUT_TOMBSTONE ? BrokenViews.noTombstone(gcView) : gcView,
-                clock, Simulation.TICK_MS);
-        waker = new Waker(view, self, clock, scheduler, Simulation.TICK_MS, index, this::wake, gc);
+                clock, Simulation.TICK_MS, liveness);
+        waker = new Waker(view, self, clock, scheduler, Simulation.TICK_MS, index, this::wake, gc, liveness);
         sim.trace(name, "boot " + p.session);
         lease.start().whenComplete((x, e) -> sim.guard(() -> {
             if (p != process || !p.alive) {
@@ -86,6 +89,7 @@ final class SimNode {
                 return;
             }
             serving = true;
+            sim.checker.started(name, p.session);
             if (sim.variant != Variant.NO_WAKER) {
                 waker.start();
             }

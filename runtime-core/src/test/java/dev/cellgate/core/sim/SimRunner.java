@@ -39,6 +39,12 @@ final class SimRunner {
     }
 
     static Batch batch(long first, long maxSeeds, long deadlineNanos, Variant variant, int threads) {
+        return batch(first, maxSeeds, deadlineNanos, variant, threads, sim -> { });
+    }
+
+    /** As above, with {@code setup} applied to each simulation before it runs. */
+    static Batch batch(long first, long maxSeeds, long deadlineNanos, Variant variant, int threads,
+                       java.util.function.Consumer<Simulation> setup) {
         return quietly(() -> {
             long t0 = System.nanoTime();
             AtomicLong next = new AtomicLong(first);
@@ -54,7 +60,9 @@ final class SimRunner {
                         if (seed >= first + maxSeeds) {
                             return;
                         }
-                        Simulation.Result r = new Simulation(seed, variant, false).run();
+                        Simulation sim = new Simulation(seed, variant, false);
+                        setup.accept(sim);
+                        Simulation.Result r = sim.run();
                         ran.incrementAndGet();
                         sum[0] += r.events();
                         sum[1] += r.acks();

@@ -1,5 +1,6 @@
 package dev.cellgate.core.sim;
 
+import dev.cellgate.core.logic.Liveness;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayDeque;
@@ -11,15 +12,24 @@ import java.util.function.Consumer;
 
 /**
  * One seeded run. A fault phase (client traffic, crashes at any instant and at await points, SIGSTOP
- * pauses, handoffs, throttling, lost requests and answers, latency spikes, drifting clocks), then a
- * quiet phase (latency only, crashed nodes restarted except the ones kept down), then a final round
+ * pauses, handoffs, throttling, lost requests and answers, latency spikes, wall clocks that drift and
+ * step forward and BACK), then a quiet phase (latency only, clocks corrected, crashed nodes restarted
+ * except the ones kept down), then a final round
  * of writes to every cell from every live node, then the end-of-run properties. The same seed
  * replays the same run exactly: one random source, one thread, events ordered by (time, sequence).
  */
 final class Simulation {
     static final long TTL_MS = 4_500;
     static final long TICK_MS = 2_000;
-    static final long MAX_SKEW_MS = 200;
+    /** {@code CELLD_CLOCK_SKEW_MS} as a node with this TTL gets it by default. */
+    static final long MARGIN_MS = Liveness.defaultSkewMs(TTL_MS);
+    /**
+     * How far a wall clock may be from true time. Half the seeds keep every clock within the margin
+     * (so two clocks differ by at most twice the margin: what the lease rules are built to tolerate,
+     * and where "an owner stops serving before its cell is taken over" is judged); the other half let
+     * clocks wander ±TTL, where only the clock-independent properties and the lease rules hold.
+     */
+    static final long WILD_SKEW_MS = TTL_MS;
     static final long FAULT_MS = 15_000;
     /** Long enough for leases of crashed nodes to expire and every alarm (due by +8 s into it) to be woken and fire. */
     static final long QUIET_MS = 15_000;
@@ -35,6 +45,8 @@ final class Simulation {
     final Faults faults;
     final List<SimNode> nodes = new ArrayList<>();
     final List<String> scopes = new ArrayList<>();
+    /** Every wall clock stays within ±{@link #MARGIN_MS} of true time in this seed. */
+    final boolean clocksWithinMargin;
     private final long start;
     private final ArrayDeque<String> trace;
     private long requestIds;
@@ -51,7 +63,24 @@ final class Simulation {
         this.rnd = new SplittableRandom(seed);
         this.start = 1_700_000_000_000L + rnd.nextLong(1_000_000_000L);
         this.loop = new EventLoop(start);
-        this.checker = new Checker(MAX_SKEW_MS);
+        this.clocksWithinMargin = rnd.nextBoolean();
+        this.checker = new Checker(MARGIN_MS, TTL_MS, new Checker.World() {
+            @Override
+            public SimClock clock(String node) {
+                return node(node).clock;
+            }
+
+            @Override
+            public boolean clocksWithinMargin() {
+                return clocksWithinMargin;
+            }
+
+            @Override
+            public boolean stillServes(String node, String session, String scope) {
+                SimNode n = node(node);
+                return n != null && n.up() && n.session().equals(session) && n.lease.canServe() && n.believedEpoch(scope) >= 0;
+            }
+        });
         this.bucket = new SimBucket(loop, checker);
         this.faults = new Faults(rnd, start, FAULT_MS);
         this.trace = tracing ? new ArrayDeque<>() : null;
@@ -63,7 +92,7 @@ final class Simulation {
     Result run() {
         int nodeCount = 3 + rnd.nextInt(2);
         for (int i = 0; i < nodeCount; i++) {
-            SimClock clock = new SimClock(loop, rnd.nextLong(-MAX_SKEW_MS, MAX_SKEW_MS + 1), rnd.nextDouble(-200, 200), MAX_SKEW_MS);
+            SimClock clock = clock();
             SimNode n = new SimNode(this, "n" + i, clock);
             nodes.add(n);
             loop.at(start + rnd.nextLong(500), null, n::boot);
@@ -88,6 +117,20 @@ final class Simulation {
         int restarts = nodes.stream().mapToInt(n -> n.restarts).sum();
         return new Result(seed, checker.failure(), checker.failureAt() - start, loop.executed(), checker.acks,
                 checker.takeovers, restarts, checker.wakeActivations, checker.alarmsFired, checker.casRejected, trace == null ? List.of() : List.copyOf(trace));
+    }
+
+    /**
+     * A wall clock for one node: an offset, a drift, a few steps forward or back during the faults,
+     * and a correction to within half the margin when they stop (so the fleet can settle).
+     */
+    private SimClock clock() {
+        long bound = clocksWithinMargin ? MARGIN_MS : WILD_SKEW_MS;
+        SimClock c = new SimClock(loop, rnd.nextLong(-bound, bound + 1), rnd.nextDouble(-200, 200), bound);
+        int steps = rnd.nextInt(4);
+        for (int i = 0; i < steps; i++) {
+            c.stepAt(start + rnd.nextLong(FAULT_MS), rnd.nextLong(-bound, bound + 1));
+        }
+        return c.setAt(start + FAULT_MS, rnd.nextLong(-MARGIN_MS / 2, MARGIN_MS / 2 + 1));
     }
 
     private void scheduleFaultPhase() {

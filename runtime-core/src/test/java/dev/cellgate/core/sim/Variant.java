@@ -11,6 +11,11 @@ enum Variant {
     GC_WITHOUT_TOMBSTONE,
     /** A release writes {@code node:""} at epoch 1 instead of keeping the epoch. */
     RELEASE_FORGETS_EPOCH,
+    /**
+     * Lease liveness without the clock-skew margin ({@code Liveness.brokenWithoutMarginForTests}): peers judge
+     * a lease dead at {@code expires_ms} and a holder serves to its full TTL, as if every clock agreed.
+     */
+    LIVENESS_WITHOUT_MARGIN,
     /** No node runs the waker: shows that the alarm property depends on it (alarms of inactive cells). */
     NO_WAKER
 }

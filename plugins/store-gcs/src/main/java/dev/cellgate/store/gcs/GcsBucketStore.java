@@ -17,6 +17,7 @@ import dev.cellgate.core.spi.bucket.ListPage;
 import dev.cellgate.core.spi.bucket.StoredObject;
 import dev.cellgate.core.spi.bucket.WriteOutcome;
 import java.io.IOException;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -182,7 +183,10 @@ final class GcsBucketStore implements BucketStore {
         return async(key, () -> {
             try {
                 Blob b = retried("write", key, GcsFailure::retryableWrite, () -> storage.create(info, bytes, options));
-                return new WriteOutcome.Written(Long.toString(b.getGeneration()));
+                // the object's update time is stamped by the server's clock (SPEC §20 compares it with ours)
+                OffsetDateTime updated = b.getUpdateTimeOffsetDateTime();
+                return updated == null ? new WriteOutcome.Written(Long.toString(b.getGeneration()))
+                        : WriteOutcome.Written.at(Long.toString(b.getGeneration()), updated.toInstant().toEpochMilli());
             } catch (StorageException e) {
                 return outcome(key, e, conditional);
             }

@@ -28,4 +28,9 @@ class GcsBucketStoreContractTest extends BucketStoreContract {
         return new GcsBucketStoreProvider().open(BucketUrl.parse("gs://contract-bucket/" + prefix),
                 new StoreOptions(Map.of("CELLD_GCS_ENDPOINT", emulator.endpoint())));
     }
+
+    @Override
+    protected boolean reportsServerTime() {
+        return true;
+    }
 }

@@ -180,7 +180,7 @@ final class S3BucketStore implements BucketStore {
         if (err == null) {
             return resp.eTag() == null
                     ? new WriteOutcome.Ambiguous(url + " answered a write of '" + key + "' without an ETag", null)
-                    : new WriteOutcome.Written(resp.eTag());
+                    : new WriteOutcome.Written(resp.eTag(), ServerDate.of(resp));
         }
         S3Failure f = S3Failure.of(err);
         String what = S3Failure.describe(err);

@@ -9,4 +9,9 @@ class S3BucketStoreContractTest extends BucketStoreContract {
     protected BucketStore openStore(String prefix) {
         return S3TestServers.open(S3TestServers.azureEndpoint(), prefix);
     }
+
+    @Override
+    protected boolean reportsServerTime() {
+        return true;
+    }
 }

@@ -51,7 +51,8 @@ class S3FaultHandlingTest {
         try (FaultyS3Server s = new FaultyS3Server(error(429, "TooManyRequests"), error(503, "SlowDown"), ok(""));
              S3BucketStore store = open(s)) {
             WriteOutcome o = store.putIfVersion("k", BODY, "\"v1\"").get(30, TimeUnit.SECONDS);
-            assertThat(o).isEqualTo(new WriteOutcome.Written("\"etag-2\""));
+            assertThat(o).isInstanceOf(WriteOutcome.Written.class);
+            assertThat(o.versionOrNull()).isEqualTo("\"etag-2\""); // (the answer also carries the server's Date)
             assertThat(s.requests()).isEqualTo(3);
         }
     }

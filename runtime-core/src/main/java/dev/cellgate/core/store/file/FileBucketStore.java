@@ -194,7 +194,8 @@ public final class FileBucketStore implements BucketStore {
             if (fsync) {
                 forceDirectory(target.getParent());
             }
-            return new WriteOutcome.Written(version);
+            // A local directory's clock is this host's: what a node compares its own clock with (SPEC §20).
+            return WriteOutcome.Written.at(version, System.currentTimeMillis());
         } finally {
             if (!renamed) {
                 Files.deleteIfExists(tmp);

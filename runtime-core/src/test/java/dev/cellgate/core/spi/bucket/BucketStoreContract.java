@@ -175,7 +175,57 @@ public abstract class BucketStoreContract {
         assertThat(await(store.get("same/key"))).isPresent();
     }
 
+    // ------------------------------------------------------------------ the store's clock (SPEC §20)
+
+    /** Whether this store tells the time it took a write ({@link WriteOutcome.Written#serverTimeMs()}). */
+    protected boolean reportsServerTime() {
+        return false;
+    }
+
+    @Test
+    void aWriteTellsTheStoresClockWhenTheStoreReportsIt() throws Exception {
+        long before = System.currentTimeMillis();
+        WriteOutcome o = await(store.putIfAbsent("clock/a", b("x")));
+        long after = System.currentTimeMillis();
+        assertThat(o.written()).isTrue();
+        var server = ((WriteOutcome.Written) o).serverTimeMs();
+        if (!reportsServerTime()) {
+            return;
+        }
+        assertThat(server).as("the store's clock on the write's answer").isPresent();
+        // The test and the store share this host's clock; an HTTP Date loses up to a second.
+        assertThat(server.getAsLong()).isBetween(before - 1_000, after + 1_000);
+        assertThat(((WriteOutcome.Written) await(store.putIfVersion("clock/a", b("y"), o.versionOrNull()))).serverTimeMs())
+                .as("a compare-and-swap tells it too").isPresent();
+    }
+
     // ------------------------------------------------------------------ races
+
+    /**
+     * Issue 30 item 10: three nodes starting at once failed with the fleet key "vanished after a create
+     * race". Twenty starting nodes (five store clients) must all end with the one key that was written.
+     */
+    @Test
+    void twentyNodesStartingAtOnceAgreeOnOneFleetKey() throws Exception {
+        List<BucketStore> clients = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            clients.add(open(prefix));
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(RACERS);
+        try {
+            List<Future<dev.cellgate.core.records.PeerAuthRecord>> keys = race(pool,
+                    i -> await(dev.cellgate.core.fleet.FleetKey.ensure(clients.get(i % clients.size()), System::currentTimeMillis)));
+            List<dev.cellgate.core.records.PeerAuthRecord> got = new ArrayList<>();
+            for (Future<dev.cellgate.core.records.PeerAuthRecord> k : keys) {
+                got.add(k.get());
+            }
+            var stored = dev.cellgate.core.records.PeerAuthRecord.decode(
+                    await(store.get(dev.cellgate.core.logic.Keys.PEER_AUTH)).orElseThrow().bytes());
+            assertThat(got).as("the key each of %d starting nodes ended with", RACERS).containsOnly(stored);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
 
     @Test
     void twentyWayCreateHasExactlyOneWinnerEachRound() throws Exception {

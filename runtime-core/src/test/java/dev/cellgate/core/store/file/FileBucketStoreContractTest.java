@@ -20,4 +20,9 @@ class FileBucketStoreContractTest extends BucketStoreContract {
         // A prefix of a directory bucket is a sub-directory.
         return new FileBucketStore("file://" + bucketRoot.resolve(prefix), bucketRoot.resolve(prefix), fsync());
     }
+
+    @Override
+    protected boolean reportsServerTime() {
+        return true;
+    }
 }

@@ -1,0 +1,83 @@
+package dev.cellgate.core.logic;
+
+import dev.cellgate.core.records.LeaseRecord;
+
+/**
+ * What a starting process does with the lease record it finds under its node id (SPEC §5), and
+ * after a first write whose outcome it cannot take as given. Pure; {@code LeaseKeeper} reads and
+ * writes.
+ */
+public final class LeaseStart {
+    /** Renewal periods a starting process waits for a tombstoned lease of its node to be deleted. */
+    public static final int TOMBSTONE_WAITS = 9;
+    /** Unclear first writes (rejected, ambiguous, answered too late) reconciled before the start fails. */
+    public static final int WRITE_ROUNDS = 6;
+
+    private LeaseStart() {
+    }
+
+    public sealed interface Before {
+        /** Write the first lease: create-only when absent, else CAS over what was read. */
+        record Write() implements Before {
+        }
+
+        /** Dead-node GC is retiring an earlier process's lease: wait for its delete. */
+        record WaitForRetirement() implements Before {
+        }
+
+        /** A lease of another session may still be live: wait for it (a restart) or fail (a duplicate id). */
+        record HeldByAnotherSession(String session, long liveForMs) implements Before {
+        }
+    }
+
+    /**
+     * @param found          what reading {@code nodes/<node>.json} found
+     * @param tombstoneWaits how many periods this start already waited for a tombstone
+     * @param liveness       the other session's lease is judged like any other process's: live until
+     *                       its expiry plus the margin has passed on this clock
+     */
+    public static Before before(OwnerLease found, String node, String session, int tombstoneWaits, long nowMs, Liveness liveness) {
+        if (!(found instanceof OwnerLease.Present p)) {
+            return new Before.Write(); // absent, or malformed (replaced, with a warning)
+        }
+        LeaseRecord old = p.lease();
+        if (old.isTombstone() && old.node().equals(node) && tombstoneWaits < TOMBSTONE_WAITS) {
+            return new Before.WaitForRetirement();
+        }
+        if (!old.session().equals(session) && liveness.isLive(old, nowMs)) {
+            return new Before.HeldByAnotherSession(old.session(), old.expiresMs() + liveness.appliedMarginMs() - nowMs);
+        }
+        return new Before.Write();
+    }
+
+    public sealed interface AfterUnclear {
+        /** The record read back is the one this process wrote: hold it under that version. */
+        record Adopt(String version) implements AfterUnclear {
+        }
+
+        /** Look at the record again from the start (it changed, or our write did not land). */
+        record LookAgain() implements AfterUnclear {
+        }
+
+        /** Too many rounds without a clear lease: the start fails with this message. */
+        record Fail(String reason) implements AfterUnclear {
+        }
+    }
+
+    /**
+     * The first write was rejected or ambiguous (a timeout, a 5xx: it may have landed), and the
+     * record was read back. Reconciled by what the record shows, never assumed (SPEC §5).
+     *
+     * @param written what this process tried to write
+     * @param round   1 for the first unclear write of this start
+     */
+    public static AfterUnclear afterUnclearWrite(LeaseRecord written, OwnerLease readBack, String version, int round, String outcome) {
+        if (readBack instanceof OwnerLease.Present p && p.lease().equals(written)) {
+            return new AfterUnclear.Adopt(version);
+        }
+        if (round >= WRITE_ROUNDS) {
+            return new AfterUnclear.Fail("the first lease write stayed unclear after " + WRITE_ROUNDS + " rounds (last: " + outcome + ")");
+        }
+        return new AfterUnclear.LookAgain();
+    }
+}

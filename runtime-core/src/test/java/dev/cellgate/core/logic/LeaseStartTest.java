@@ -1,0 +1,44 @@
+package dev.cellgate.core.logic;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cellgate.core.records.LeaseRecord;
+import org.junit.jupiter.api.Test;
+
+class LeaseStartTest {
+    static final long NOW = 1_000_000;
+    static final Liveness L = Liveness.withSkew(2_000);
+
+    static OwnerLease lease(String session, long expires) {
+        return new OwnerLease.Present(new LeaseRecord("n1", session, "h:1", 1, 0, expires, LeaseRecord.Load.IDLE));
+    }
+
+    @Test
+    void anEarlierSessionsLeaseIsWaitedForUntilItsExpiryPlusTheMargin() {
+        assertThat(LeaseStart.before(lease("old", NOW - 1), "n1", "new", 0, NOW, L))
+                .isEqualTo(new LeaseStart.Before.HeldByAnotherSession("old", 1_999));
+        assertThat(LeaseStart.before(lease("old", NOW - 2_000), "n1", "new", 0, NOW, L)).isEqualTo(new LeaseStart.Before.Write());
+        assertThat(LeaseStart.before(OwnerLease.MISSING, "n1", "new", 0, NOW, L)).isEqualTo(new LeaseStart.Before.Write());
+        assertThat(LeaseStart.before(lease("new", NOW + 5_000), "n1", "new", 0, NOW, L)).as("our own").isEqualTo(new LeaseStart.Before.Write());
+    }
+
+    @Test
+    void aTombstoneIsWaitedForABoundedNumberOfPeriods() {
+        assertThat(LeaseStart.before(lease("old", 0), "n1", "new", 0, NOW, L)).isEqualTo(new LeaseStart.Before.WaitForRetirement());
+        assertThat(LeaseStart.before(lease("old", 0), "n1", "new", LeaseStart.TOMBSTONE_WAITS, NOW, L))
+                .isEqualTo(new LeaseStart.Before.Write());
+    }
+
+    @Test
+    void anUnclearFirstWriteIsAdoptedOnlyWhenTheRecordIsExactlyOurs() {
+        LeaseRecord mine = new LeaseRecord("n1", "s1", "h:1", 1, NOW, NOW + 10_000, LeaseRecord.Load.IDLE);
+        assertThat(LeaseStart.afterUnclearWrite(mine, new OwnerLease.Present(mine), "v7", 1, "Ambiguous"))
+                .isEqualTo(new LeaseStart.AfterUnclear.Adopt("v7"));
+        assertThat(LeaseStart.afterUnclearWrite(mine, OwnerLease.MISSING, null, 1, "Ambiguous"))
+                .isEqualTo(new LeaseStart.AfterUnclear.LookAgain());
+        assertThat(LeaseStart.afterUnclearWrite(mine, lease("s1", NOW + 1), "v8", 1, "Rejected"))
+                .as("an earlier attempt of ours: look again (then CAS over it)").isEqualTo(new LeaseStart.AfterUnclear.LookAgain());
+        assertThat(LeaseStart.afterUnclearWrite(mine, OwnerLease.MISSING, null, LeaseStart.WRITE_ROUNDS, "Rejected"))
+                .isInstanceOf(LeaseStart.AfterUnclear.Fail.class);
+    }
+}
