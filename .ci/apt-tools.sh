@@ -7,9 +7,10 @@
 #             tests launch /usr/bin/chromium
 #   fonts-dejavu-core  so the page renders text in screenshots
 #   nginx-light, libnginx-mod-stream  an L4 (stream) load balancer in front of a test fleet
+#   wabt      wat2wasm: the WebAssembly modules of the js-graal tests are built from .wat text
 set -euo pipefail
 
-PACKAGES=(chromium fonts-dejavu-core nginx-light libnginx-mod-stream)
+PACKAGES=(chromium fonts-dejavu-core nginx-light libnginx-mod-stream wabt)
 
 if [[ $(id -u) -eq 0 ]]; then
   SUDO=()

@@ -29,6 +29,8 @@
     'websocket.js': [['WebSocket', 'WebSocketPair', 'WebSocketRequestResponsePair', 'MessageEvent', 'CloseEvent', 'ErrorEvent'],
       ['isWebSocket', 'webSocketFromHandle', 'webSocketForResponse', 'hibernateWebSocket', 'hibernatedWebSocket', 'webSocketId',
         'webSocketState', 'dispatchWebSocketEvent']],
+    'modules.js': [[], ['bundleModule']],
+    'wasm.js': [['WebAssembly'], ['wasmModuleFromHost']],
     'unsupported.js': [['FormData', 'File', 'HTMLRewriter', 'EventSource', 'CompressionStream',
       'DecompressionStream', 'TextEncoderStream', 'TextDecoderStream', 'FixedLengthStream', 'ByteLengthQueuingStrategy',
       'CountQueuingStrategy', 'MessageChannel', 'MessagePort', 'BroadcastChannel', 'navigator', 'performance', 'scheduler', 'self'], []],

@@ -32,6 +32,7 @@ public final class HostBridge {
     private final Map<Integer, OutboundFetch> fetches = new HashMap<>();
     private JsFunctions fns;
     private int nextFetchId;
+    private Object bundleModules;
 
     public HostBridge(JsInstance instance, OutboundHttp http, RuntimeScripts runtime) {
         this.instance = instance;
@@ -63,6 +64,16 @@ public final class HostBridge {
     @HostAccess.Export
     public WebSocketBridge webSockets() {
         return webSockets;
+    }
+
+    /** The deployment's modules other than ES modules and the WebAssembly runtime (bundle/BundleModules), for modules.js and wasm.js. */
+    public void bundleModules(Object modules) {
+        this.bundleModules = modules;
+    }
+
+    @HostAccess.Export
+    public Object bundleModules() {
+        return bundleModules;
     }
 
     // ---- lazy runtime files (lazy.js) ----
