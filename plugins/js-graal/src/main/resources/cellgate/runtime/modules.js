@@ -26,7 +26,9 @@
     const parts = spec.startsWith('/') ? [] : fromDir.slice(ROOT.length).split('/').filter((p) => p !== '');
     for (const p of spec.split('/')) {
       if (p === '' || p === '.') continue;
-      if (p === '..') parts.pop(); else parts.push(p);
+      if (p !== '..') parts.push(p);
+      else if (parts.length > 0) parts.pop();
+      else throw new TypeError('Invalid module specifier "' + spec + '".'); // above the bundle's root
     }
     return ROOT + parts.join('/');
   }

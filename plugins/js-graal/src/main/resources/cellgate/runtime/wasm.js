@@ -211,6 +211,11 @@
     }
     get exports() { return this[kExports]; }
   }
+  function newInstance(module, importObject, api) {
+    const i = Object.create(Instance.prototype);
+    Object.defineProperty(i, kExports, { value: instantiate(module, importObject, api) });
+    return i;
+  }
   Object.defineProperty(Instance.prototype, Symbol.toStringTag, { value: 'WebAssembly.Instance', configurable: true });
 
   // ---- Memory ----
@@ -366,7 +371,7 @@
     }
     set value(v) {
       const h = this[kHandle];
-      if (!h.mutable()) throw new TypeError("WebAssembly.Global.value: Can't set the value of an immutable global.");
+      if (!h.mutable()) throw new TypeError("set WebAssembly.Global.value): Can't set the value of an immutable global."); // V8's text, as is
       h.set(toWasm(h.type(), v));
     }
     valueOf() { return this.value; }
@@ -388,12 +393,12 @@
     instantiate(source, importObject) {
       try {
         if (source instanceof Module && source[kHandle] !== undefined) {
-          return Promise.resolve(new Instance(source, importObject));
+          return Promise.resolve(newInstance(source, importObject, 'WebAssembly.instantiate()'));
         }
         if (ArrayBuffer.isView(source) || source instanceof ArrayBuffer) {
           return Promise.reject(new CompileError('WebAssembly.instantiate(): ' + DISALLOWED));
         }
-        return Promise.reject(new TypeError('WebAssembly.instantiate(): Argument 0 must be a buffer source or a WebAssembly.Module object'));
+        return Promise.reject(new TypeError('WebAssembly.instantiate(): Argument 0 must be a buffer source'));
       } catch (e) {
         return Promise.reject(e);
       }
@@ -401,7 +406,7 @@
     validate(bytes) {
       if (!(ArrayBuffer.isView(bytes) || bytes instanceof ArrayBuffer)) throw new TypeError('WebAssembly.validate(): Argument 0 must be a buffer source');
       const view = bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-      return engine.validate(view);
+      return engine.validate(view.slice().buffer); // a copy: the host reads an ArrayBuffer's bytes, not a view's
     },
   };
   Object.defineProperty(WebAssembly, Symbol.toStringTag, { value: 'WebAssembly', configurable: true });

@@ -42,7 +42,9 @@ public record WasmFailure(String errorClass, String message) {
         if (e instanceof UnlinkableException) {
             return new WasmFailure("LinkError", e.getMessage());
         }
-        return new WasmFailure("RuntimeError", trapMessage(e.getMessage()));
+        String m = trapMessage(e.getMessage());
+        // V8 reports Wasm recursion that exhausts the stack as a RangeError, like JavaScript's.
+        return new WasmFailure(m != null && m.startsWith("Maximum call stack") ? "RangeError" : "RuntimeError", m);
     }
 
     /** A module that does not parse or validate. */
