@@ -127,9 +127,15 @@ public final class BundleFileSystem implements FileSystem {
         return path.isAbsolute() ? path : Paths.get(BUNDLE_ROOT).resolve(path);
     }
 
+    /**
+     * Normalized, without Wrangler's {@code ?module} suffix: Wrangler rewrites {@code import m from
+     * "./x.wasm?module"} to the module's name when it bundles; esbuild's copy loader keeps the suffix.
+     */
     @Override
     public Path toRealPath(Path path, LinkOption... options) {
-        return toAbsolutePath(path).normalize();
+        Path p = toAbsolutePath(path).normalize();
+        String s = p.toString();
+        return s.endsWith("?module") ? Paths.get(s.substring(0, s.length() - "?module".length())) : p;
     }
 
     @Override
