@@ -31,6 +31,7 @@
         'webSocketState', 'dispatchWebSocketEvent']],
     'modules.js': [[], ['bundleModule']],
     'wasm.js': [['WebAssembly'], ['wasmModuleFromHost']],
+    'source-maps.js': [[], ['installSourceMaps']],
     'unsupported.js': [['FormData', 'File', 'HTMLRewriter', 'EventSource', 'CompressionStream',
       'DecompressionStream', 'TextEncoderStream', 'TextDecoderStream', 'FixedLengthStream', 'ByteLengthQueuingStrategy',
       'CountQueuingStrategy', 'MessageChannel', 'MessagePort', 'BroadcastChannel', 'navigator', 'performance', 'scheduler', 'self'], []],

@@ -29,6 +29,7 @@ public final class BundleModules {
     private final Map<String, BundleModule> byPath = new HashMap<>();
     private final Map<String, Source> commonJs = new HashMap<>();
     private final Map<String, Object> wasm = new HashMap<>();
+    private final Map<String, String> sourceMaps = new HashMap<>();
     private final WasmEngine wasmEngine;
 
     /**
@@ -42,6 +43,9 @@ public final class BundleModules {
             byPath.put(path, m);
             if (m.type() == ModuleType.COMMON_JS) {
                 commonJs.put(path, commonJsSource(path, m.text()));
+            } else if (m.type() == ModuleType.SOURCE_MAP && f.getKey().endsWith(".map")) {
+                // Wrangler names a module's map after it: index.js.map is the map of index.js
+                sourceMaps.put(BundleFileSystem.bundlePath(f.getKey().substring(0, f.getKey().length() - 4)), m.text());
             } else if (m.type() == ModuleType.COMPILED_WASM) {
                 wasm.put(path, wasmEngine.compile(f.getKey(), m.bytes()));
             }
@@ -80,6 +84,17 @@ public final class BundleModules {
         quoted = quoted.substring(1, quoted.length() - 1);
         return ("import { bundleModule } from " + new JsonArray().add(LOADER).encode().replaceAll("^\\[|\\]$", "") + ";\n"
                 + "export default bundleModule(" + quoted + ");\n").getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Whether the bundle ships source maps: then stack traces are mapped (source-maps.js). */
+    boolean hasSourceMaps() {
+        return !sourceMaps.isEmpty();
+    }
+
+    /** The source map (JSON text) of the module at {@code path}, or null. */
+    @HostAccess.Export
+    public String sourceMap(String path) {
+        return sourceMaps.get(path);
     }
 
     /** Whether {@code path} is a source map (served to no import). */

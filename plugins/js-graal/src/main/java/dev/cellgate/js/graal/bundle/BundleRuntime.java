@@ -45,6 +45,9 @@ final class BundleRuntime {
         functions = fns;
         internal = in;
         in.getMember("configure").executeVoid(bundleJson);
+        if (modules.hasSourceMaps()) {
+            in.getMember("installSourceMaps").executeVoid();
+        }
         Value namespace = context.eval(main).getMember("default");
         in.getMember("initBundle").executeVoid(namespace);
         return b::release;
