@@ -34,6 +34,7 @@
   }
 
   function copyData(path) {
+    if (!files.copiesData()) return new ArrayBuffer(files.data(path)); // negative control only: the shared bytes
     const view = new Uint8Array(new ArrayBuffer(files.data(path)));
     const out = new Uint8Array(view.length);
     out.set(view);

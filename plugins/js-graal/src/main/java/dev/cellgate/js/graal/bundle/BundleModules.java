@@ -117,10 +117,23 @@ public final class BundleModules {
         return byPath.get(path).text();
     }
 
+    /**
+     * Whether each context gets its own copy of a Data module. Only the negative control of
+     * {@code WasmAndDataSafetyTest} turns it off, to show that the test sees contexts share (and
+     * corrupt) one deployment's bytes without the copy.
+     */
+    static volatile boolean copyDataPerContext = true;
+
     /** Read-only: JavaScript copies it into an ArrayBuffer of the context's own. */
     @HostAccess.Export
     public ByteBuffer data(String path) {
-        return ByteBuffer.wrap(byPath.get(path).bytes()).asReadOnlyBuffer();
+        ByteBuffer b = ByteBuffer.wrap(byPath.get(path).bytes());
+        return copyDataPerContext ? b.asReadOnlyBuffer() : b;
+    }
+
+    @HostAccess.Export
+    public boolean copiesData() {
+        return copyDataPerContext;
     }
 
     /** The CommonJS module's wrapper function, evaluated in the calling context (its parse is cached by the engine). */
