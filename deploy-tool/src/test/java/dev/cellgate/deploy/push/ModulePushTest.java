@@ -83,17 +83,11 @@ class ModulePushTest {
                 """);
         ToolRun r = ToolRun.run(Esbuilds.env(), "push", tmp.resolve("p").toString(), "--bucket", bucket(), "--json");
         assertThat(r.code()).as(r.toString()).isZero();
-        try (dev.cellgate.core.spi.bucket.BucketStore s = new dev.cellgate.core.plugin.BucketStores(null).open(bucket(),
-                dev.cellgate.core.spi.bucket.StoreOptions.none())) {
-            dev.cellgate.core.deploy.Manifest m = new dev.cellgate.core.deploy.DeploymentStore(s).manifest(r.json().getString("deployment")).join();
-            java.util.Map<String, String> types = new java.util.TreeMap<>();
-            m.modules().forEach(ref -> types.put(ref.path().replaceAll("-[A-Z0-9]{8}\\.", "-HASH."), ref.moduleType().wranglerName()));
-            assertThat(types).containsExactlyInAnyOrderEntriesOf(java.util.Map.of(
+        assertThat(moduleTypes(r)).containsExactlyInAnyOrderEntriesOf(java.util.Map.of(
                     "index.js", "ESModule", "index.js.map", "SourceMap",
                     // found under base_dir, so imports of them stay imports (Wrangler's module collector)
                     "assets/a.txt", "Text", "assets/readme.md", "Text", "assets/b.bin", "Data", "assets/c.wasm", "CompiledWasm",
                     "lib/dyn.cjs", "CommonJS", "lib/leaf.cjs", "CommonJS"));
-        }
     }
 
     /** Without find_additional_modules, an import of a file a rule types is copied beside the bundle under a hashed name. */
@@ -111,13 +105,18 @@ class ModulePushTest {
                 """);
         ToolRun r = ToolRun.run(Esbuilds.env(), "push", tmp.resolve("p").toString(), "--bucket", bucket(), "--json");
         assertThat(r.code()).as(r.toString()).isZero();
+        assertThat(moduleTypes(r)).containsExactlyInAnyOrderEntriesOf(java.util.Map.of(
+                    "index.js", "ESModule", "page-HASH.html", "Text", "c-HASH.wasm", "CompiledWasm"));
+    }
+
+    /** The pushed deployment's modules with their types from its manifest (esbuild's hashes as HASH). */
+    java.util.Map<String, String> moduleTypes(ToolRun r) {
         try (dev.cellgate.core.spi.bucket.BucketStore s = new dev.cellgate.core.plugin.BucketStores(null).open(bucket(),
                 dev.cellgate.core.spi.bucket.StoreOptions.none())) {
             dev.cellgate.core.deploy.Manifest m = new dev.cellgate.core.deploy.DeploymentStore(s).manifest(r.json().getString("deployment")).join();
             java.util.Map<String, String> types = new java.util.TreeMap<>();
             m.modules().forEach(ref -> types.put(ref.path().replaceAll("-[A-Z0-9]{8}\\.", "-HASH."), ref.moduleType().wranglerName()));
-            assertThat(types).containsExactlyInAnyOrderEntriesOf(java.util.Map.of(
-                    "index.js", "ESModule", "page-HASH.html", "Text", "c-HASH.wasm", "CompiledWasm"));
+            return types;
         }
     }
 }
