@@ -109,6 +109,45 @@ class ModulePushTest {
                     "index.js", "ESModule", "page-HASH.html", "Text", "c-HASH.wasm", "CompiledWasm"));
     }
 
+    /**
+     * End to end: a project with rules, additional modules and a CommonJS module pushed by the
+     * tool, served by a real node ({@code java -jar gateway.jar}) from the bucket.
+     */
+    @Test
+    void aPushedProjectOfSeveralModuleTypesRunsOnARealNode() throws Exception {
+        Esbuilds.assumeAvailable();
+        write(tmp, "p/wrangler.jsonc", """
+                { "name": "typed-node", "main": "src/index.js", "compatibility_date": "2025-04-01",
+                  "rules": [ { "type": "CommonJS", "globs": ["**/*.cjs"] } ], "find_additional_modules": true }
+                """);
+        write(tmp, "p/src/a.txt", "text");
+        java.nio.file.Files.write(tmp.resolve("p/src/b.bin"), new byte[] {4, 2});
+        // (module (func (export "two") (result i32) i32.const 2)), as wat2wasm writes it
+        java.nio.file.Files.write(tmp.resolve("p/src/two.wasm"), java.util.HexFormat.of()
+                .parseHex("0061736d010000000105016000017f030201000707010374776f00000a0601040041020b"));
+        write(tmp, "p/src/lib/helper.cjs", "module.exports = (x) => 'cjs:' + x;\n");
+        write(tmp, "p/src/index.js", """
+                import a from './a.txt';
+                import b from './b.bin';
+                import two from './two.wasm';
+                import helper from './lib/helper.cjs';
+                export default { async fetch() {
+                  const { exports } = await WebAssembly.instantiate(two, {});
+                  return new Response([a, new Uint8Array(b).join(','), exports.two(), helper('ok')].join('|'));
+                } };
+                """);
+        ToolRun r = ToolRun.run(Esbuilds.env(), "push", tmp.resolve("p").toString(), "--bucket", bucket(), "--json");
+        assertThat(r.code()).as(r.toString()).isZero();
+        try (dev.cellgate.deploy.RealNode node = new dev.cellgate.deploy.RealNode(tmp, bucket(), "modules-n1")) {
+            String addr = node.awaitListening().getString("public");
+            node.awaitEvent("deployment.loaded");
+            java.net.http.HttpResponse<String> res = java.net.http.HttpClient.newHttpClient().send(
+                    java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://" + addr + "/")).timeout(java.time.Duration.ofSeconds(60))
+                            .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertThat(res.body()).as(String.join("\n", node.lines)).isEqualTo("text|4,2|2|cjs:ok");
+        }
+    }
+
     /** The pushed deployment's modules with their types from its manifest (esbuild's hashes as HASH). */
     java.util.Map<String, String> moduleTypes(ToolRun r) {
         try (dev.cellgate.core.spi.bucket.BucketStore s = new dev.cellgate.core.plugin.BucketStores(null).open(bucket(),
