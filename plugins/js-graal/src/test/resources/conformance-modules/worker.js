@@ -11,6 +11,7 @@ import errors from './lib/errors.cjs';
 import cyc from './lib/cyc1.cjs';
 import reassign from './lib/reassign.cjs';
 import calc from './wasm/calc.wasm';
+import hash from './wasm/hash.wasm';
 
 const describe = (e) => (e instanceof Error || (e && typeof e.name === 'string') ? e.constructor.name + '|' + e.name + ': ' + e.message : 'threw ' + String(e));
 async function attempt(f) { try { const r = await f(); return 'ok ' + String(r); } catch (e) { return describe(e); } }
@@ -102,6 +103,26 @@ const CASES = {
   'wasm-imports-missing': async () => [await attempt(() => new WebAssembly.Instance(calc)), await attempt(() => WebAssembly.instantiate(calc))],
   'wasm-import-not-callable': async () => [await attempt(() => new WebAssembly.Instance(calc, { env: { log: 5, thrower() {} } })), await attempt(() => new WebAssembly.Instance(calc, { env: 1 }))],
   'wasm-error-classes': () => ['CompileError', 'LinkError', 'RuntimeError'].map((n) => { const e = new WebAssembly[n]('m'); return [e instanceof Error, e.name, e.message, String(e), Object.prototype.toString.call(e)].join(' '); }),
+  'c-hash': () => {
+    const { exports } = new WebAssembly.Instance(hash, {});
+    const bytes = new TextEncoder().encode('hello from C');
+    const p = exports.alloc(bytes.length);
+    new Uint8Array(exports.memory.buffer).set(bytes, p);
+    let h = 2166136261;
+    for (const b of bytes) h = Math.imul(h ^ b, 16777619) >>> 0;
+    return [exports.fnv1a(p, bytes.length) >>> 0, h];
+  },
+  'c-grow-refreshes-views': () => {
+    // the wasm-bindgen pattern: a cached view, refreshed when memory.grow (inside Wasm) detached it
+    const { exports } = new WebAssembly.Instance(hash, {});
+    let view = new Uint8Array(exports.memory.buffer);
+    const before = view.byteLength;
+    const p = exports.alloc(300000);
+    const detached = view.byteLength === 0;
+    if (detached) view = new Uint8Array(exports.memory.buffer);
+    view.fill(7, p, p + 300000);
+    return [before, detached, view.byteLength, exports.fnv1a(p, 300000) >>> 0];
+  },
   'wasm-instantiate-wrong-type': async () => [await attempt(() => WebAssembly.instantiate({})), await attempt(() => new WebAssembly.Instance({}))],
 };
 

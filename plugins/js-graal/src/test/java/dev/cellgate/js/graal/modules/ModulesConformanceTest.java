@@ -26,7 +26,7 @@ import org.junit.jupiter.api.TestFactory;
  * The differential suite for module types (SPEC §14): {@code src/test/resources/conformance-modules}
  * holds ES modules, CommonJS, Text, Data and a CompiledWasm module (assembled here from its .wat
  * with wabt), given to workerd (miniflare's {@code modules} list with types) and to cellgate as the
- * same typed files. Without miniflare or wat2wasm: a failure under {@code CI=true}, no tests otherwise.
+ * same typed files; a second Wasm module is compiled from C with clang. Without miniflare, wat2wasm or clang: a failure under {@code CI=true}, no tests otherwise.
  */
 class ModulesConformanceTest {
     static final Path FIXTURE = Path.of("src/test/resources/conformance-modules");
@@ -59,6 +59,8 @@ class ModulesConformanceTest {
                 Files.createDirectories(to.getParent());
                 if (f.toString().endsWith(".wat")) {
                     Wat.assembleFile(f, Path.of(to.toString().replaceAll("\\.wat$", ".wasm")));
+                } else if (f.toString().endsWith(".c")) {
+                    Wat.compileC(f, Path.of(to.toString().replaceAll("\\.c$", ".wasm")));
                 } else {
                     Files.copy(f, to);
                 }
@@ -70,9 +72,9 @@ class ModulesConformanceTest {
     @TestFactory
     Stream<DynamicTest> sameAnswersAsWorkerd() throws Exception {
         Path miniflare = NpmTools.miniflare();
-        if (miniflare == null || !Wat.available()) {
+        if (miniflare == null || !Wat.available() || !Wat.clangAvailable()) {
             if ("true".equals(System.getenv("CI"))) {
-                fail(miniflare == null ? Differential.MISSING : Wat.MISSING);
+                fail(miniflare == null ? Differential.MISSING : !Wat.available() ? Wat.MISSING : Wat.CLANG_MISSING);
             }
             return Stream.empty();
         }

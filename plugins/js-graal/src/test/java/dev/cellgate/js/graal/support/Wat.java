@@ -6,10 +6,11 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * WebAssembly text to binary with wabt's {@code wat2wasm} (Debian package {@code wabt}, installed by
+ * WebAssembly text to binary with wabt's {@code wat2wasm}, and C to WebAssembly with clang (Debian package {@code wabt}, installed by
  * {@code .ci/apt-tools.sh}), so the Wasm modules tests use are built from readable source. Without
  * it: a failure under {@code CI=true}, a skipped test otherwise.
  */
@@ -19,13 +20,29 @@ public final class Wat {
     private Wat() {
     }
 
+    public static final String CLANG_MISSING = "clang and wasm-ld are not installed: run .ci/apt-tools.sh (Debian packages clang, lld)";
+
     public static boolean available() {
+        return onPath("wat2wasm");
+    }
+
+    /** Whether clang can compile C to wasm32 here (clang and lld's wasm-ld). */
+    public static boolean clangAvailable() {
+        return onPath("clang") && onPath("wasm-ld");
+    }
+
+    private static boolean onPath(String tool) {
         for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
-            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, "wat2wasm"))) {
+            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, tool))) {
                 return true;
             }
         }
         return false;
+    }
+
+    /** C to a Wasm module: no libc, no entry point, exports as the source's export_name attributes say. */
+    public static void compileC(Path in, Path out) throws IOException, InterruptedException {
+        run(List.of("clang", "--target=wasm32", "-O2", "-nostdlib", "-Wl,--no-entry", "-o", out.toString(), in.toString()), in);
     }
 
     /** Skips (or fails on CI) when wat2wasm is missing. */
@@ -54,10 +71,14 @@ public final class Wat {
     }
 
     public static void assembleFile(Path in, Path out) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder("wat2wasm", in.toString(), "-o", out.toString()).redirectErrorStream(true).start();
+        run(List.of("wat2wasm", in.toString(), "-o", out.toString()), in);
+    }
+
+    private static void run(List<String> cmd, Path in) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
-            throw new IOException("wat2wasm " + in + " failed: " + log);
+            throw new IOException(cmd.get(0) + " " + in + " failed: " + log);
         }
     }
 }
