@@ -77,8 +77,10 @@ public final class BundleReader {
             if (mc.noBundle()) {
                 main = mainFile.getFileName().toString();
                 modules.put(main, source);
-                addFound(BundleFiles.find(moduleRoot, rules, mainFile, cfg), modules, types, main);
+                Map<String, BundleFiles.Found> found = BundleFiles.find(moduleRoot, rules, mainFile, cfg);
+                addFound(found, modules, types, main);
                 origin = "no_bundle: " + config.main() + " as it is, with " + (modules.size() - 1) + " additional module(s)";
+                addSourceMaps(mc, modules, types, main, mainFile, moduleRoot, found);
             } else {
                 Map<String, BundleFiles.Found> additional = mc.findAdditionalModules()
                         ? BundleFiles.find(moduleRoot, rules, mainFile, cfg) : Map.of();
@@ -113,8 +115,10 @@ public final class BundleReader {
             byte[] source = readFile(target, "bundle");
             main = target.getFileName().toString();
             modules.put(main, source);
-            addFound(BundleFiles.find(dir, rules, target, cfg), modules, types, main);
+            Map<String, BundleFiles.Found> found = BundleFiles.find(dir, rules, target, cfg);
+            addFound(found, modules, types, main);
             origin = "bundle " + target.getFileName() + (modules.size() > 1 ? " with " + (modules.size() - 1) + " additional module(s)" : "");
+            addSourceMaps(mc, modules, types, main, target, dir, found);
         }
         for (Map.Entry<String, byte[]> m : modules.entrySet()) {
             if (types.getOrDefault(m.getKey(), ModuleType.ES_MODULE).isText()) {
@@ -128,6 +132,21 @@ public final class BundleReader {
                     + "letter or digit (set \"name\" in the config or use --name)");
         }
         return new Bundle(config, name, main, modules, List.of(), origin, types);
+    }
+
+    /** With upload_source_maps, the maps named by the sourceMappingURL of modules pushed as they are. */
+    private static void addSourceMaps(WranglerConfig.Modules mc, Map<String, byte[]> modules, Map<String, ModuleType> types,
+                                      String main, Path mainFile, Path root, Map<String, BundleFiles.Found> found) {
+        if (!mc.uploadSourceMaps()) {
+            return;
+        }
+        Map<String, Path> files = new LinkedHashMap<>();
+        files.put(main, mainFile);
+        found.keySet().forEach(name -> files.put(name, root.resolve(name)));
+        for (Map.Entry<String, byte[]> m : SourceMaps.scan(modules, types, files).entrySet()) {
+            modules.put(m.getKey(), m.getValue());
+            types.put(m.getKey(), ModuleType.SOURCE_MAP);
+        }
     }
 
     private static void addFound(Map<String, BundleFiles.Found> found, Map<String, byte[]> modules, Map<String, ModuleType> types,

@@ -148,6 +148,22 @@ class ModulePushTest {
         }
     }
 
+    /** A bundle file with upload_source_maps: the map its sourceMappingURL names rides along as index.js.map. */
+    @Test
+    void aBundleFileCarriesTheSourceMapItNames() throws Exception {
+        Path b = write(tmp, "out/index.js", "export default { fetch() { return new Response('x'); } };\n//# sourceMappingURL=index.js.map\n");
+        write(tmp, "out/index.js.map", "{\"version\":3,\"sources\":[\"../src/index.ts\"],\"mappings\":\"AAAA\"}");
+        write(tmp, "out/wrangler.json", "{ \"upload_source_maps\": true }");
+        ToolRun r = ToolRun.run("push", b.toString(), "--bucket", bucket(), "--json");
+        assertThat(r.code()).as(r.toString()).isZero();
+        assertThat(moduleTypes(r)).containsExactlyInAnyOrderEntriesOf(java.util.Map.of("index.js", "ESModule", "index.js.map", "SourceMap"));
+        Path noMap = write(tmp, "nomap/index.js", "export default {};\n//# sourceMappingURL=gone.js.map\n");
+        write(tmp, "nomap/wrangler.json", "{ \"upload_source_maps\": true }");
+        ToolRun refused = ToolRun.run("push", noMap.toString(), "--bucket", bucket(), "--json");
+        assertThat(refused.code()).isNotZero();
+        assertThat(refused.toString()).contains("Invalid source map path in").contains("gone.js.map does not exist.");
+    }
+
     /** The pushed deployment's modules with their types from its manifest (esbuild's hashes as HASH). */
     java.util.Map<String, String> moduleTypes(ToolRun r) {
         try (dev.cellgate.core.spi.bucket.BucketStore s = new dev.cellgate.core.plugin.BucketStores(null).open(bucket(),
