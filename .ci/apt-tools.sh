@@ -8,9 +8,11 @@
 #   fonts-dejavu-core  so the page renders text in screenshots
 #   nginx-light, libnginx-mod-stream  an L4 (stream) load balancer in front of a test fleet
 #   libfaketime  runs one node of ClockSkewIT with its clock 8 s ahead or behind (LD_PRELOAD)
+#   wabt      wat2wasm: the WebAssembly modules of the js-graal tests are built from .wat text
+#   clang, lld  clang --target=wasm32 and wasm-ld: one of those modules is compiled from C
 set -euo pipefail
 
-PACKAGES=(chromium fonts-dejavu-core nginx-light libnginx-mod-stream libfaketime)
+PACKAGES=(chromium fonts-dejavu-core nginx-light libnginx-mod-stream libfaketime wabt clang lld)
 
 if [[ $(id -u) -eq 0 ]]; then
   SUDO=()

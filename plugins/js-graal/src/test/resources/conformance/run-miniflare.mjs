@@ -1,7 +1,7 @@
 // Runs every case of cases.json on workerd through miniflare and prints the answers as JSON:
 //   node run-miniflare.mjs <miniflare module url> <fixture dir> <origin url> <output file>
 // Output file: [{ name, status, headers: [[name, value]...], body }] (stdout carries the Worker's console).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const [, , miniflarePath, fixtureDir, origin, outFile] = process.argv;
@@ -11,10 +11,25 @@ const spec = JSON.parse(readFileSync(join(fixtureDir, 'cases.json'), 'utf8'));
 // "sqlite": true makes every Durable Object class SQLite-backed (the SQL API needs it).
 const durableObjects = Object.fromEntries(Object.entries(spec.durableObjects || {})
   .map(([binding, className]) => [binding, spec.sqlite ? { className, useSQLite: true } : className]));
+// "modules": { "<glob **/*.ext>": "<Wrangler module type>" } lists every file of the fixture with its
+// type (other .js files are ES modules), worker.js first: the bundle exactly as Wrangler uploads it.
+function typedModules(rules) {
+  const files = [];
+  const walk = (dir) => readdirSync(dir, { withFileTypes: true }).forEach((e) => (e.isDirectory() ? walk(join(dir, e.name)) : files.push(join(dir, e.name))));
+  walk(fixtureDir);
+  const typeOf = (f) => {
+    for (const [glob, type] of Object.entries(rules)) if (f.endsWith(glob.replace(/^\*\*\/\*/, ''))) return type;
+    return f.endsWith('.js') ? 'ESModule' : null;
+  };
+  const main = join(fixtureDir, 'worker.js');
+  return files.filter((f) => typeOf(f) !== null).sort((a, b) => (a === main ? -1 : b === main ? 1 : a.localeCompare(b)))
+    .map((f) => ({ type: typeOf(f), path: f, contents: readFileSync(f) }));
+}
+const moduleOptions = spec.modules
+  ? { modules: typedModules(spec.modules), modulesRoot: fixtureDir }
+  : { modules: true, scriptPath: join(fixtureDir, 'worker.js'), modulesRules: [{ type: 'ESModule', include: ['**/*.js'] }] };
 const mf = new Miniflare({
-  modules: true,
-  scriptPath: join(fixtureDir, 'worker.js'),
-  modulesRules: [{ type: 'ESModule', include: ['**/*.js'] }],
+  ...moduleOptions,
   compatibilityDate: spec.compatibilityDate || '2025-01-01',
   bindings: spec.vars || {},
   durableObjects,

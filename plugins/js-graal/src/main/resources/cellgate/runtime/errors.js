@@ -40,7 +40,8 @@
       const name = typeof e.name === 'string' ? e.name : 'Error';
       const message = typeof e.message === 'string' ? e.message : String(e);
       const stack = typeof e.stack === 'string' && e.stack ? e.stack : name + ': ' + message;
-      return [name, message, stack];
+      // a bundle with source maps names its original files (source-maps.js)
+      return [name, message, internal.stackMapper === undefined ? stack : internal.stackMapper(stack)];
     }
     return ['Error', 'Uncaught ' + String(e), 'Uncaught ' + String(e)];
   };

@@ -1,5 +1,6 @@
 package dev.cellgate.deploy.push;
 
+import dev.cellgate.core.spi.js.ModuleType;
 import dev.cellgate.deploy.cli.CommandException;
 import dev.cellgate.deploy.cli.Env;
 import dev.cellgate.deploy.wrangler.WranglerConfig;
@@ -13,28 +14,25 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.Consumer;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Reads what {@code deploy-tool push} was given, refusing anything a node could not run:
+ * Reads what {@code deploy-tool push} was given, as Wrangler would upload it:
  * <ul>
- *   <li>{@code push bundle.js}: one self-contained ES module (it may import {@code cloudflare:*}
- *       only), with {@code --config} or a {@code wrangler.jsonc}/{@code wrangler.json} beside it;</li>
- *   <li>{@code push DIR}: a Wrangler project. Its {@code main} is pushed as it is when it is a
- *       JavaScript module that imports nothing; anything else (relative or package imports,
- *       TypeScript) is bundled with esbuild first.</li>
+ *   <li>{@code push bundle.js}: the bundle as it is, plus the modules beside it that the module
+ *       rules type (Wrangler's {@code --no-bundle}), with {@code --config} or a
+ *       {@code wrangler.jsonc}/{@code wrangler.json} beside it;</li>
+ *   <li>{@code push DIR}: a Wrangler project. Its {@code main} is bundled with esbuild (imports of
+ *       files the rules type stay separate modules; with {@code find_additional_modules}, the
+ *       modules found under {@code base_dir} too), or with {@code no_bundle} pushed as it is with
+ *       the modules found under {@code base_dir}.</li>
  * </ul>
+ * Which modules a module imports is never guessed from its text: esbuild parses the project, and
+ * the load check ({@link LoadCheck}) parses every module in GraalJS, refusing a static import of a
+ * module the bundle lacks with workerd's "No such module" error.
  */
 public final class BundleReader {
-    private static final Pattern IMPORT = Pattern.compile(
-            "(?m)^\\s*(?:import|export)\\b[^'\";]*?\\bfrom\\s*['\"]([^'\"]+)['\"]"
-                    + "|^\\s*import\\s*['\"]([^'\"]+)['\"]"
-                    + "|\\bimport\\s*\\(\\s*['\"]([^'\"]+)['\"]\\s*\\)"
-                    + "|\\brequire\\s*\\(\\s*['\"]([^'\"]+)['\"]\\s*\\)");
     static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,62}");
 
     private BundleReader() {
@@ -57,42 +55,75 @@ public final class BundleReader {
             note.accept("using " + cfg + " (found beside the bundle; --config names another)");
         }
         WranglerConfig config = read(cfg);
+        WranglerConfig.Modules mc = config.modules();
+        ModuleRules rules;
+        try {
+            rules = ModuleRules.parse(mc.rules());
+        } catch (IllegalArgumentException e) {
+            throw CommandException.refused((cfg == null ? "config" : cfg.toString()) + ": " + e.getMessage());
+        }
         Map<String, byte[]> modules = new LinkedHashMap<>();
+        Map<String, ModuleType> types = new LinkedHashMap<>();
         String main;
         String origin;
         if (project) {
             if (config.main() == null) {
                 throw CommandException.refused(cfg + " has no \"main\"");
             }
-            Path mainFile = cfg.toAbsolutePath().getParent().resolve(config.main()).normalize();
+            Path cfgDir = cfg.toAbsolutePath().getParent();
+            Path mainFile = cfgDir.resolve(config.main()).normalize();
             byte[] source = readFile(mainFile, "main module");
-            Set<String> imports = isJs(mainFile) ? imports(utf8(source, mainFile)) : Set.of("(not plain JavaScript)");
-            if (imports.isEmpty()) {
+            Path moduleRoot = mc.baseDir() != null ? cfgDir.resolve(mc.baseDir()).normalize() : mainFile.getParent();
+            if (mc.noBundle()) {
                 main = mainFile.getFileName().toString();
                 modules.put(main, source);
-                origin = "single module " + config.main() + " (imports nothing, pushed as is)";
+                Map<String, BundleFiles.Found> found = BundleFiles.find(moduleRoot, rules, mainFile, cfg);
+                addFound(found, modules, types, main);
+                origin = "no_bundle: " + config.main() + " as it is, with " + (modules.size() - 1) + " additional module(s)";
+                addSourceMaps(mc, modules, types, main, mainFile, moduleRoot, found);
             } else {
+                Map<String, BundleFiles.Found> additional = mc.findAdditionalModules()
+                        ? BundleFiles.find(moduleRoot, rules, mainFile, cfg) : Map.of();
+                Map<String, ModuleType> copied;
+                try {
+                    copied = rules.copiedExtensions();
+                } catch (IllegalArgumentException e) {
+                    throw CommandException.refused(cfg + ": " + e.getMessage());
+                }
                 Esbuild esbuild = Esbuild.locate(env, dir);
                 String version = esbuild.version();
                 note.accept("bundling " + config.main() + " with esbuild " + version + " (" + esbuild.binary() + ", via "
                         + esbuild.foundVia() + ")");
+                Esbuild.Output out = esbuild.bundle(dir, mainFile,
+                        new Esbuild.Options(copied, List.copyOf(additional.keySet()), mc.uploadSourceMaps()));
                 main = mainFile.getFileName().toString().replaceAll("\\.[A-Za-z]+$", "") + ".js";
-                modules.put(main, esbuild.bundle(dir, mainFile));
-                origin = "bundled " + config.main() + " with esbuild " + version;
+                modules.put(main, out.bundle());
+                for (Map.Entry<String, byte[]> c : out.copied().entrySet()) {
+                    String ext = c.getKey().substring(c.getKey().lastIndexOf('.'));
+                    modules.put(c.getKey(), c.getValue());
+                    types.put(c.getKey(), copied.get(ext));
+                }
+                addFound(additional, modules, types, main);
+                if (out.sourceMap() != null) {
+                    modules.put(main + ".map", out.sourceMap());
+                    types.put(main + ".map", ModuleType.SOURCE_MAP);
+                }
+                origin = "bundled " + config.main() + " with esbuild " + version
+                        + (modules.size() > 1 ? " (" + modules.size() + " modules)" : "");
             }
         } else {
             byte[] source = readFile(target, "bundle");
-            Set<String> imports = imports(utf8(source, target));
-            if (!imports.isEmpty()) {
-                throw CommandException.refused(target + " imports " + imports + ": a bundle must be one self-contained module. "
-                        + "Push the project directory (bundled with esbuild) or bundle it first (esbuild --bundle --format=esm)");
-            }
             main = target.getFileName().toString();
             modules.put(main, source);
-            origin = "bundle " + target.getFileName();
+            Map<String, BundleFiles.Found> found = BundleFiles.find(dir, rules, target, cfg);
+            addFound(found, modules, types, main);
+            origin = "bundle " + target.getFileName() + (modules.size() > 1 ? " with " + (modules.size() - 1) + " additional module(s)" : "");
+            addSourceMaps(mc, modules, types, main, target, dir, found);
         }
         for (Map.Entry<String, byte[]> m : modules.entrySet()) {
-            utf8(m.getValue(), Path.of(m.getKey()));
+            if (types.getOrDefault(m.getKey(), ModuleType.ES_MODULE).isText()) {
+                utf8(m.getValue(), Path.of(m.getKey()));
+            }
         }
         String name = nameOverride != null ? nameOverride : config.name() != null ? config.name()
                 : main.replaceAll("\\.[mc]?js$", "");
@@ -100,27 +131,33 @@ public final class BundleReader {
             throw CommandException.refused("Worker name '" + name + "' must be 1-63 letters, digits, - and _, starting with a "
                     + "letter or digit (set \"name\" in the config or use --name)");
         }
-        return new Bundle(config, name, main, modules, List.of(), origin);
+        return new Bundle(config, name, main, modules, List.of(), origin, types);
     }
 
-    /** Module specifiers other than {@code cloudflare:*} that {@code source} imports or requires. */
-    static Set<String> imports(String source) {
-        Set<String> out = new TreeSet<>();
-        Matcher m = IMPORT.matcher(source);
-        while (m.find()) {
-            for (int g = 1; g <= 4; g++) {
-                String spec = m.group(g);
-                if (spec != null && !spec.startsWith("cloudflare:")) {
-                    out.add(spec);
-                }
-            }
+    /** With upload_source_maps, the maps named by the sourceMappingURL of modules pushed as they are. */
+    private static void addSourceMaps(WranglerConfig.Modules mc, Map<String, byte[]> modules, Map<String, ModuleType> types,
+                                      String main, Path mainFile, Path root, Map<String, BundleFiles.Found> found) {
+        if (!mc.uploadSourceMaps()) {
+            return;
         }
-        return out;
+        Map<String, Path> files = new LinkedHashMap<>();
+        files.put(main, mainFile);
+        found.keySet().forEach(name -> files.put(name, root.resolve(name)));
+        for (Map.Entry<String, byte[]> m : SourceMaps.scan(modules, types, files).entrySet()) {
+            modules.put(m.getKey(), m.getValue());
+            types.put(m.getKey(), ModuleType.SOURCE_MAP);
+        }
     }
 
-    private static boolean isJs(Path p) {
-        String n = p.getFileName().toString();
-        return n.endsWith(".js") || n.endsWith(".mjs");
+    private static void addFound(Map<String, BundleFiles.Found> found, Map<String, byte[]> modules, Map<String, ModuleType> types,
+                                 String main) {
+        for (Map.Entry<String, BundleFiles.Found> f : found.entrySet()) {
+            if (f.getKey().equals(main)) {
+                throw CommandException.refused("module " + f.getKey() + " has the main module's name");
+            }
+            modules.put(f.getKey(), f.getValue().bytes());
+            types.put(f.getKey(), f.getValue().type());
+        }
     }
 
     private static WranglerConfig read(Path cfg) {

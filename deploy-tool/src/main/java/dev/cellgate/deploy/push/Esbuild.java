@@ -102,27 +102,87 @@ public final class Esbuild {
         return r.output.strip();
     }
 
+    /**
+     * How to bundle, from the Wrangler config: the file extensions whose imports stay separate
+     * modules (copied beside the bundle, as Wrangler's module collector does: rules), the modules
+     * found with {@code find_additional_modules} (left as imports, by their path from the module root),
+     * and whether to write a source map ({@code upload_source_maps}).
+     */
+    public record Options(java.util.Map<String, dev.cellgate.core.spi.js.ModuleType> copied, List<String> additional,
+                          boolean sourceMap) {
+        public static final Options NONE = new Options(java.util.Map.of(), List.of(), false);
+    }
+
+    /** esbuild's output: the bundle, the files it copied beside it, and its source map (null without one). */
+    public record Output(byte[] bundle, java.util.Map<String, byte[]> copied, byte[] sourceMap) {
+    }
+
     /** Bundles {@code entry} into one ES module; a build error is a refusal carrying esbuild's own message. */
     public byte[] bundle(Path projectDir, Path entry) {
+        return bundle(projectDir, entry, Options.NONE).bundle();
+    }
+
+    public Output bundle(Path projectDir, Path entry, Options options) {
         Path out = null;
         try {
             out = Files.createTempDirectory("deploy-tool-esbuild-");
             Path file = out.resolve("bundle.js");
-            List<String> cmd = new ArrayList<>(List.of(binary.toString(), entry.toAbsolutePath().toString(),
-                    "--bundle", "--format=esm", "--platform=neutral", "--target=es2022",
-                    "--main-fields=module,main", "--conditions=workerd,worker,browser",
-                    "--external:cloudflare:*", "--external:node:*", "--charset=utf8", "--log-level=warning",
-                    "--outfile=" + file));
-            Run r = run(cmd, projectDir);
+            Run r = run(command(entry, out, options), projectDir);
             if (r.exit != 0 || !Files.isRegularFile(file)) {
                 throw CommandException.refused("esbuild could not bundle " + entry + " (exit " + r.exit + "):\n" + r.output.strip());
             }
-            return Files.readAllBytes(file);
+            java.util.Map<String, byte[]> copied = new java.util.TreeMap<>();
+            try (Stream<Path> files = Files.list(out)) {
+                for (Path f : files.toList()) {
+                    String n = f.getFileName().toString();
+                    if (!n.equals("bundle.js") && !n.equals("bundle.js.map")) {
+                        copied.put(n, Files.readAllBytes(f));
+                    }
+                }
+            }
+            Path map = out.resolve("bundle.js.map");
+            return new Output(Files.readAllBytes(file), copied, Files.isRegularFile(map) ? projectRelative(map, projectDir) : null);
         } catch (IOException e) {
             throw CommandException.failed("esbuild output could not be read: " + e.getMessage(), e);
         } finally {
             deleteTree(out);
         }
+    }
+
+    /** The map's sources named from the project directory ({@code src/lib/deep.ts}), as Wrangler uploads them. */
+    private static byte[] projectRelative(Path map, Path projectDir) throws IOException {
+        io.vertx.core.json.JsonObject m = new io.vertx.core.json.JsonObject(Files.readString(map));
+        io.vertx.core.json.JsonArray sources = new io.vertx.core.json.JsonArray();
+        Path root = projectDir.toAbsolutePath().normalize();
+        for (Object src : m.getJsonArray("sources", new io.vertx.core.json.JsonArray())) {
+            Path abs = map.getParent().resolve(String.valueOf(src)).normalize();
+            sources.add(abs.startsWith(root) ? root.relativize(abs).toString().replace('\\', '/') : String.valueOf(src));
+        }
+        m.put("sources", sources).remove("sourceRoot");
+        return m.encode().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** The esbuild command line, in one place (what every bundle gets, then what the config asks). */
+    private List<String> command(Path entry, Path out, Options options) {
+        List<String> cmd = new ArrayList<>(List.of(binary.toString(), entry.toAbsolutePath().toString(),
+                "--bundle", "--format=esm", "--platform=neutral", "--target=es2022",
+                "--main-fields=module,main", "--conditions=workerd,worker,browser",
+                "--external:cloudflare:*", "--external:node:*", "--charset=utf8", "--log-level=warning",
+                "--outdir=" + out, "--entry-names=bundle"));
+        for (String ext : options.copied().keySet()) {
+            cmd.add("--loader:" + ext + "=copy");
+        }
+        if (!options.copied().isEmpty()) {
+            cmd.add("--asset-names=[name]-[hash]");
+        }
+        for (String module : options.additional()) {
+            // a pattern, so the import stays as written (relative to the module root, as Wrangler leaves it)
+            cmd.add("--external:./" + module + "*");
+        }
+        if (options.sourceMap()) {
+            cmd.add("--sourcemap");
+        }
+        return cmd;
     }
 
     private record Run(int exit, String output) {

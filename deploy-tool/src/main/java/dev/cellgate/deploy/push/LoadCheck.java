@@ -1,6 +1,7 @@
 package dev.cellgate.deploy.push;
 
 import dev.cellgate.core.plugin.PluginHost;
+import dev.cellgate.core.spi.js.BundleModule;
 import dev.cellgate.core.spi.js.JsEngine;
 import dev.cellgate.core.spi.js.JsEngineConfig;
 import dev.cellgate.core.spi.js.JsEngineProvider;
@@ -10,7 +11,6 @@ import dev.cellgate.core.spi.js.ScriptLoadException;
 import dev.cellgate.deploy.cli.CommandException;
 import dev.cellgate.deploy.cli.Env;
 import dev.cellgate.deploy.cli.ToolPlugins;
-import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,9 +35,9 @@ public final class LoadCheck {
     /** The classes the main module exports. */
     public static Set<String> check(Bundle b, ToolPlugins plugins, Env env) {
         JsEngineProvider provider = provider(plugins);
-        Map<String, String> modules = new LinkedHashMap<>();
-        b.modules().forEach((path, bytes) -> modules.put(path, new String(bytes, StandardCharsets.UTF_8)));
-        ScriptBundle sb = new ScriptBundle("push-check", b.name(), b.main(), modules, b.config().vars(),
+        Map<String, BundleModule> modules = new LinkedHashMap<>();
+        b.modules().forEach((path, bytes) -> modules.put(path, new BundleModule(b.type(path), bytes)));
+        ScriptBundle sb = ScriptBundle.of("push-check", b.name(), b.main(), modules, b.config().vars(),
                 b.config().durableObjects(), b.config().compatibilityDate() == null ? "2024-01-01" : b.config().compatibilityDate(),
                 b.config().compatibilityFlags());
         JsEngine engine;

@@ -61,10 +61,10 @@ public final class Publisher {
         int uploaded = 0;
         try {
             for (Map.Entry<String, byte[]> m : b.modules().entrySet()) {
-                uploaded += upload(m.getKey(), m.getValue(), modules) ? 1 : 0;
+                uploaded += upload(m.getKey(), m.getValue(), b.type(m.getKey()), modules) ? 1 : 0;
             }
             for (Bundle.PluginJar p : b.plugins()) {
-                uploaded += upload(p.fileName(), p.bytes(), plugins) ? 1 : 0;
+                uploaded += upload(p.fileName(), p.bytes(), null, plugins) ? 1 : 0;
             }
         } finally {
             progress.end();
@@ -97,9 +97,9 @@ public final class Publisher {
                 + MAX_CAS_ATTEMPTS + " attempts (other pushes kept winning); make it current with: deploy-tool rollback " + id);
     }
 
-    private boolean upload(String path, byte[] bytes, List<Manifest.BlobRef> refs) {
+    private boolean upload(String path, byte[] bytes, dev.cellgate.core.spi.js.ModuleType type, List<Manifest.BlobRef> refs) {
         boolean fresh = store.putBlob(bytes).join();
-        refs.add(new Manifest.BlobRef(path, DeploymentStore.sha256(bytes), bytes.length));
+        refs.add(new Manifest.BlobRef(path, DeploymentStore.sha256(bytes), bytes.length, type));
         progress.advance(path, bytes.length, fresh);
         return fresh;
     }

@@ -38,8 +38,10 @@ public final class PushCommand implements Command {
                   push <bundle.js|DIR> [--config wrangler.jsonc] [--name NAME] [--plugin x.jar]... [--dry-run]
                                        [--progress bar|lines|off]
                       Validate, upload and make current a new deployment. DIR is a Wrangler project
-                      (wrangler.jsonc or wrangler.json); its main is bundled with esbuild unless it
-                      imports nothing. --plugin attaches a PF4J plugin jar that nodes hot-load.
+                      (wrangler.jsonc or wrangler.json); its main is bundled with esbuild (no_bundle:
+                      pushed as it is). Files the module rules type (Text, Data, CompiledWasm,
+                      CommonJS...) become modules of their own. --plugin attaches a PF4J plugin jar
+                      that nodes hot-load.
                       --dry-run validates (including the GraalJS load) and writes nothing.
                 """;
     }

@@ -14,15 +14,28 @@ import java.util.Set;
 
 /**
  * The subset of a Wrangler config cellgate runs: {@code name, main, compatibility_date,
- * compatibility_flags, durable_objects, migrations, vars, triggers}. Any other key is refused by
- * name: silently ignoring, say, a KV binding would deploy a Worker that fails at runtime.
+ * compatibility_flags, durable_objects, migrations, vars, triggers}, and how the modules are made
+ * ({@code rules, find_additional_modules, base_dir, no_bundle, upload_source_maps}: {@link Modules}).
+ * Any other key is refused by name: silently ignoring, say, a KV binding would deploy a Worker that
+ * fails at runtime.
  */
 public record WranglerConfig(String name, String main, String compatibilityDate, List<String> compatibilityFlags,
                              Map<String, String> durableObjects, JsonArray migrations, Map<String, String> vars,
-                             JsonObject triggers) {
+                             JsonObject triggers, Modules modules) {
 
     public static final Set<String> KEYS = Set.of("name", "main", "compatibility_date", "compatibility_flags",
-            "durable_objects", "migrations", "vars", "triggers", "$schema");
+            "durable_objects", "migrations", "vars", "triggers", "$schema",
+            "rules", "find_additional_modules", "base_dir", "no_bundle", "upload_source_maps");
+
+    /**
+     * The module keys, as Wrangler reads them: {@code rules} (each {@code {type, globs, fallthrough}}),
+     * {@code find_additional_modules}, {@code base_dir} (relative to the config), {@code no_bundle},
+     * {@code upload_source_maps}. {@code rules} stays raw JSON: {@code push/ModuleRules} interprets it.
+     */
+    public record Modules(JsonArray rules, boolean findAdditionalModules, String baseDir, boolean noBundle,
+                          boolean uploadSourceMaps) {
+        public static final Modules NONE = new Modules(new JsonArray(), false, null, false, false);
+    }
 
     public static WranglerConfig read(Path file) {
         String text;
@@ -44,7 +57,8 @@ public record WranglerConfig(String name, String main, String compatibilityDate,
         for (String k : o.fieldNames()) {
             if (!KEYS.contains(k)) {
                 throw new IllegalArgumentException(where + ": key \"" + k + "\" is not supported by cellgate (supported: "
-                        + "name, main, compatibility_date, compatibility_flags, durable_objects, migrations, vars, triggers)");
+                        + "name, main, compatibility_date, compatibility_flags, durable_objects, migrations, vars, triggers, rules, "
+                        + "find_additional_modules, base_dir, no_bundle, upload_source_maps)");
             }
         }
         String name = string(o, "name", where);
@@ -117,7 +131,28 @@ public record WranglerConfig(String name, String main, String compatibilityDate,
         if (t != null && !(t instanceof JsonObject)) {
             throw new IllegalArgumentException(where + ": \"triggers\" must be an object");
         }
-        return new WranglerConfig(name, main, date, flags, dos, migrations, vars, (JsonObject) t);
+        JsonArray rules = array(o, "rules", where);
+        for (Object r : rules == null ? new JsonArray() : rules) {
+            if (!(r instanceof JsonObject ro) || !(ro.getValue("type") instanceof String) || !(ro.getValue("globs") instanceof JsonArray)) {
+                throw new IllegalArgumentException(where + ": each of \"rules\" needs a \"type\" and \"globs\" (got " + r + ")");
+            }
+            for (String k : ro.fieldNames()) {
+                if (!Set.of("type", "globs", "fallthrough").contains(k)) {
+                    throw new IllegalArgumentException(where + ": rule key \"" + k + "\" is not supported (type, globs, fallthrough)");
+                }
+            }
+        }
+        Modules modules = new Modules(rules == null ? new JsonArray() : rules, bool(o, "find_additional_modules", where),
+                string(o, "base_dir", where), bool(o, "no_bundle", where), bool(o, "upload_source_maps", where));
+        return new WranglerConfig(name, main, date, flags, dos, migrations, vars, (JsonObject) t, modules);
+    }
+
+    private static boolean bool(JsonObject o, String key, String where) {
+        Object v = o.getValue(key);
+        if (v != null && !(v instanceof Boolean)) {
+            throw new IllegalArgumentException(where + ": \"" + key + "\" must be true or false");
+        }
+        return Boolean.TRUE.equals(v);
     }
 
     private static String string(JsonObject o, String key, String where) {

@@ -11,26 +11,6 @@ import java.util.zip.ZipEntry;
 import org.junit.jupiter.api.Test;
 
 class BundleReaderTest {
-    @Test
-    void importsFoundAreTheOnesThatNeedBundling() {
-        assertThat(BundleReader.imports("""
-                import { DurableObject } from "cloudflare:workers";
-                import x from './x.js';
-                import {
-                  a,
-                  b,
-                } from "pkg";
-                import "./side-effect.js";
-                export * from './re.js';
-                export { y } from "./y.js";
-                const lazy = await import("./lazy.js");
-                const cjs = require('cjs');
-                const s = "import nothing from here";
-                """)).containsExactly("./lazy.js", "./re.js", "./side-effect.js", "./x.js", "./y.js", "cjs", "pkg");
-        assertThat(BundleReader.imports("export default { fetch() { return new Response('importing from x'); } };\n")).isEmpty();
-        assertThat(BundleReader.imports("import { DurableObject } from 'cloudflare:workers';\nexport class A extends DurableObject {}\n")).isEmpty();
-    }
-
     static byte[] jar(Manifest mf, String entry, String content) throws Exception {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         try (JarOutputStream out = mf == null ? new JarOutputStream(buf) : new JarOutputStream(buf, mf)) {

@@ -54,7 +54,8 @@ class PushTest {
             Deployment dep = d.load(j.getString("deployment")).join();
             Manifest m = dep.manifest();
             assertThat(m.main()).isEqualTo("worker.js");
-            assertThat(dep.modules()).containsExactly(Map.entry("worker.js", WORKER));
+            assertThat(dep.modules()).containsOnlyKeys("worker.js");
+            assertThat(new String(dep.modules().get("worker.js"), StandardCharsets.UTF_8)).isEqualTo(WORKER);
             assertThat(m.durableObjects()).containsExactly(Map.entry("COUNTER", "Counter"));
             assertThat(m.vars()).containsExactly(Map.entry("GREETING", "world"));
             assertThat(m.compatibilityDate()).isEqualTo("2025-04-01");
@@ -95,7 +96,7 @@ class PushTest {
             Deployment dep = new DeploymentStore(s).load(r.json().getString("deployment")).join();
             assertThat(dep.manifest().main()).isEqualTo("index.js");
             assertThat(dep.modules()).hasSize(1);
-            String code = dep.modules().get("index.js");
+            String code = new String(dep.modules().get("index.js"), StandardCharsets.UTF_8);
             assertThat(code).contains("hi from greet.js").doesNotContain("./greet.js");
         }
     }

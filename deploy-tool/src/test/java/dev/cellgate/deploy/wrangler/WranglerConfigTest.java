@@ -37,10 +37,24 @@ class WranglerConfigTest {
     @Test
     void everyOtherKeyIsRefusedByName() {
         for (String key : new String[] {"kv_namespaces", "r2_buckets", "d1_databases", "routes", "account_id", "workers_dev",
-                "env", "services", "queues", "build", "rules", "site", "assets", "placement", "limits", "observability"}) {
+                "env", "services", "queues", "build", "site", "assets", "preserve_file_names", "placement", "limits", "observability"}) {
             assertThatThrownBy(() -> parse("{\"name\":\"x\",\"" + key + "\":{}}")).as(key)
                     .hasMessageContaining("key \"" + key + "\" is not supported by cellgate");
         }
+    }
+
+    @Test
+    void theModuleKeysAreReadAndTheirShapesChecked() {
+        WranglerConfig c = parse("{\"rules\":[{\"type\":\"Text\",\"globs\":[\"**/*.md\"],\"fallthrough\":true}],"
+                + "\"find_additional_modules\":true,\"base_dir\":\"src\",\"no_bundle\":false,\"upload_source_maps\":true}");
+        assertThat(c.modules().rules().size()).isEqualTo(1);
+        assertThat(c.modules().findAdditionalModules()).isTrue();
+        assertThat(c.modules().baseDir()).isEqualTo("src");
+        assertThat(c.modules().uploadSourceMaps()).isTrue();
+        assertThatThrownBy(() -> parse("{\"rules\":{}}")).hasMessageContaining("\"rules\" must be an array");
+        assertThatThrownBy(() -> parse("{\"rules\":[{\"globs\":[]}]}")).hasMessageContaining("needs a \"type\" and \"globs\"");
+        assertThatThrownBy(() -> parse("{\"rules\":[{\"type\":\"Text\",\"globs\":[],\"x\":1}]}")).hasMessageContaining("rule key \"x\"");
+        assertThatThrownBy(() -> parse("{\"no_bundle\":\"yes\"}")).hasMessageContaining("\"no_bundle\" must be true or false");
     }
 
     @Test

@@ -6,7 +6,6 @@ import dev.cellgate.core.records.CurrentDeployment;
 import dev.cellgate.core.spi.bucket.BucketStore;
 import dev.cellgate.core.spi.bucket.StoredObject;
 import dev.cellgate.core.spi.bucket.WriteOutcome;
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -47,9 +46,9 @@ public final class DeploymentStore {
                 reads.add(blob(ref));
             }
             return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new)).thenApply(x -> {
-                Map<String, String> modules = new LinkedHashMap<>();
+                Map<String, byte[]> modules = new LinkedHashMap<>();
                 for (int i = 0; i < reads.size(); i++) {
-                    modules.put(m.modules().get(i).path(), new String(reads.get(i).join(), StandardCharsets.UTF_8));
+                    modules.put(m.modules().get(i).path(), reads.get(i).join());
                 }
                 return new Deployment(m, modules);
             });

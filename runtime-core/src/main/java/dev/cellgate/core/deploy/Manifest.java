@@ -1,5 +1,6 @@
 package dev.cellgate.core.deploy;
 
+import dev.cellgate.core.spi.js.ModuleType;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
@@ -28,14 +29,30 @@ public record Manifest(
         JsonObject triggers,
         List<BlobRef> plugins) {
 
-    /** A file stored as a blob: its path in the bundle (or jar name), digest and size. */
-    public record BlobRef(String path, String sha256, long size) {
+    /**
+     * A file stored as a blob: its path in the bundle (or jar name), digest, size, and for a module
+     * how it loads. A manifest written before module types has no {@code type}: its modules are ES
+     * modules, and {@link #moduleType()} says so; plugin jars have none.
+     */
+    public record BlobRef(String path, String sha256, long size, ModuleType type) {
+        public BlobRef(String path, String sha256, long size) {
+            this(path, sha256, size, null);
+        }
+
+        /** The module's type; {@code ESModule} for a module recorded without one. */
+        public ModuleType moduleType() {
+            return type == null ? ModuleType.ES_MODULE : type;
+        }
+
         JsonObject toJson() {
-            return new JsonObject().put("path", path).put("sha256", sha256).put("size", size);
+            JsonObject o = new JsonObject().put("path", path).put("sha256", sha256).put("size", size);
+            return type == null ? o : o.put("type", type.wranglerName());
         }
 
         static BlobRef fromJson(JsonObject o) {
-            return new BlobRef(o.getString("path"), o.getString("sha256"), o.getLong("size"));
+            String t = o.getString("type");
+            return new BlobRef(o.getString("path"), o.getString("sha256"), o.getLong("size"),
+                    t == null ? null : ModuleType.byWranglerName(t));
         }
     }
 
@@ -88,7 +105,7 @@ public record Manifest(
             return new Manifest(o.getString("id"), o.getString("name"), o.getLong("created_ms"), o.getString("main"), modules,
                     vars, dos, o.getJsonArray("migrations"), o.getString("compatibility_date"), flags,
                     o.getJsonObject("triggers"), plugins);
-        } catch (ClassCastException | NullPointerException e) {
+        } catch (ClassCastException | NullPointerException | IllegalArgumentException e) {
             throw new IllegalArgumentException("manifest is malformed: " + e.getMessage());
         }
     }

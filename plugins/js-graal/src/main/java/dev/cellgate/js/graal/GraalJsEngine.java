@@ -41,6 +41,7 @@ public final class GraalJsEngine implements JsEngine {
     private final RuntimeScripts runtime;
     private final TurnWatchdog watchdog;
     private final OutboundHttp http;
+    private final dev.cellgate.js.graal.host.wasm.WasmEngine wasm;
     private final EngineInfo info;
     private final Gates gates;
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -60,6 +61,7 @@ public final class GraalJsEngine implements JsEngine {
         this.runtime = RuntimeScripts.load();
         this.watchdog = new TurnWatchdog(limits);
         this.http = new OutboundHttp(config.vertx());
+        this.wasm = new dev.cellgate.js.graal.host.wasm.WasmEngine(dev.cellgate.js.graal.host.wasm.WasmEngine.Mode.COMPILER);
         this.info = EngineModes.describe(engine);
         OpenEngines.add(this);
         LOG.atInfo().setMessage("js.engine.started").addKeyValue("name", info.name()).addKeyValue("mode", info.mode())
@@ -101,6 +103,11 @@ public final class GraalJsEngine implements JsEngine {
 
     public RuntimeScripts runtime() {
         return runtime;
+    }
+
+    /** The WebAssembly runtime (Chicory) behind {@code WebAssembly} and CompiledWasm modules. */
+    public dev.cellgate.js.graal.host.wasm.WasmEngine wasm() {
+        return wasm;
     }
 
     public JsLimits limits() {

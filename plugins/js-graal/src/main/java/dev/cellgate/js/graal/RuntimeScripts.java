@@ -38,7 +38,7 @@ public final class RuntimeScripts {
 
 
     /** Built-in ES modules (see {@code BuiltinModules}). */
-    static final List<String> MODULES = List.of("cloudflare-workers.js");
+    static final List<String> MODULES = List.of("cloudflare-workers.js", "bundle-modules.js");
 
     private static final java.util.regex.Pattern FILE_NAME = java.util.regex.Pattern.compile("[a-z][a-z-]*\\.js");
 

@@ -30,10 +30,20 @@ public final class BundleFileSystem implements FileSystem {
     static final String UNSUPPORTED_ROOT = "/__cellgate/unsupported/";
 
     private final Map<String, byte[]> files;
+    private final BundleModules modules;
     private final Set<String> read = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
-    BundleFileSystem(Map<String, byte[]> files) {
+    /**
+     * @param files   ES modules and built-in modules by path
+     * @param modules the bundle's other modules, each served as an ES module facade ({@link BundleModules#esModuleFacade})
+     */
+    BundleFileSystem(Map<String, byte[]> files, BundleModules modules) {
         this.files = files;
+        this.modules = modules;
+    }
+
+    BundleModules modules() {
+        return modules;
     }
 
     /** Whether a context has read the file at {@code path} (a module it imported, hence parsed). */
@@ -102,14 +112,30 @@ public final class BundleFileSystem implements FileSystem {
         throw new IOException("a Worker bundle cannot be listed: " + dir);
     }
 
+    /**
+     * Everything served is an ES module: CommonJS, Text, Data and CompiledWasm modules are served as
+     * facades ({@link BundleModules}), so GraalJS must not take a {@code .wasm} file for its own
+     * WebAssembly integration, nor guess any other type from a file name.
+     */
+    @Override
+    public String getMimeType(Path path) {
+        return GraalLoadedScript.MODULE_MIME;
+    }
+
     @Override
     public Path toAbsolutePath(Path path) {
         return path.isAbsolute() ? path : Paths.get(BUNDLE_ROOT).resolve(path);
     }
 
+    /**
+     * Normalized, without Wrangler's {@code ?module} suffix: Wrangler rewrites {@code import m from
+     * "./x.wasm?module"} to the module's name when it bundles; esbuild's copy loader keeps the suffix.
+     */
     @Override
     public Path toRealPath(Path path, LinkOption... options) {
-        return toAbsolutePath(path).normalize();
+        Path p = toAbsolutePath(path).normalize();
+        String s = p.toString();
+        return s.endsWith("?module") ? Paths.get(s.substring(0, s.length() - "?module".length())) : p;
     }
 
     @Override
@@ -124,6 +150,15 @@ public final class BundleFileSystem implements FileSystem {
         byte[] c = files.get(key);
         if (c != null) {
             return c;
+        }
+        byte[] facade = modules.esModuleFacade(key);
+        if (facade != null) {
+            return facade;
+        }
+        if (key.startsWith(BUNDLE_ROOT)) {
+            // workerd's error for an import of a module the bundle lacks (its path without the leading slash).
+            return ("throw new Error(" + quote("No such module \"" + key.substring(BUNDLE_ROOT.length()) + "\".")
+                    + ");\nexport default undefined;").getBytes(StandardCharsets.UTF_8);
         }
         if (key.startsWith(UNSUPPORTED_ROOT)) {
             String spec = URLEncoding.decode(key.substring(UNSUPPORTED_ROOT.length(), key.length() - 3));

@@ -19,19 +19,22 @@ final class BundleRuntime {
     private final GraalJsEngine engine;
     private final Source main;
     private final String bundleJson;
+    private final BundleModules modules;
     private HostBridge bridge;
     private JsFunctions functions;
     private Value internal;
 
-    BundleRuntime(GraalJsEngine engine, Source main, String bundleJson) {
+    BundleRuntime(GraalJsEngine engine, Source main, String bundleJson, BundleModules modules) {
         this.engine = engine;
         this.main = main;
         this.bundleJson = bundleJson;
+        this.modules = modules;
     }
 
     /** The {@link JsInstance.Setup} step; returns how to release the context's pending work. */
     Runnable setUp(JsInstance instance, Context context) {
         HostBridge b = new HostBridge(instance, engine.http(), engine.runtime());
+        b.bundleModules(modules);
         Value in = context.eval(INTERNAL);
         for (Source script : engine.runtime().scripts()) {
             context.eval(script).executeVoid(b, in);
@@ -42,6 +45,9 @@ final class BundleRuntime {
         functions = fns;
         internal = in;
         in.getMember("configure").executeVoid(bundleJson);
+        if (modules.hasSourceMaps()) {
+            in.getMember("installSourceMaps").executeVoid();
+        }
         Value namespace = context.eval(main).getMember("default");
         in.getMember("initBundle").executeVoid(namespace);
         return b::release;

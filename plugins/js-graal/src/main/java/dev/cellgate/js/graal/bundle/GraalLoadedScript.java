@@ -1,10 +1,12 @@
 package dev.cellgate.js.graal.bundle;
 
+import dev.cellgate.core.spi.js.BundleModule;
 import dev.cellgate.core.spi.js.CellHost;
 import dev.cellgate.core.spi.js.CellIdentity;
 import dev.cellgate.core.spi.js.CellInstance;
 import dev.cellgate.core.spi.js.InstanceHost;
 import dev.cellgate.core.spi.js.LoadedScript;
+import dev.cellgate.core.spi.js.ModuleType;
 import dev.cellgate.core.spi.js.ScriptBundle;
 import dev.cellgate.core.spi.js.ScriptLoadException;
 import dev.cellgate.core.spi.js.StubCallException;
@@ -63,19 +65,25 @@ public final class GraalLoadedScript implements LoadedScript {
     }
 
     public static GraalLoadedScript load(GraalJsEngine engine, ScriptBundle bundle) throws ScriptLoadException {
+        BundleModules modules = new BundleModules(bundle, engine.wasm());
         Map<String, byte[]> files = new HashMap<>();
-        for (Map.Entry<String, String> m : bundle.modules().entrySet()) {
-            files.put(BundleFileSystem.bundlePath(m.getKey()), m.getValue().getBytes(StandardCharsets.UTF_8));
+        for (Map.Entry<String, BundleModule> m : bundle.files().entrySet()) {
+            if (m.getValue().type() == ModuleType.ES_MODULE) {
+                files.put(BundleFileSystem.bundlePath(m.getKey()), m.getValue().bytes());
+            }
         }
         for (Map.Entry<String, byte[]> m : engine.runtime().modules().entrySet()) {
             files.put(BundleFileSystem.BUILTIN_ROOT + m.getKey(), m.getValue());
         }
-        BundleFileSystem fs = new BundleFileSystem(Map.copyOf(files));
+        BundleFileSystem fs = new BundleFileSystem(Map.copyOf(files), modules);
         String mainPath = BundleFileSystem.bundlePath(bundle.mainModule());
         // A wrapper whose namespace holds the main module's namespace: relative imports in the main
         // module then resolve against its real path, and a bundle without a default export still loads.
-        Source main = Source.newBuilder("js", "import * as m from " + new io.vertx.core.json.JsonArray().add(mainPath).encode()
-                                .replaceAll("^\\[|\\]$", "") + "; export default m;", "/__cellgate/main-" + bundle.deploymentId() + ".js")
+        // With modules other than ES modules, the loader they import evaluates first, while the
+        // runtime is still reachable from module code (dispatch.js: configure/initBundle).
+        String loader = modules.any() ? "import " + quoted(BundleModules.LOADER) + "; " : "";
+        Source main = Source.newBuilder("js", loader + "import * as m from " + quoted(mainPath) + "; export default m;",
+                        "/__cellgate/main-" + bundle.deploymentId() + ".js")
                 .mimeType(MODULE_MIME).cached(true).buildLiteral();
         JsonObject json = new JsonObject()
                 .put("scriptName", bundle.scriptName())
@@ -101,6 +109,11 @@ public final class GraalLoadedScript implements LoadedScript {
         return new GraalLoadedScript(engine, bundle, fs, main, json.encode(), Set.copyOf(exported), probe);
     }
 
+    private static String quoted(String s) {
+        String a = new io.vertx.core.json.JsonArray().add(s).encode();
+        return a.substring(1, a.length() - 1);
+    }
+
     /**
      * One context checks the deployment: the runtime and the main module evaluate, then every
      * module the evaluation did not import (and so did not parse) must parse too. It runs on the
@@ -108,7 +121,7 @@ public final class GraalLoadedScript implements LoadedScript {
      */
     private static Probe probe(GraalJsEngine engine, ScriptBundle bundle, BundleFileSystem fs, Source main, String json)
             throws ScriptLoadException {
-        BundleRuntime runtime = new BundleRuntime(engine, main, json);
+        BundleRuntime runtime = new BundleRuntime(engine, main, json, fs.modules());
         AdoptableHost host = new AdoptableHost();
         JsInstance probe = new JsInstance(host, engine.watchdog(), engine.limits(), () -> engine.newContext(fs), (inst, context) -> {
             Runnable release = runtime.setUp(inst, context);
@@ -152,13 +165,15 @@ public final class GraalLoadedScript implements LoadedScript {
     }
 
     private static void parseUnimported(ScriptBundle bundle, BundleFileSystem fs, Context context) {
-        for (Map.Entry<String, String> m : bundle.modules().entrySet()) {
+        for (Map.Entry<String, BundleModule> m : bundle.files().entrySet()) {
             String path = BundleFileSystem.bundlePath(m.getKey());
-            if (fs.wasRead(path)) {
-                continue; // imported by the evaluation: it parsed
+            ModuleType type = m.getValue().type();
+            if (!type.isJavaScript() || (type == ModuleType.ES_MODULE && fs.wasRead(path))) {
+                continue; // imported by the evaluation (it parsed), or not JavaScript
             }
             try {
-                context.parse(Source.newBuilder("js", m.getValue(), path).mimeType(MODULE_MIME).buildLiteral());
+                context.parse(type == ModuleType.COMMON_JS ? BundleModules.commonJsSource(path, m.getValue().text())
+                        : Source.newBuilder("js", m.getValue().text(), path).mimeType(MODULE_MIME).buildLiteral());
             } catch (PolyglotException e) {
                 throw new ParseFailure(e.getMessage() + location(e), e);
             }
@@ -205,7 +220,7 @@ public final class GraalLoadedScript implements LoadedScript {
             first.host().adopt(host);
             return new GraalWorkerInstance(first.instance(), first.runtime());
         }
-        BundleRuntime runtime = new BundleRuntime(engine, main, bundleJson);
+        BundleRuntime runtime = new BundleRuntime(engine, main, bundleJson, fileSystem.modules());
         JsInstance instance = new JsInstance(host, engine.watchdog(), engine.limits(), () -> engine.newContext(fileSystem),
                 runtime::setUp, "worker " + bundle.scriptName() + "#" + INSTANCES.incrementAndGet());
         return new GraalWorkerInstance(instance, runtime);

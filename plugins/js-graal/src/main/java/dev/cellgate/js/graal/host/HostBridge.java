@@ -33,6 +33,7 @@ public final class HostBridge {
     private final Map<Integer, OutboundFetch> fetches = new HashMap<>();
     private JsFunctions fns;
     private int nextFetchId;
+    private Object bundleModules;
 
     public HostBridge(JsInstance instance, OutboundHttp http, RuntimeScripts runtime) {
         this.instance = instance;
@@ -73,6 +74,16 @@ public final class HostBridge {
             webCrypto = new dev.cellgate.js.graal.host.crypto.WebCryptoHost();
         }
         return webCrypto;
+    }
+
+    /** The deployment's modules other than ES modules and the WebAssembly runtime (bundle/BundleModules), for modules.js and wasm.js. */
+    public void bundleModules(Object modules) {
+        this.bundleModules = modules;
+    }
+
+    @HostAccess.Export
+    public Object bundleModules() {
+        return bundleModules;
     }
 
     // ---- lazy runtime files (lazy.js) ----

@@ -355,6 +355,8 @@ public final class JsInstance {
                 return;
             }
             ev.kill(reason);
+            // WebAssembly runs in Java (Chicory), which only a thread interrupt stops.
+            dev.cellgate.js.graal.host.wasm.WasmCalls.interrupt(t.threadId());
             try {
                 // Waits until the thread left the context: finishing the turn needs turnLock only after that.
                 context.interrupt(Duration.ofSeconds(5));

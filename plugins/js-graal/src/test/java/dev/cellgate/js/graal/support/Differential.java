@@ -187,6 +187,31 @@ public final class Differential {
         }
     }
 
+    private static ScriptBundle typedBundle(Path fixture, JsonObject spec) throws IOException {
+        JsonObject rules = spec.getJsonObject("modules");
+        Map<String, dev.cellgate.core.spi.js.BundleModule> files = new java.util.TreeMap<>();
+        try (Stream<Path> walk = Files.walk(fixture)) {
+            for (Path f : walk.filter(Files::isRegularFile).toList()) {
+                String rel = fixture.relativize(f).toString().replace('\\', '/');
+                dev.cellgate.core.spi.js.ModuleType type = rel.endsWith(".js") ? dev.cellgate.core.spi.js.ModuleType.ES_MODULE : null;
+                for (String glob : rules.fieldNames()) {
+                    if (rel.endsWith(glob.replaceFirst("^\\*\\*/\\*", ""))) {
+                        type = dev.cellgate.core.spi.js.ModuleType.byWranglerName(rules.getString(glob));
+                    }
+                }
+                if (type != null) {
+                    files.put(rel, new dev.cellgate.core.spi.js.BundleModule(type, Files.readAllBytes(f)));
+                }
+            }
+        }
+        Map<String, String> vars = new HashMap<>();
+        spec.getJsonObject("vars", new JsonObject()).forEach(e -> vars.put(e.getKey(), (String) e.getValue()));
+        Map<String, String> dos = new HashMap<>();
+        spec.getJsonObject("durableObjects", new JsonObject()).forEach(e -> dos.put(e.getKey(), (String) e.getValue()));
+        return ScriptBundle.of(fixture.getFileName().toString(), fixture.getFileName().toString(), "worker.js", files, vars, dos,
+                spec.getString("compatibilityDate", "2025-01-01"), List.of());
+    }
+
     /** Header values by lower-case name, joined by ", " as Headers.get does; set-cookie kept one per cookie. */
     public static Map<String, List<String>> combine(List<Map.Entry<String, String>> headers) {
         Map<String, List<String>> out = new LinkedHashMap<>();
@@ -202,8 +227,15 @@ public final class Differential {
         return out;
     }
 
-    /** The fixture as a deployment: every .js file a module, main module worker.js, vars and bindings from cases.json. */
+    /**
+     * The fixture as a deployment: every .js file a module, main module worker.js, vars and bindings from cases.json.
+     * With {@code "modules": {"**}{@code /*.ext": "<Wrangler type>"}} in cases.json, every file with such an
+     * extension is a module of that type (run-miniflare.mjs gives workerd the same list).
+     */
     public static ScriptBundle bundle(Path fixture, JsonObject spec) throws IOException {
+        if (spec.containsKey("modules")) {
+            return typedBundle(fixture, spec);
+        }
         Map<String, String> modules = new HashMap<>();
         try (Stream<Path> files = Files.walk(fixture)) {
             for (Path f : files.filter(f -> f.toString().endsWith(".js")).toList()) {

@@ -1,0 +1,1 @@
+exports.seenA = JSON.stringify(require('./cyc1.cjs'));

@@ -1,0 +1,3 @@
+exports.lost = true;
+module.exports = { kept: true };
+exports.alsoLost = true;

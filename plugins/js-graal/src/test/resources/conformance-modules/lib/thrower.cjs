@@ -1,0 +1,1 @@
+throw new TypeError('cjs module failed');

@@ -1,0 +1,2 @@
+import { nope } from './leaf.cjs';
+export default nope;
