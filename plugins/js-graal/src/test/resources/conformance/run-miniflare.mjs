@@ -11,11 +11,15 @@ const spec = JSON.parse(readFileSync(join(fixtureDir, 'cases.json'), 'utf8'));
 // "sqlite": true makes every Durable Object class SQLite-backed (the SQL API needs it).
 const durableObjects = Object.fromEntries(Object.entries(spec.durableObjects || {})
   .map(([binding, className]) => [binding, spec.sqlite ? { className, useSQLite: true } : className]));
+// "explicitModules": true hands workerd worker.js as its only module instead of letting miniflare
+// walk the imports (it refuses computed import() specifiers and bare node built-ins).
+const modules = spec.explicitModules
+  ? { modules: [{ type: 'ESModule', path: join(fixtureDir, 'worker.js'), contents: readFileSync(join(fixtureDir, 'worker.js'), 'utf8') }] }
+  : { modules: true, scriptPath: join(fixtureDir, 'worker.js'), modulesRules: [{ type: 'ESModule', include: ['**/*.js'] }] };
 const mf = new Miniflare({
-  modules: true,
-  scriptPath: join(fixtureDir, 'worker.js'),
-  modulesRules: [{ type: 'ESModule', include: ['**/*.js'] }],
+  ...modules,
   compatibilityDate: spec.compatibilityDate || '2025-01-01',
+  compatibilityFlags: spec.compatibilityFlags || [],
   bindings: spec.vars || {},
   durableObjects,
 });

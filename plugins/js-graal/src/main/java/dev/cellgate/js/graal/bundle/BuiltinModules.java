@@ -1,11 +1,20 @@
 package dev.cellgate.js.graal.bundle;
 
+import dev.cellgate.core.logic.NodeCompat;
 import java.util.Map;
 
-/** The module specifiers cellgate provides itself, and where they live in {@link BundleFileSystem}. */
+/**
+ * The module specifiers cellgate provides itself, and where they live in {@link BundleFileSystem}:
+ * {@code cloudflare:workers}, and the Node built-ins ({@code node:buffer}, bare {@code "buffer"}
+ * under nodejs_compat_v2…) as {@link NodeCompat} decides for the Worker's compatibility date and
+ * flags. A Node module workerd does not offer here, or that cellgate does not implement, resolves
+ * to a module whose evaluation throws naming it (workerd's "No such module" for the former).
+ */
 final class BuiltinModules {
     /** specifier → resource under {@code /cellgate/modules/} on the class path. */
     static final Map<String, String> RESOURCES = Map.of("cloudflare:workers", "cloudflare-workers.js");
+    static final String NODE_ABSENT = BundleFileSystem.BUILTIN_ROOT + "node-absent/";
+    static final String NODE_UNIMPLEMENTED = BundleFileSystem.BUILTIN_ROOT + "node-unimplemented/";
 
     private BuiltinModules() {
     }
@@ -13,5 +22,43 @@ final class BuiltinModules {
     static String pathOf(String specifier) {
         String resource = RESOURCES.get(specifier);
         return resource == null ? null : BundleFileSystem.BUILTIN_ROOT + resource;
+    }
+
+    /** Where {@code specifier} lives for a Worker with compatibility {@code node}, or null when it is not ours. */
+    static String pathOf(String specifier, NodeCompat node) {
+        String fixed = pathOf(specifier);
+        if (fixed != null) {
+            return fixed;
+        }
+        String name = node.resolve(specifier);
+        if (name == null) {
+            return null;
+        }
+        return switch (node.availability(name)) {
+            // Without nodejs_compat, workerd's node:process is a small standalone object (no registry to reach).
+            case PROVIDED -> BundleFileSystem.BUILTIN_ROOT
+                    + (!node.nodejsCompat() && name.equals("process") ? "node-process-v1.js" : "node/" + name + ".js");
+            case NOT_IMPLEMENTED -> NODE_UNIMPLEMENTED + URLEncoding.encode(specifier) + ".js";
+            case ABSENT -> NODE_ABSENT + URLEncoding.encode(specifier) + ".js";
+        };
+    }
+
+    /** The source of a thrower module for {@code path} (under {@link #NODE_ABSENT} or {@link #NODE_UNIMPLEMENTED}), or null. */
+    static String throwerSource(String path) {
+        String message;
+        if (path.startsWith(NODE_ABSENT)) {
+            message = NodeCompat.noSuchModule(decode(path, NODE_ABSENT));
+        } else if (path.startsWith(NODE_UNIMPLEMENTED)) {
+            String spec = decode(path, NODE_UNIMPLEMENTED);
+            message = "cellgate does not implement the Node.js module \"" + spec
+                    + "\" (workerd provides it at this compatibility date and flags)";
+        } else {
+            return null;
+        }
+        return "throw new Error(" + BundleFileSystem.quote(message) + ");\nexport default undefined;";
+    }
+
+    private static String decode(String path, String root) {
+        return URLEncoding.decode(path.substring(root.length(), path.length() - 3));
     }
 }

@@ -16,6 +16,7 @@ import java.nio.file.ReadOnlyFileSystemException;
 import java.nio.file.attribute.FileAttribute;
 import java.util.Map;
 import java.util.Set;
+import dev.cellgate.core.logic.NodeCompat;
 import org.graalvm.polyglot.io.FileSystem;
 
 /**
@@ -30,10 +31,25 @@ public final class BundleFileSystem implements FileSystem {
     static final String UNSUPPORTED_ROOT = "/__cellgate/unsupported/";
 
     private final Map<String, byte[]> files;
+    private final NodeCompat node;
     private final Set<String> read = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     BundleFileSystem(Map<String, byte[]> files) {
+        this(files, NodeCompat.of("", java.util.List.of()));
+    }
+
+    /** {@code node}: the Worker's Node.js compatibility, which decides what {@code node:} specifiers resolve to. */
+    BundleFileSystem(Map<String, byte[]> files, NodeCompat node) {
         this.files = files;
+        this.node = node;
+    }
+
+    /**
+     * Whether contexts of this bundle track async context ({@code js.async-context}) for
+     * AsyncLocalStorage: nodejs_compat and nodejs_als Workers only, so no other context pays for it.
+     */
+    public boolean asyncContext() {
+        return node.asyncLocalStorage();
     }
 
     /** Whether a context has read the file at {@code path} (a module it imported, hence parsed). */
@@ -53,7 +69,7 @@ public final class BundleFileSystem implements FileSystem {
     @Override
     public Path parsePath(URI uri) {
         String spec = uri.toString();
-        String builtin = BuiltinModules.pathOf(spec);
+        String builtin = BuiltinModules.pathOf(spec, node);
         if (builtin != null) {
             return Paths.get(builtin);
         }
@@ -67,7 +83,7 @@ public final class BundleFileSystem implements FileSystem {
 
     @Override
     public Path parsePath(String path) {
-        String builtin = BuiltinModules.pathOf(path);
+        String builtin = BuiltinModules.pathOf(path, node);
         return builtin != null ? Paths.get(builtin) : Paths.get(path);
     }
 
@@ -125,6 +141,10 @@ public final class BundleFileSystem implements FileSystem {
         if (c != null) {
             return c;
         }
+        String thrower = BuiltinModules.throwerSource(key);
+        if (thrower != null) {
+            return thrower.getBytes(StandardCharsets.UTF_8);
+        }
         if (key.startsWith(UNSUPPORTED_ROOT)) {
             String spec = URLEncoding.decode(key.substring(UNSUPPORTED_ROOT.length(), key.length() - 3));
             // The default export lets `import x from` link, so evaluation reaches the throw that names the module.
@@ -134,7 +154,7 @@ public final class BundleFileSystem implements FileSystem {
         throw new NoSuchFileException(key);
     }
 
-    private static String quote(String s) {
+    static String quote(String s) {
         return '"' + s.replace("\\", "\\\\").replace("\"", "\\\"") + '"';
     }
 

@@ -1,5 +1,6 @@
 package dev.cellgate.js.graal.bundle;
 
+import dev.cellgate.core.logic.NodeCompat;
 import dev.cellgate.core.spi.js.CellHost;
 import dev.cellgate.core.spi.js.CellIdentity;
 import dev.cellgate.core.spi.js.CellInstance;
@@ -70,11 +71,16 @@ public final class GraalLoadedScript implements LoadedScript {
         for (Map.Entry<String, byte[]> m : engine.runtime().modules().entrySet()) {
             files.put(BundleFileSystem.BUILTIN_ROOT + m.getKey(), m.getValue());
         }
-        BundleFileSystem fs = new BundleFileSystem(Map.copyOf(files));
+        NodeCompat node = NodeCompat.of(bundle.compatibilityDate(), bundle.compatibilityFlags());
+        BundleFileSystem fs = new BundleFileSystem(Map.copyOf(files), node);
         String mainPath = BundleFileSystem.bundlePath(bundle.mainModule());
         // A wrapper whose namespace holds the main module's namespace: relative imports in the main
         // module then resolve against its real path, and a bundle without a default export still loads.
-        Source main = Source.newBuilder("js", "import * as m from " + new io.vertx.core.json.JsonArray().add(mainPath).encode()
+        // Under nodejs_compat/nodejs_als the node: module registry is evaluated first, while the
+        // runtime's internals are still reachable (dispatch.js hides them once the bundle is loaded),
+        // so a node: module imported later (import()) still finds them.
+        Source main = Source.newBuilder("js", (node.asyncLocalStorage() ? NodeModulesConfig.REGISTRY_IMPORT : "")
+                        + "import * as m from " + new io.vertx.core.json.JsonArray().add(mainPath).encode()
                                 .replaceAll("^\\[|\\]$", "") + "; export default m;", "/__cellgate/main-" + bundle.deploymentId() + ".js")
                 .mimeType(MODULE_MIME).cached(true).buildLiteral();
         JsonObject json = new JsonObject()
@@ -83,7 +89,8 @@ public final class GraalLoadedScript implements LoadedScript {
                 .put("compatibilityFlags", new io.vertx.core.json.JsonArray(bundle.compatibilityFlags()))
                 .put("gatesEnforced", engine.gatesEnforced())
                 .put("vars", new JsonObject(new HashMap<>(bundle.vars())))
-                .put("durableObjects", new JsonObject(new HashMap<>(bundle.durableObjects())));
+                .put("durableObjects", new JsonObject(new HashMap<>(bundle.durableObjects())))
+                .put("node", NodeModulesConfig.json(node, bundle.vars()));
         Probe probe = probe(engine, bundle, fs, main, json.encode());
         Set<String> exported;
         try {

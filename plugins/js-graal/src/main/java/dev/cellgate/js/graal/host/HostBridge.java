@@ -65,6 +65,14 @@ public final class HostBridge {
         return webSockets;
     }
 
+    /** The JDK behind the node: modules' hashes, key derivation and zlib (nodejs_compat); stateless, one for all. */
+    @HostAccess.Export
+    public NodeHost node() {
+        return NODE;
+    }
+
+    private static final NodeHost NODE = new NodeHost();
+
     // ---- lazy runtime files (lazy.js) ----
 
     /** Evaluates a lazy runtime file into the calling context and returns its {@code (host, internal)} function. */

@@ -171,6 +171,13 @@ public final class Differential {
         return out;
     }
 
+    /** {@code compatibilityFlags} of cases.json (none when absent). */
+    static List<String> flags(JsonObject spec) {
+        List<String> flags = new ArrayList<>();
+        spec.getJsonArray("compatibilityFlags", new JsonArray()).forEach(f -> flags.add((String) f));
+        return flags;
+    }
+
     /** The fixture as a deployment: every .js file a module, main module worker.js, vars and bindings from cases.json. */
     public static ScriptBundle bundle(Path fixture, JsonObject spec) throws IOException {
         Map<String, String> modules = new HashMap<>();
@@ -184,6 +191,6 @@ public final class Differential {
         Map<String, String> dos = new HashMap<>();
         spec.getJsonObject("durableObjects", new JsonObject()).forEach(e -> dos.put(e.getKey(), (String) e.getValue()));
         return new ScriptBundle(fixture.getFileName().toString(), fixture.getFileName().toString(), "worker.js", modules, vars, dos,
-                spec.getString("compatibilityDate", "2025-01-01"), List.of());
+                spec.getString("compatibilityDate", "2025-01-01"), flags(spec));
     }
 }

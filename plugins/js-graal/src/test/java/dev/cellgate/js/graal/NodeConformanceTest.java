@@ -1,0 +1,78 @@
+package dev.cellgate.js.graal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.cellgate.js.graal.support.Differential;
+import dev.cellgate.js.graal.support.NpmTools;
+import dev.cellgate.js.graal.support.TestEngine;
+import dev.cellgate.js.graal.support.TestWorker;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * nodejs_compat against workerd: the fixture bundles under {@code src/test/resources/conformance-node}
+ * (the main one with {@code ["nodejs_compat"]}, and smaller ones for other dates and flags) run on
+ * miniflare 4.20260730.0 and on cellgate, on the same bytes; see {@link Differential}.
+ */
+class NodeConformanceTest {
+    static final Path FIXTURE = Path.of("src/test/resources/conformance-node");
+    static final int MIN_CASES = 70;
+
+    static TestEngine engine;
+
+    @BeforeAll
+    static void start() {
+        engine = new TestEngine();
+    }
+
+    @AfterAll
+    static void stop() {
+        engine.close();
+    }
+
+    @TestFactory
+    Stream<DynamicTest> nodejsCompat() throws Exception {
+        return fixture(FIXTURE, MIN_CASES);
+    }
+
+    static Stream<DynamicTest> fixture(Path fixture, int minCases) throws Exception {
+        Path miniflare = NpmTools.miniflare();
+        if (miniflare == null) {
+            if ("true".equals(System.getenv("CI"))) {
+                fail(Differential.MISSING);
+            }
+            return Stream.empty();
+        }
+        JsonObject spec = new JsonObject(Files.readString(fixture.resolve("cases.json")));
+        JsonArray cases = spec.getJsonArray("cases");
+        assertThat(cases.size()).as("conformance cases in " + fixture).isGreaterThanOrEqualTo(minCases);
+        String origin = "http://127.0.0.1:9";
+        Map<String, Differential.Answer> workerd = Differential.runOnWorkerd(miniflare, fixture, origin);
+        TestWorker worker = engine.worker(Differential.bundle(fixture, spec));
+        List<DynamicTest> tests = new ArrayList<>();
+        for (int i = 0; i < cases.size(); i++) {
+            JsonObject c = cases.getJsonObject(i);
+            String name = c.getString("name");
+            tests.add(DynamicTest.dynamicTest(name, () -> Differential.check(c, workerd.get(name),
+                    Differential.runOnCellgate(worker::send, c, origin))));
+        }
+        return tests.stream().onClose(() -> {
+            try {
+                worker.close();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+    }
+}
