@@ -13,7 +13,7 @@ export function notImplemented(name) {
   };
 }
 
-const describe = (v) => {
+export const describe = (v) => {
   if (v === null) return 'null';
   if (v === undefined) return 'undefined';
   if (typeof v === 'function') return 'function ' + (v.name || '<anonymous>');

@@ -9,8 +9,9 @@ import { notImplemented } from './errors.js';
 const config = () => internal.nodeConfig;
 
 const factories = {
-  assert: () => require('./modules/assert.js').default,
-  'assert/strict': () => nodeModule('assert').strict,
+  // workerd's node:assert is strict assert (assert.equal compares with ===), like node:assert/strict.
+  assert: () => require('./modules/assert.js').default.strict,
+  'assert/strict': () => require('./modules/assert.js').default.strict,
   async_hooks: () => require('./modules/async-hooks.js').createAsyncHooks(internal.AsyncContext),
   buffer: () => require('./modules/buffer.js').default,
   crypto: () => require('./modules/crypto.js').default,

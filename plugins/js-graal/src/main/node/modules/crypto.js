@@ -21,7 +21,7 @@ function hashOf(algorithm) {
   if (typeof algorithm !== 'string') throw invalidArgType('algorithm', 'of type string', algorithm);
   const k = algorithm.toLowerCase();
   const h = HASHES[ALIASES[k] || k];
-  if (!h) throw codedError(Error, 'ERR_OSSL_EVP_UNSUPPORTED', 'Digest method not supported');
+  if (!h) throw new Error('Digest method not supported');
   return h;
 }
 
@@ -138,7 +138,7 @@ function timingSafeEqual(a, b) {
   if (!ArrayBuffer.isView(b) && !(b instanceof ArrayBuffer)) throw invalidArgType('buf2', 'an instance of ArrayBuffer, Buffer, TypedArray, or DataView', b);
   const x = bytes(a), y = bytes(b);
   if (x.byteLength !== y.byteLength) {
-    throw codedError(RangeError, 'ERR_CRYPTO_TIMING_SAFE_EQUAL_LENGTH', 'Input buffers must have the same byte length');
+    throw new TypeError('Input buffers must have the same byte length.');
   }
   let diff = 0;
   for (let i = 0; i < x.length; i++) diff |= x[i] ^ y[i];
@@ -153,7 +153,7 @@ function pbkdf2Sync(password, salt, iterations, keylen, digest) {
   if (!Number.isInteger(keylen) || keylen < 0 || keylen > 2147483647) throw outOfRange('keylen', '>= 0 && <= 2147483647', keylen);
   if (typeof digest !== 'string') throw invalidArgType('digest', 'of type string', digest);
   const mac = (HASHES[ALIASES[digest.toLowerCase()] || digest.toLowerCase()] || [])[1];
-  if (!mac) throw codedError(TypeError, 'ERR_CRYPTO_INVALID_DIGEST', 'Invalid digest: ' + digest);
+  if (!mac) throw new TypeError('Invalid Pbkdf2 digest: ' + digest + '.');
   return Buffer.from(fromHost(nodeHost().pbkdf2(mac, p.buffer, p.byteOffset, p.byteLength, s.buffer, s.byteOffset, s.byteLength,
     iterations, keylen)).buffer);
 }

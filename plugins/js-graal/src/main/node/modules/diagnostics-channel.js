@@ -12,7 +12,8 @@ class Channel {
     this[kSubscribers] = [];
     this[kStores] = new Map();
   }
-  get hasSubscribers() { return this[kSubscribers].length > 0 || this[kStores].size > 0; }
+  // A method on workerd (a getter in Node).
+  hasSubscribers() { return this[kSubscribers].length > 0 || this[kStores].size > 0; }
   subscribe(fn) {
     if (typeof fn !== 'function') throw invalidArgType('subscription', 'of type function', fn);
     this[kSubscribers] = [...this[kSubscribers], fn];
@@ -55,7 +56,7 @@ class TracingChannel {
       this[e] = typeof nameOrChannels === 'string' ? channel('tracing:' + nameOrChannels + ':' + e) : nameOrChannels[e];
     }
   }
-  get hasSubscribers() { return EVENTS.some((e) => this[e].hasSubscribers); }
+  get hasSubscribers() { return EVENTS.some((e) => this[e].hasSubscribers()); }
   subscribe(handlers) { for (const e of EVENTS) if (handlers[e]) this[e].subscribe(handlers[e]); }
   unsubscribe(handlers) {
     let done = true;
@@ -120,7 +121,7 @@ class TracingChannel {
 
 export default {
   Channel, TracingChannel, channel,
-  hasSubscribers: (name) => { const c = channels.get(name); return c ? c.hasSubscribers : false; },
+  hasSubscribers: (name) => { const c = channels.get(name); return c ? c.hasSubscribers() : false; },
   subscribe: (name, fn) => channel(name).subscribe(fn),
   unsubscribe: (name, fn) => channel(name).unsubscribe(fn),
   tracingChannel: (nameOrChannels) => new TracingChannel(nameOrChannels),

@@ -3,7 +3,7 @@
 // features, getBuiltinModule, nextTick and platform; after it an EventEmitter with the rest of
 // Node's surface, answering what a Worker can truthfully say (no pid to speak of, no file system).
 import EventEmitter from 'events/events.js';
-import { codedError, invalidArgType } from '../errors.js';
+import { codedError } from '../errors.js';
 
 export function createProcess(config, getBuiltinModule) {
   const env = config.populateProcessEnv ? Object.assign({}, config.env) : {};
@@ -11,10 +11,8 @@ export function createProcess(config, getBuiltinModule) {
     cached_builtins: true, debug: false, inspector: false, ipv6: true, openssl_is_boringssl: true, require_module: false,
     tls: true, tls_alpn: true, tls_ocsp: true, tls_sni: true, typescript: false, uv: true,
   };
-  const nextTick = (fn, ...args) => {
-    if (typeof fn !== 'function') throw invalidArgType('callback', 'of type function', fn);
-    queueMicrotask(() => fn(...args));
-  };
+  // As workerd: a microtask, and no synchronous check of the callback.
+  const nextTick = (fn, ...args) => queueMicrotask(() => fn(...args));
   const exit = (code) => {
     throw new Error('The Node.js process.exit(' + (code === undefined ? '' : code) + ') API was called. Canceling the request.');
   };

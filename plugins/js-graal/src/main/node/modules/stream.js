@@ -2,15 +2,13 @@
 // Node.js streams working group), plus getDefaultHighWaterMark/setDefaultHighWaterMark and
 // duplexPair as workerd has them.
 import Stream from 'readable-stream/lib/ours/browser.js';
+import { getDefaultHighWaterMark, setDefaultHighWaterMark } from 'readable-stream/lib/internal/streams/state.js';
 import { notImplemented } from '../errors.js';
 
-let highWaterMark = 16384;
-let objectHighWaterMark = 16;
-Stream.getDefaultHighWaterMark = (objectMode) => (objectMode ? objectHighWaterMark : highWaterMark);
-Stream.setDefaultHighWaterMark = (objectMode, value) => {
-  if (objectMode) objectHighWaterMark = value;
-  else highWaterMark = value;
-};
+// Node 22 (workerd's) buffers 64 KiB by default; readable-stream still has Node 18's 16 KiB.
+setDefaultHighWaterMark(false, 65536);
+Stream.getDefaultHighWaterMark = getDefaultHighWaterMark;
+Stream.setDefaultHighWaterMark = setDefaultHighWaterMark;
 if (Stream.isDestroyed === undefined) Stream.isDestroyed = (s) => !!(s && (s.destroyed || (s._readableState && s._readableState.destroyed)));
 if (Stream.isWritable === undefined) Stream.isWritable = (s) => !!(s && s.writable && !s.destroyed && !s.writableEnded);
 Stream.duplexPair = notImplemented('stream.duplexPair');

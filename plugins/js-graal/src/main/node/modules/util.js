@@ -32,13 +32,37 @@ function aborted(signal, resource) {
   return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 }
 
+// Node's promisify, with its registered custom symbol (the util package's is a private Symbol()).
+const kCustomPromisify = Symbol.for('nodejs.util.promisify.custom');
+function promisify(original) {
+  if (typeof original !== 'function') throw invalidArgType('original', 'of type function', original);
+  if (original[kCustomPromisify]) {
+    const fn = original[kCustomPromisify];
+    if (typeof fn !== 'function') throw invalidArgType('util.promisify.custom', 'of type function', fn);
+    return Object.defineProperty(fn, kCustomPromisify, { value: fn, enumerable: false, writable: false, configurable: true });
+  }
+  function fn(...args) {
+    return new Promise((resolve, reject) => {
+      Reflect.apply(original, this, [...args, (err, value) => (err ? reject(err) : resolve(value))]);
+    });
+  }
+  Object.setPrototypeOf(fn, Object.getPrototypeOf(original));
+  Object.defineProperty(fn, kCustomPromisify, { value: fn, enumerable: false, writable: false, configurable: true });
+  return Object.defineProperties(fn, Object.getOwnPropertyDescriptors(original));
+}
+promisify.custom = kCustomPromisify;
+
 function toUSVString(s) {
   return String(s).toWellFormed();
 }
 
 const util = {
   format, formatWithOptions, inspect, stripVTControlCharacters, isDeepStrictEqual, types, aborted, toUSVString,
-  promisify: legacy.promisify, callbackify: legacy.callbackify, inherits: legacy.inherits, deprecate: legacy.deprecate,
+  promisify,
+  callbackify(original) {
+    if (typeof original !== 'function') throw invalidArgType('original', 'of type function', original);
+    return legacy.callbackify(original);
+  }, inherits: legacy.inherits, deprecate: legacy.deprecate,
   debuglog: legacy.debuglog, debug: legacy.debuglog, log: legacy.log, _extend: legacy._extend,
   isArray: Array.isArray, isBoolean: legacy.isBoolean, isBuffer: legacy.isBuffer, isDate: types.isDate,
   isError: isNativeError, isFunction: legacy.isFunction, isNull: legacy.isNull, isNullOrUndefined: legacy.isNullOrUndefined,
@@ -55,6 +79,6 @@ const util = {
 Object.defineProperty(util, 'TextEncoder', { get: () => globalThis.TextEncoder, enumerable: true, configurable: true });
 Object.defineProperty(util, 'TextDecoder', { get: () => globalThis.TextDecoder, enumerable: true, configurable: true });
 // promisify.custom is the registered symbol in both packages and in Node.
-util.promisify.custom = Symbol.for('nodejs.util.promisify.custom');
+
 
 export default util;

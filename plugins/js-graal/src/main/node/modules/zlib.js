@@ -8,7 +8,6 @@ import { nodeHost, fromHost } from '../host.js';
 import { codedError, invalidArgType, notImplemented } from '../errors.js';
 
 const ZLIB = 0, RAW = 1, GZIP = 2, AUTO = 3;
-const ERRNO = { Z_DATA_ERROR: -3, Z_BUF_ERROR: -5, Z_NEED_DICT: 2 };
 const FAST_OPTIONS = new Set(['level', 'strategy', 'dictionary']);
 
 function input(buffer) {
@@ -47,11 +46,8 @@ function hostInflate(mode, buffer, opts) {
   const r = nodeHost().inflate(mode, dict.buffer, dict.byteOffset, dict.byteLength, data.buffer, data.byteOffset, data.byteLength);
   if (typeof r === 'string') {
     const i = r.indexOf(':');
-    const code = r.slice(0, i);
-    const e = new Error(r.slice(i + 1));
-    e.errno = ERRNO[code];
-    e.code = code;
-    throw e;
+    // workerd's zlib errors are plain Errors with zlib's message (Node adds code and errno).
+    throw new Error(r.slice(i + 1));
   }
   return Buffer.from(fromHost(r).buffer);
 }

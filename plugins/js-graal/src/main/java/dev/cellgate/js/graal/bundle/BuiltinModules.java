@@ -15,6 +15,11 @@ final class BuiltinModules {
     static final Map<String, String> RESOURCES = Map.of("cloudflare:workers", "cloudflare-workers.js");
     static final String NODE_ABSENT = BundleFileSystem.BUILTIN_ROOT + "node-absent/";
     static final String NODE_UNIMPLEMENTED = BundleFileSystem.BUILTIN_ROOT + "node-unimplemented/";
+    /**
+     * A bare specifier ({@code "buffer"}) gets a module re-exporting {@code node:buffer}: one module
+     * instance for both spellings (GraalJS trips over two specifiers of one canonical file).
+     */
+    static final String NODE_BARE = BundleFileSystem.BUILTIN_ROOT + "node-bare/";
 
     private BuiltinModules() {
     }
@@ -32,20 +37,26 @@ final class BuiltinModules {
         }
         String name = node.resolve(specifier);
         if (name == null) {
-            return null;
+            // An unknown node: name is no package either: workerd's "No such module".
+            return specifier.startsWith("node:") ? NODE_ABSENT + URLEncoding.encode(specifier) + ".js" : null;
         }
         return switch (node.availability(name)) {
             // Without nodejs_compat, workerd's node:process is a small standalone object (no registry to reach).
-            case PROVIDED -> BundleFileSystem.BUILTIN_ROOT
-                    + (!node.nodejsCompat() && name.equals("process") ? "node-process-v1.js" : "node/" + name + ".js");
+            case PROVIDED -> !specifier.startsWith("node:") ? NODE_BARE + URLEncoding.encode(name) + ".js"
+                    : BundleFileSystem.BUILTIN_ROOT + (!node.nodejsCompat() && name.equals("process") ? "node-process-v1.js" : "node/" + name + ".js");
             case NOT_IMPLEMENTED -> NODE_UNIMPLEMENTED + URLEncoding.encode(specifier) + ".js";
-            case ABSENT -> NODE_ABSENT + URLEncoding.encode(specifier) + ".js";
+            // workerd names the module with its prefix, however the import spelled it.
+            case ABSENT -> NODE_ABSENT + URLEncoding.encode("node:" + name) + ".js";
         };
     }
 
-    /** The source of a thrower module for {@code path} (under {@link #NODE_ABSENT} or {@link #NODE_UNIMPLEMENTED}), or null. */
-    static String throwerSource(String path) {
+    /** The generated source for {@code path}: a bare alias, or a module that throws (absent, not implemented); null for other paths. */
+    static String generatedSource(String path) {
         String message;
+        if (path.startsWith(NODE_BARE)) {
+            String target = BundleFileSystem.quote("node:" + decode(path, NODE_BARE));
+            return "export * from " + target + ";\nexport { default } from " + target + ";\n";
+        }
         if (path.startsWith(NODE_ABSENT)) {
             message = NodeCompat.noSuchModule(decode(path, NODE_ABSENT));
         } else if (path.startsWith(NODE_UNIMPLEMENTED)) {

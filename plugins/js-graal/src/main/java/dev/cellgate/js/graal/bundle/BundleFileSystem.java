@@ -141,9 +141,9 @@ public final class BundleFileSystem implements FileSystem {
         if (c != null) {
             return c;
         }
-        String thrower = BuiltinModules.throwerSource(key);
-        if (thrower != null) {
-            return thrower.getBytes(StandardCharsets.UTF_8);
+        String generated = BuiltinModules.generatedSource(key);
+        if (generated != null) {
+            return generated.getBytes(StandardCharsets.UTF_8);
         }
         if (key.startsWith(UNSUPPORTED_ROOT)) {
             String spec = URLEncoding.decode(key.substring(UNSUPPORTED_ROOT.length(), key.length() - 3));
