@@ -1,5 +1,6 @@
 package dev.cellgate.deploy.push;
 
+import dev.cellgate.core.logic.NodeCompat;
 import dev.cellgate.deploy.cli.CommandException;
 import dev.cellgate.deploy.cli.Env;
 import dev.cellgate.deploy.wrangler.WranglerConfig;
@@ -57,6 +58,8 @@ public final class BundleReader {
             note.accept("using " + cfg + " (found beside the bundle; --config names another)");
         }
         WranglerConfig config = read(cfg);
+        NodeCompat node = NodeCompat.of(config.compatibilityDate() == null ? "" : config.compatibilityDate(),
+                config.compatibilityFlags());
         Map<String, byte[]> modules = new LinkedHashMap<>();
         String main;
         String origin;
@@ -67,6 +70,7 @@ public final class BundleReader {
             Path mainFile = cfg.toAbsolutePath().getParent().resolve(config.main()).normalize();
             byte[] source = readFile(mainFile, "main module");
             Set<String> imports = isJs(mainFile) ? imports(utf8(source, mainFile)) : Set.of("(not plain JavaScript)");
+            imports.removeAll(NodeImports.allowed(imports, node)); // the runtime provides these
             if (imports.isEmpty()) {
                 main = mainFile.getFileName().toString();
                 modules.put(main, source);
@@ -77,12 +81,18 @@ public final class BundleReader {
                 note.accept("bundling " + config.main() + " with esbuild " + version + " (" + esbuild.binary() + ", via "
                         + esbuild.foundVia() + ")");
                 main = mainFile.getFileName().toString().replaceAll("\\.[A-Za-z]+$", "") + ".js";
-                modules.put(main, esbuild.bundle(dir, mainFile));
+                modules.put(main, esbuild.bundle(dir, mainFile, node));
                 origin = "bundled " + config.main() + " with esbuild " + version;
             }
         } else {
             byte[] source = readFile(target, "bundle");
             Set<String> imports = imports(utf8(source, target));
+            Set<String> refusedNode = NodeImports.refused(imports, node);
+            if (!refusedNode.isEmpty()) {
+                throw CommandException.refused(target + " imports " + refusedNode + NodeImports.explain(
+                        refusedNode.stream().map(n -> "Could not resolve \"" + n + "\"").reduce("", String::concat), node));
+            }
+            imports.removeAll(NodeImports.allowed(imports, node)); // the runtime provides these
             if (!imports.isEmpty()) {
                 throw CommandException.refused(target + " imports " + imports + ": a bundle must be one self-contained module. "
                         + "Push the project directory (bundled with esbuild) or bundle it first (esbuild --bundle --format=esm)");

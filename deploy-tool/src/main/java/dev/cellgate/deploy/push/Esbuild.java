@@ -1,5 +1,6 @@
 package dev.cellgate.deploy.push;
 
+import dev.cellgate.core.logic.NodeCompat;
 import dev.cellgate.deploy.cli.CommandException;
 import dev.cellgate.deploy.cli.Env;
 import java.io.ByteArrayOutputStream;
@@ -102,8 +103,11 @@ public final class Esbuild {
         return r.output.strip();
     }
 
-    /** Bundles {@code entry} into one ES module; a build error is a refusal carrying esbuild's own message. */
-    public byte[] bundle(Path projectDir, Path entry) {
+    /**
+     * Bundles {@code entry} into one ES module; a build error is a refusal carrying esbuild's own
+     * message. Node built-ins follow the Worker's compatibility as Wrangler treats them ({@link NodeImports}).
+     */
+    public byte[] bundle(Path projectDir, Path entry, NodeCompat node) {
         Path out = null;
         try {
             out = Files.createTempDirectory("deploy-tool-esbuild-");
@@ -111,11 +115,22 @@ public final class Esbuild {
             List<String> cmd = new ArrayList<>(List.of(binary.toString(), entry.toAbsolutePath().toString(),
                     "--bundle", "--format=esm", "--platform=neutral", "--target=es2022",
                     "--main-fields=module,main", "--conditions=workerd,worker,browser",
-                    "--external:cloudflare:*", "--external:node:*", "--charset=utf8", "--log-level=warning",
+                    "--external:cloudflare:*", "--charset=utf8", "--log-level=warning",
                     "--outfile=" + file));
+            cmd.addAll(NodeImports.esbuildArgs(node));
             Run r = run(cmd, projectDir);
             if (r.exit != 0 || !Files.isRegularFile(file)) {
-                throw CommandException.refused("esbuild could not bundle " + entry + " (exit " + r.exit + "):\n" + r.output.strip());
+                throw CommandException.refused("esbuild could not bundle " + entry + " (exit " + r.exit + "):\n" + r.output.strip()
+                        + NodeImports.explain(r.output, node));
+            }
+            java.util.Set<String> required = NodeImports.required(Files.readString(file));
+            if (!required.isEmpty()) {
+                // CommonJS code require()s Node built-ins: bundle again with a require() that answers them.
+                cmd.add("--banner:js=" + NodeImports.requireBanner(required));
+                r = run(cmd, projectDir);
+                if (r.exit != 0) {
+                    throw CommandException.refused("esbuild could not bundle " + entry + " (exit " + r.exit + "):\n" + r.output.strip());
+                }
             }
             return Files.readAllBytes(file);
         } catch (IOException e) {

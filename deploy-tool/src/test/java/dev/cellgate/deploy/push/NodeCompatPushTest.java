@@ -72,7 +72,10 @@ class NodeCompatPushTest {
     void withTheFlagItDeploysKeepsNodeExternalAndRunsAtLoad() throws Exception {
         Esbuilds.assumeAvailable();
         Path p = project(tmp.resolve("p"), config("2025-06-01", "\"nodejs_compat\""),
-                "import path from 'path';\n" + USES_BUFFER.replace("\"hi\"", "path.basename(\"/x/hi\")"));
+                "import path from 'path';\nimport listeners from './dep.cjs';\nif (listeners !== 0) throw new Error('events: ' + listeners);\n"
+                        + USES_BUFFER.replace("\"hi\"", "path.basename(\"/x/hi\")"));
+        // a CommonJS dependency that require()s a bare built-in, as npm packages do
+        write(p, "src/dep.cjs", "const { EventEmitter } = require('events');\nmodule.exports = new EventEmitter().listenerCount('x');\n");
         ToolRun r = push(p, "--json");
         assertThat(r.code()).as(r.toString()).isZero();
         try (BucketStore s = new BucketStores(null).open(bucketUrl(tmp.resolve("bucket")), StoreOptions.none())) {
@@ -80,6 +83,8 @@ class NodeCompatPushTest {
             String code = dep.modules().get("index.js");
             // bare "path" is rewritten to node:path (nodejs_compat_v2), and neither is bundled
             assertThat(code).contains("\"node:buffer\"").contains("\"node:path\"").doesNotContain("from \"path\"");
+            // require("events") became an import of node:events behind the bundle's own require()
+            assertThat(code).contains("from \"node:events\"").doesNotContain("require(\"events\")");
         }
     }
 

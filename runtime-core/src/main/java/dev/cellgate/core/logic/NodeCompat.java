@@ -143,6 +143,15 @@ public final class NodeCompat {
         return builtinName(specifier, v2);
     }
 
+    /** Every Node built-in that a bare specifier can name (all but the prefix-only ones), whatever workerd offers. */
+    public static Set<String> bareBuiltins() {
+        Set<String> out = new java.util.TreeSet<>(BASE);
+        out.addAll(GATED.keySet());
+        out.add("sys");
+        out.removeAll(PREFIX_ONLY);
+        return out;
+    }
+
     /** Whether {@code name} (no prefix) is one of Node's built-in modules, whatever workerd offers. */
     public static boolean isNodeBuiltin(String name) {
         return BASE.contains(name) || GATED.containsKey(name) || name.equals("sys");

@@ -50,23 +50,30 @@ final class BuiltinModules {
         };
     }
 
-    /** The generated source for {@code path}: a bare alias, or a module that throws (absent, not implemented); null for other paths. */
+    /** The source of a bare alias module ({@code node-bare/…}), or null for any other path. */
     static String generatedSource(String path) {
-        String message;
-        if (path.startsWith(NODE_BARE)) {
-            String target = BundleFileSystem.quote("node:" + decode(path, NODE_BARE));
-            return "export * from " + target + ";\nexport { default } from " + target + ";\n";
-        }
-        if (path.startsWith(NODE_ABSENT)) {
-            message = NodeCompat.noSuchModule(decode(path, NODE_ABSENT));
-        } else if (path.startsWith(NODE_UNIMPLEMENTED)) {
-            String spec = decode(path, NODE_UNIMPLEMENTED);
-            message = "cellgate does not implement the Node.js module \"" + spec
-                    + "\" (workerd provides it at this compatibility date and flags)";
-        } else {
+        if (!path.startsWith(NODE_BARE)) {
             return null;
         }
-        return "throw new Error(" + BundleFileSystem.quote(message) + ");\nexport default undefined;";
+        String target = BundleFileSystem.quote("node:" + decode(path, NODE_BARE));
+        return "export * from " + target + ";\nexport { default } from " + target + ";\n";
+    }
+
+    /**
+     * Why a Node module cannot be loaded ({@code path} under {@link #NODE_ABSENT} or
+     * {@link #NODE_UNIMPLEMENTED}), or null. Reading such a path fails with this message, which
+     * GraalJS turns into the import's Error: a static import then fails the load with it (whatever
+     * names it imports) and an {@code import()} rejects with it, as on workerd.
+     */
+    static String refusal(String path) {
+        if (path.startsWith(NODE_ABSENT)) {
+            return NodeCompat.noSuchModule(decode(path, NODE_ABSENT));
+        }
+        if (path.startsWith(NODE_UNIMPLEMENTED)) {
+            return "cellgate does not implement the Node.js module \"" + decode(path, NODE_UNIMPLEMENTED)
+                    + "\" (workerd provides it at this compatibility date and flags)";
+        }
+        return null;
     }
 
     private static String decode(String path, String root) {

@@ -141,6 +141,10 @@ public final class BundleFileSystem implements FileSystem {
         if (c != null) {
             return c;
         }
+        String refusal = BuiltinModules.refusal(key);
+        if (refusal != null) {
+            throw new IOException(refusal);
+        }
         String generated = BuiltinModules.generatedSource(key);
         if (generated != null) {
             return generated.getBytes(StandardCharsets.UTF_8);
