@@ -14,7 +14,7 @@ const durableObjects = Object.fromEntries(Object.entries(spec.durableObjects || 
 // "explicitModules": true hands workerd worker.js as its only module instead of letting miniflare
 // walk the imports (it refuses computed import() specifiers and bare node built-ins).
 const modules = spec.explicitModules
-  ? { modules: [{ type: 'ESModule', path: join(fixtureDir, 'worker.js'), contents: readFileSync(join(fixtureDir, 'worker.js'), 'utf8') }] }
+  ? { modules: [{ type: 'ESModule', path: 'worker.js', contents: readFileSync(join(fixtureDir, 'worker.js'), 'utf8') }] }
   : { modules: true, scriptPath: join(fixtureDir, 'worker.js'), modulesRules: [{ type: 'ESModule', include: ['**/*.js'] }] };
 const mf = new Miniflare({
   ...modules,

@@ -46,6 +46,30 @@ class NodeConformanceTest {
         return fixture(FIXTURE, MIN_CASES);
     }
 
+    /** No flag: node: imports fail with workerd's "No such module", node:process still resolves, no globals. */
+    @TestFactory
+    Stream<DynamicTest> withoutTheFlag() throws Exception {
+        return fixture(FIXTURE.resolve("without-flag"), 3);
+    }
+
+    /** nodejs_als alone: AsyncLocalStorage and nothing else. */
+    @TestFactory
+    Stream<DynamicTest> asyncLocalStorageAlone() throws Exception {
+        return fixture(FIXTURE.resolve("als-only"), 2);
+    }
+
+    /** nodejs_compat before 2024-09-23: no globals, no bare specifiers, empty process.env. */
+    @TestFactory
+    Stream<DynamicTest> beforeNodejsCompatV2() throws Exception {
+        return fixture(FIXTURE.resolve("v1-date"), 3);
+    }
+
+    /** nodejs_compat at 2025-06-01: globals and process.env, the small process, no node:os yet. */
+    @TestFactory
+    Stream<DynamicTest> beforeProcessV2() throws Exception {
+        return fixture(FIXTURE.resolve("mid-date"), 2);
+    }
+
     static Stream<DynamicTest> fixture(Path fixture, int minCases) throws Exception {
         Path miniflare = NpmTools.miniflare();
         if (miniflare == null) {
