@@ -150,10 +150,10 @@ public final class BundleFileSystem implements FileSystem {
             return generated.getBytes(StandardCharsets.UTF_8);
         }
         if (key.startsWith(UNSUPPORTED_ROOT)) {
+            // Failing the read (not a module that throws) names the module even to an import of
+            // named exports, which would otherwise fail to link first with a bare SyntaxError.
             String spec = URLEncoding.decode(key.substring(UNSUPPORTED_ROOT.length(), key.length() - 3));
-            // The default export lets `import x from` link, so evaluation reaches the throw that names the module.
-            return ("throw new TypeError(" + quote("module '" + spec + "' is not supported by cellgate") + ");\nexport default undefined;")
-                    .getBytes(StandardCharsets.UTF_8);
+            throw new IOException("module '" + spec + "' is not supported by cellgate");
         }
         throw new NoSuchFileException(key);
     }
