@@ -12,7 +12,8 @@ const factories = {
   // workerd's node:assert is strict assert (assert.equal compares with ===), like node:assert/strict.
   assert: () => require('./modules/assert.js').default.strict,
   'assert/strict': () => require('./modules/assert.js').default.strict,
-  async_hooks: () => require('./modules/async-hooks.js').createAsyncHooks(internal.AsyncContext),
+  async_hooks: () => require('./modules/async-hooks.js').createAsyncHooks(
+    config().naiveAsyncContext ? require('./naive-async-context.js').naiveAsyncContext() : internal.AsyncContext),
   buffer: () => require('./modules/buffer.js').default,
   crypto: () => require('./modules/crypto.js').default,
   diagnostics_channel: () => require('./modules/diagnostics-channel.js').default,

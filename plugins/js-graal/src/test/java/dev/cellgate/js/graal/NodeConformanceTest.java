@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.cellgate.js.graal.support.Differential;
 import dev.cellgate.js.graal.support.NpmTools;
+import dev.cellgate.js.graal.support.OriginServer;
 import dev.cellgate.js.graal.support.TestEngine;
 import dev.cellgate.js.graal.support.TestWorker;
 import io.vertx.core.json.JsonArray;
@@ -30,14 +31,19 @@ class NodeConformanceTest {
     static final int MIN_CASES = 70;
 
     static TestEngine engine;
+    static OriginServer origin;
 
     @BeforeAll
     static void start() {
         engine = new TestEngine();
+        origin = OriginServer.start(engine.vertx);
     }
 
     @AfterAll
     static void stop() {
+        if (origin != null) {
+            origin.close();
+        }
         engine.close();
     }
 
@@ -81,15 +87,15 @@ class NodeConformanceTest {
         JsonObject spec = new JsonObject(Files.readString(fixture.resolve("cases.json")));
         JsonArray cases = spec.getJsonArray("cases");
         assertThat(cases.size()).as("conformance cases in " + fixture).isGreaterThanOrEqualTo(minCases);
-        String origin = "http://127.0.0.1:9";
-        Map<String, Differential.Answer> workerd = Differential.runOnWorkerd(miniflare, fixture, origin);
+        String originUrl = origin.url();
+        Map<String, Differential.Answer> workerd = Differential.runOnWorkerd(miniflare, fixture, originUrl);
         TestWorker worker = engine.worker(Differential.bundle(fixture, spec));
         List<DynamicTest> tests = new ArrayList<>();
         for (int i = 0; i < cases.size(); i++) {
             JsonObject c = cases.getJsonObject(i);
             String name = c.getString("name");
             tests.add(DynamicTest.dynamicTest(name, () -> Differential.check(c, workerd.get(name),
-                    Differential.runOnCellgate(worker::send, c, origin))));
+                    Differential.runOnCellgate(worker::send, c, originUrl))));
         }
         return tests.stream().onClose(() -> {
             try {

@@ -49,7 +49,7 @@ public final class BundleFileSystem implements FileSystem {
      * AsyncLocalStorage: nodejs_compat and nodejs_als Workers only, so no other context pays for it.
      */
     public boolean asyncContext() {
-        return node.asyncLocalStorage();
+        return node.asyncLocalStorage() && !NodeModulesConfig.naiveAsyncContextForNegativeControl;
     }
 
     /** Whether a context has read the file at {@code path} (a module it imported, hence parsed). */

@@ -16,6 +16,14 @@ final class NodeModulesConfig {
     /** The main wrapper's first line under nodejs_compat/nodejs_als (see {@code node-registry.js}). */
     static final String REGISTRY_IMPORT = "import \"/__cellgate/node-registry.js\";\n";
 
+    /**
+     * Test-only: {@code true} builds AsyncLocalStorage the naive way — no engine async context, the
+     * store a global that run() sets and restores — so AsyncLocalStorageTest can show that its
+     * checks catch a store lost across await and mixed between interleaved requests. Never set in
+     * production code.
+     */
+    static volatile boolean naiveAsyncContextForNegativeControl;
+
     private NodeModulesConfig() {
     }
 
@@ -34,6 +42,7 @@ final class NodeModulesConfig {
                 .put("populateProcessEnv", node.populateProcessEnv())
                 // workerd puts the Worker's string bindings (vars, secrets) in process.env.
                 .put("env", new JsonObject(new java.util.HashMap<>(vars)))
-                .put("modules", modules);
+                .put("modules", modules)
+                .put("naiveAsyncContext", naiveAsyncContextForNegativeControl);
     }
 }
