@@ -48,22 +48,30 @@ function encode(buf, encoding) {
 
 const kState = Symbol('Hash.state');
 
-class Hash {
-  constructor(algorithm, options) {
-    if (!(this instanceof Hash)) return new Hash(algorithm, options);
-    this[kState] = { jca: hashOf(algorithm)[0], algorithm, chunks: [], done: false };
-  }
+// What Hash and Hmac share: data accumulates until digest() hands it to the host in one call.
+class Accumulator {
   update(data, encoding) {
     const s = this[kState];
     if (s.done) throw codedError(Error, 'ERR_CRYPTO_HASH_FINALIZED', 'Digest already called');
     s.chunks.push(Uint8Array.from(bytes(data, encoding, 'data')));
     return this;
   }
+  finish() {
+    const s = this[kState];
+    s.done = true;
+    return concat(s.chunks);
+  }
+}
+
+class Hash extends Accumulator {
+  constructor(algorithm, options) {
+    super();
+    this[kState] = { jca: hashOf(algorithm)[0], algorithm, chunks: [], done: false };
+  }
   digest(encoding) {
     const s = this[kState];
     if (s.done) throw codedError(Error, 'ERR_CRYPTO_HASH_FINALIZED', 'Digest already called');
-    s.done = true;
-    const d = concat(s.chunks);
+    const d = this.finish();
     return encode(fromHost(nodeHost().digest(s.jca, d.buffer, d.byteOffset, d.byteLength)), encoding);
   }
   copy() {
@@ -75,24 +83,17 @@ class Hash {
   }
 }
 
-class Hmac {
+class Hmac extends Accumulator {
   constructor(algorithm, key, options) {
-    if (!(this instanceof Hmac)) return new Hmac(algorithm, key, options);
+    super();
     const mac = hashOf(algorithm)[1];
     if (key === null || key === undefined) throw invalidArgType('key', 'of type string or an instance of ArrayBuffer, Buffer, TypedArray, DataView, KeyObject, or CryptoKey', key);
     this[kState] = { mac, key: Uint8Array.from(bytes(key, options && options.encoding, 'key')), chunks: [], done: false };
   }
-  update(data, encoding) {
-    const s = this[kState];
-    if (s.done) throw codedError(Error, 'ERR_CRYPTO_HASH_FINALIZED', 'Digest already called');
-    s.chunks.push(Uint8Array.from(bytes(data, encoding, 'data')));
-    return this;
-  }
   digest(encoding) {
     const s = this[kState];
     if (s.done) return encode(new Uint8Array(0), encoding); // Node: a second digest() of an Hmac is empty
-    s.done = true;
-    const d = concat(s.chunks);
+    const d = this.finish();
     return encode(fromHost(nodeHost().hmac(s.mac, s.key.buffer, s.key.byteOffset, s.key.byteLength, d.buffer, d.byteOffset, d.byteLength)), encoding);
   }
 }

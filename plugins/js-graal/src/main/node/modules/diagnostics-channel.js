@@ -50,6 +50,11 @@ function channel(name) {
 
 const EVENTS = ['start', 'end', 'asyncStart', 'asyncEnd', 'error'];
 
+function failed(tracing, context, e) {
+  context.error = e;
+  tracing.error.publish(context);
+}
+
 class TracingChannel {
   constructor(nameOrChannels) {
     for (const e of EVENTS) {
@@ -70,8 +75,7 @@ class TracingChannel {
         context.result = fn.apply(thisArg, args);
         return context.result;
       } catch (e) {
-        context.error = e;
-        this.error.publish(context);
+        failed(this, context, e);
         throw e;
       } finally {
         this.end.publish(context);
@@ -80,24 +84,18 @@ class TracingChannel {
   }
   tracePromise(fn, context = {}, thisArg, ...args) {
     if (!this.hasSubscribers) return fn.apply(thisArg, args);
+    const settled = (error, result) => {
+      if (error === undefined) context.result = result;
+      else failed(this, context, error);
+      this.asyncStart.publish(context);
+      this.asyncEnd.publish(context);
+    };
     return this.start.runStores(context, () => {
       try {
-        const p = Promise.resolve(fn.apply(thisArg, args));
-        return p.then((result) => {
-          context.result = result;
-          this.asyncStart.publish(context);
-          this.asyncEnd.publish(context);
-          return result;
-        }, (e) => {
-          context.error = e;
-          this.error.publish(context);
-          this.asyncStart.publish(context);
-          this.asyncEnd.publish(context);
-          throw e;
-        });
+        return Promise.resolve(fn.apply(thisArg, args)).then((result) => { settled(undefined, result); return result; },
+          (e) => { settled(e); throw e; });
       } catch (e) {
-        context.error = e;
-        this.error.publish(context);
+        failed(this, context, e);
         throw e;
       } finally {
         this.end.publish(context);

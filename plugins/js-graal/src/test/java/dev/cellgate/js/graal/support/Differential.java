@@ -97,6 +97,41 @@ public final class Differential {
      */
     public static java.util.stream.Stream<org.junit.jupiter.api.DynamicTest> casesOnHostedCells(TestEngine engine, Path fixture,
                                                                                              int minCases) throws Exception {
+        return cases(fixture, minCases, "http://127.0.0.1:9", bundle -> {
+            HostedCells cells = new HostedCells(engine.vertx, engine.load(bundle));
+            HostedCells.Worker worker = cells.worker();
+            return new Target(worker::send, () -> {
+                worker.close();
+                cells.close();
+            });
+        });
+    }
+
+    /**
+     * The whole harness for a fixture run on a plain {@link TestWorker} (Durable Objects on memory
+     * storage): every case of {@code fixture/cases.json} (at least {@code minCases}) on workerd and
+     * on cellgate, one dynamic test per case, outbound fetch going to {@code originUrl}. Without
+     * miniflare: a failure under {@code CI=true}, else no tests.
+     */
+    public static java.util.stream.Stream<org.junit.jupiter.api.DynamicTest> casesOnWorker(TestEngine engine, Path fixture,
+                                                                                        int minCases, String originUrl)
+            throws Exception {
+        return cases(fixture, minCases, originUrl, bundle -> {
+            TestWorker worker = engine.worker(bundle);
+            return new Target(worker::send, worker::close);
+        });
+    }
+
+    /** Where a fixture's cases run on cellgate, and how to stop it. */
+    private record Target(Function<HttpRequestData, CompletableFuture<HttpResponseData>> send, AutoCloseable closer) {
+    }
+
+    private interface TargetFactory {
+        Target open(ScriptBundle bundle) throws Exception;
+    }
+
+    private static java.util.stream.Stream<org.junit.jupiter.api.DynamicTest> cases(Path fixture, int minCases, String originUrl,
+                                                                                 TargetFactory factory) throws Exception {
         Path miniflare = NpmTools.miniflare();
         if (miniflare == null) {
             if ("true".equals(System.getenv("CI"))) {
@@ -107,21 +142,18 @@ public final class Differential {
         JsonObject spec = new JsonObject(Files.readString(fixture.resolve("cases.json")));
         JsonArray cases = spec.getJsonArray("cases");
         assertThat(cases.size()).as("conformance cases in " + fixture).isGreaterThanOrEqualTo(minCases);
-        String origin = "http://127.0.0.1:9";
-        Map<String, Answer> workerd = runOnWorkerd(miniflare, fixture, origin);
-        HostedCells cells = new HostedCells(engine.vertx, engine.load(bundle(fixture, spec)));
-        HostedCells.Worker worker = cells.worker();
+        Map<String, Answer> workerd = runOnWorkerd(miniflare, fixture, originUrl);
+        Target target = factory.open(bundle(fixture, spec));
         List<org.junit.jupiter.api.DynamicTest> tests = new ArrayList<>();
         for (int i = 0; i < cases.size(); i++) {
             JsonObject c = cases.getJsonObject(i);
             String name = c.getString("name");
             tests.add(org.junit.jupiter.api.DynamicTest.dynamicTest(name,
-                    () -> check(c, workerd.get(name), runOnCellgate(worker::send, c, origin))));
+                    () -> check(c, workerd.get(name), runOnCellgate(target.send(), c, originUrl))));
         }
         return tests.stream().onClose(() -> {
             try {
-                worker.close();
-                cells.close();
+                target.closer().close();
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
