@@ -417,6 +417,7 @@ const cases = {
     return json({ hasDefault: 'default' in m, join: m.join('a', 'b'), sameFn: m.join === m.default.join });
   },
   'sys-alias': async () => json({ same: (await import('node:sys')).default === util, format: (await import('sys')).format('%d', 7) }),
+  'not-implemented-module': async () => json({ net: await errAsync(import('node:net')), http: await errAsync(import('http')) }),
   'absent-module': async () => json({ child: await errAsync(import('node:child_process')), bareChild: await errAsync(import('child_process')), unknown: await errAsync(import('node:nope')) }),
 };
 

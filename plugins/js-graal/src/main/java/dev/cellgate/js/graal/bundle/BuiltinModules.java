@@ -44,7 +44,7 @@ final class BuiltinModules {
             // Without nodejs_compat, workerd's node:process is a small standalone object (no registry to reach).
             case PROVIDED -> !specifier.startsWith("node:") ? NODE_BARE + URLEncoding.encode(name) + ".js"
                     : BundleFileSystem.BUILTIN_ROOT + (!node.nodejsCompat() && name.equals("process") ? "node-process-v1.js" : "node/" + name + ".js");
-            case NOT_IMPLEMENTED -> NODE_UNIMPLEMENTED + URLEncoding.encode(specifier) + ".js";
+            case NOT_IMPLEMENTED -> NODE_UNIMPLEMENTED + URLEncoding.encode("node:" + name) + ".js";
             // workerd names the module with its prefix, however the import spelled it.
             case ABSENT -> NODE_ABSENT + URLEncoding.encode("node:" + name) + ".js";
         };
