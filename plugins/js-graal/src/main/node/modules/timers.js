@@ -1,7 +1,14 @@
 // node:timers and node:timers/promises over the platform's timers (timers.js): Node's Timeout and
 // Immediate objects (ref/unref/hasRef/refresh/close, a number when coerced), setImmediate as a
 // zero-delay timer, and the promise forms with AbortSignal.
+/* global internal */
 import { codedError, invalidArgType } from '../errors.js';
+
+// The platform's timers (timers.js), whatever the globals are now: from 2026-02-10 the global
+// setTimeout/setInterval are this module's own (node-globals.js).
+const setTimeout = internal.builtin('setTimeout');
+const setInterval = internal.builtin('setInterval');
+const clearTimeout = internal.builtin('clearTimeout');
 // Internal slots are Symbols, not #private names (cheaper on the shared engine: README, "Internal slots").
 const kId = Symbol('id'), kFn = Symbol('fn'), kDelay = Symbol('delay'), kArgs = Symbol('args'), kRepeat = Symbol('repeat'), kRef = Symbol('ref');
 
@@ -84,7 +91,7 @@ export const promises = {
 
 const unsupported = (name) => () => { throw codedError(Error, 'ERR_METHOD_NOT_IMPLEMENTED', 'The timers.' + name + ' method is not implemented'); };
 export default {
-  Timeout,
+  Timeout: undefined, // exported by name but undefined on workerd; Timeout objects come from setTimeout()
   setTimeout: (fn, delay, ...args) => { checkFn(fn); return new Timeout(fn, delay, args, false); },
   setInterval: (fn, delay, ...args) => { checkFn(fn); return new Timeout(fn, delay, args, true); },
   clearTimeout: clear, clearInterval: clear, setImmediate, clearImmediate, promises,

@@ -23,6 +23,8 @@ import java.util.Set;
  *       {@code clearImmediate} exist.</li>
  *   <li>{@code process.env} holds the Worker's vars and secrets from 2025-04-01
  *       ({@code nodejs_compat_populate_process_env} / {@code nodejs_compat_do_not_populate_process_env}).</li>
+ *   <li>From 2026-02-10 the global {@code setTimeout}/{@code setInterval} are node:timers' and
+ *       return {@code Timeout} objects ({@code enable_nodejs_global_timers} / {@code no_nodejs_global_timers}).</li>
  *   <li>The full {@code process} object (an EventEmitter with {@code version}, {@code cwd()},
  *       {@code hrtime}…) from 2025-09-15 ({@code enable_nodejs_process_v2}).</li>
  *   <li>Many modules are gated by a flag pair and a date from which {@code nodejs_compat} implies
@@ -65,12 +67,14 @@ public final class NodeCompat {
     static final String V2_DATE = "2024-09-23";
     static final String POPULATE_ENV_DATE = "2025-04-01";
     static final String PROCESS_V2_DATE = "2025-09-15";
+    static final String GLOBAL_TIMERS_DATE = "2026-02-10";
 
     private final boolean nodejsCompat;
     private final boolean v2;
     private final boolean als;
     private final boolean populateProcessEnv;
     private final boolean processV2;
+    private final boolean globalTimers;
     private final Set<String> flags;
     private final String date;
 
@@ -85,6 +89,7 @@ public final class NodeCompat {
         this.populateProcessEnv = compat && implied("nodejs_compat_populate_process_env",
                 "nodejs_compat_do_not_populate_process_env", POPULATE_ENV_DATE);
         this.processV2 = compat && implied("enable_nodejs_process_v2", "disable_nodejs_process_v2", PROCESS_V2_DATE);
+        this.globalTimers = compat && implied("enable_nodejs_global_timers", "no_nodejs_global_timers", GLOBAL_TIMERS_DATE);
     }
 
     public static NodeCompat of(String compatibilityDate, List<String> compatibilityFlags) {
@@ -120,6 +125,11 @@ public final class NodeCompat {
 
     public boolean processV2() {
         return processV2;
+    }
+
+    /** The global setTimeout/setInterval are node:timers' (returning Timeout objects), from 2026-02-10. */
+    public boolean globalTimers() {
+        return globalTimers;
     }
 
     /**

@@ -67,6 +67,15 @@ class NodeCompatTest {
     }
 
     @Test
+    void globalTimersAreNodesFrom20260210() {
+        assertThat(at("2026-02-09", "nodejs_compat").globalTimers()).isFalse();
+        assertThat(at("2026-02-10", "nodejs_compat").globalTimers()).isTrue();
+        assertThat(at("2025-06-01", "nodejs_compat", "enable_nodejs_global_timers").globalTimers()).isTrue();
+        assertThat(at("2026-07-01", "nodejs_compat", "no_nodejs_global_timers").globalTimers()).isFalse();
+        assertThat(at("2026-07-01").globalTimers()).isFalse();
+    }
+
+    @Test
     void gatedModulesFollowTheirDateAndFlags() {
         assertThat(at("2025-09-14", "nodejs_compat").availability("os")).isEqualTo(ABSENT);
         assertThat(at("2025-09-15", "nodejs_compat").availability("os")).isEqualTo(PROVIDED);

@@ -65,6 +65,12 @@ class NodeConformanceTest {
         return fixture(FIXTURE.resolve("mid-date"), 2);
     }
 
+    /** nodejs_compat from 2026-02-10: the global timers are node:timers' (Timeout objects). */
+    @TestFactory
+    Stream<DynamicTest> globalTimers() throws Exception {
+        return fixture(FIXTURE.resolve("global-timers"), 2);
+    }
+
     static Stream<DynamicTest> fixture(Path fixture, int minCases) throws Exception {
         return Differential.casesOnWorker(engine, fixture, minCases, origin.url());
     }

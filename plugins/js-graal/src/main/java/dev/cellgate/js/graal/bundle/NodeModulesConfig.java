@@ -39,6 +39,7 @@ final class NodeModulesConfig {
                 .put("als", node.asyncLocalStorage())
                 .put("globals", node.v2())
                 .put("processV2", node.processV2())
+                .put("globalTimers", node.globalTimers())
                 .put("populateProcessEnv", node.populateProcessEnv())
                 // workerd puts the Worker's string bindings (vars, secrets) in process.env.
                 .put("env", new JsonObject(new java.util.HashMap<>(vars)))
