@@ -2,6 +2,7 @@
 // enable_nodejs_process_v2 (nodejs_compat from 2025-09-15) a plain object with env, exit,
 // features, getBuiltinModule, nextTick and platform; after it an EventEmitter with the rest of
 // Node's surface, answering what a Worker can truthfully say (no pid to speak of, no file system).
+/* global host */
 import EventEmitter from 'events/events.js';
 import { codedError } from '../errors.js';
 
@@ -13,8 +14,11 @@ export function createProcess(config, getBuiltinModule) {
   };
   // As workerd: a microtask, and no synchronous check of the callback.
   const nextTick = (fn, ...args) => queueMicrotask(() => fn(...args));
+  // As workerd: the request is cancelled with this error even if the code catches the throw.
   const exit = (code) => {
-    throw new Error('The Node.js process.exit(' + (code === undefined ? '' : code) + ') API was called. Canceling the request.');
+    const message = 'The Node.js process.exit(' + (code === undefined ? '' : code) + ') API was called. Canceling the request.';
+    host.cancelEvent(message);
+    throw new Error(message);
   };
   if (!config.processV2) {
     return { env, exit, features, getBuiltinModule, nextTick, platform: 'linux' };

@@ -378,6 +378,8 @@ const cases = {
   },
   'process-get-builtin': () => json({ buffer: process.getBuiltinModule('node:buffer').Buffer === Buffer, bare: process.getBuiltinModule('path') === path, missing: process.getBuiltinModule('node:nope') ?? 'undefined' }),
   'process-exit': () => { process.exit(3); return json('unreachable'); },
+  // workerd cancels the request even when the code catches process.exit()'s throw.
+  'process-exit-caught': () => { try { process.exit(4); } catch { /* ignored */ } return json('caught'); },
   'process-emit-warning': async () => {
     const got = await new Promise((r) => { process.once('warning', (w) => r([w.name, w.message])); process.emitWarning('careful', 'CustomWarning'); });
     return json(got);

@@ -73,6 +73,15 @@ public final class HostBridge {
 
     private static final NodeHost NODE = new NodeHost();
 
+    /**
+     * {@code process.exit()} (node: modules): workerd cancels the running event with this error,
+     * even when JavaScript catches the throw that follows. The event fails now; later answers are ignored.
+     */
+    @HostAccess.Export
+    public void cancelEvent(String message) {
+        instance.currentEvent().fail(new dev.cellgate.js.graal.instance.JsException("Error", message, "Error: " + message));
+    }
+
     // ---- lazy runtime files (lazy.js) ----
 
     /** Evaluates a lazy runtime file into the calling context and returns its {@code (host, internal)} function. */
