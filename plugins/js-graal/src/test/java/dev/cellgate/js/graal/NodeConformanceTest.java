@@ -1,12 +1,8 @@
 package dev.cellgate.js.graal;
 
 import dev.cellgate.js.graal.support.Differential;
-import dev.cellgate.js.graal.support.OriginServer;
-import dev.cellgate.js.graal.support.TestEngine;
 import java.nio.file.Path;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
@@ -15,26 +11,10 @@ import org.junit.jupiter.api.TestFactory;
  * (the main one with {@code ["nodejs_compat"]}, and smaller ones for other dates and flags) run on
  * miniflare 4.20260730.0 and on cellgate, on the same bytes; see {@link Differential}.
  */
-class NodeConformanceTest {
+class NodeConformanceTest extends WithEngineAndOrigin {
     static final Path FIXTURE = Path.of("src/test/resources/conformance-node");
     static final int MIN_CASES = 70;
 
-    static TestEngine engine;
-    static OriginServer origin;
-
-    @BeforeAll
-    static void start() {
-        engine = new TestEngine();
-        origin = OriginServer.start(engine.vertx);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (origin != null) {
-            origin.close();
-        }
-        engine.close();
-    }
 
     @TestFactory
     Stream<DynamicTest> nodejsCompat() throws Exception {
