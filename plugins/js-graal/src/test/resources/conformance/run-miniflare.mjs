@@ -25,12 +25,17 @@ function typedModules(rules) {
   return files.filter((f) => typeOf(f) !== null).sort((a, b) => (a === main ? -1 : b === main ? 1 : a.localeCompare(b)))
     .map((f) => ({ type: typeOf(f), path: f, contents: readFileSync(f) }));
 }
+// "explicitModules": true hands workerd worker.js as its only module instead of letting miniflare
+// walk the imports (it refuses computed import() specifiers and bare node built-ins).
 const moduleOptions = spec.modules
   ? { modules: typedModules(spec.modules), modulesRoot: fixtureDir }
-  : { modules: true, scriptPath: join(fixtureDir, 'worker.js'), modulesRules: [{ type: 'ESModule', include: ['**/*.js'] }] };
+  : spec.explicitModules
+    ? { modules: [{ type: 'ESModule', path: 'worker.js', contents: readFileSync(join(fixtureDir, 'worker.js'), 'utf8') }] }
+    : { modules: true, scriptPath: join(fixtureDir, 'worker.js'), modulesRules: [{ type: 'ESModule', include: ['**/*.js'] }] };
 const mf = new Miniflare({
   ...moduleOptions,
   compatibilityDate: spec.compatibilityDate || '2025-01-01',
+  compatibilityFlags: spec.compatibilityFlags || [],
   bindings: spec.vars || {},
   durableObjects,
 });

@@ -21,6 +21,9 @@
       deleteAllDeletesAlarm: flags.includes('delete_all_deletes_alarm')
         || (!flags.includes('delete_all_preserves_alarm') && String(cfg.compatibilityDate || '') >= '2026-02-24'),
     };
+    // nodejs_compat (NodeModulesConfig.java): the node: modules read it; v2 adds Buffer, process… as globals.
+    internal.nodeConfig = cfg.node;
+    if (cfg.node && cfg.node.globals) internal.installNodeGlobals();
     // false only in the engine's negative control for the gate tests (GraalJsEngine.Gates).
     internal.gatesEnforced = cfg.gatesEnforced !== false;
     env = Object.assign({}, cfg.vars);

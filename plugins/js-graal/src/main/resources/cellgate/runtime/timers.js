@@ -4,6 +4,18 @@
   'use strict';
   const timers = new Map();
   let nextId = 1;
+  // AsyncLocalStorage (nodejs_compat, nodejs_als: GraalJsEngine.newContext switches the engine's
+  // AsyncContext on). The engine carries the context through promises; a timer callback runs in
+  // the context it was scheduled in, as on workerd. The AsyncContext global is ours, not the Worker's.
+  const AsyncContext = globalThis.AsyncContext;
+  if (AsyncContext !== undefined) {
+    delete globalThis.AsyncContext;
+    internal.AsyncContext = AsyncContext;
+  }
+  const inContext = AsyncContext === undefined ? (fn) => fn : (fn) => {
+    const snapshot = new AsyncContext.Snapshot();
+    return function (...args) { return snapshot.run(() => fn.apply(this, args)); };
+  };
 
   function schedule(fn, delay, args, repeat) {
     if (typeof fn !== 'function') {
@@ -12,7 +24,7 @@
     delay = Number(delay);
     if (!(delay > 0)) delay = 0;
     const id = nextId++;
-    timers.set(id, { fn, args, repeat, delay });
+    timers.set(id, { fn: inContext(fn), args, repeat, delay });
     host.setTimer(id, delay);
     return id;
   }

@@ -216,7 +216,9 @@
         return relative(rec, rest, base, special);
       }
       if (special || rest.startsWith('//')) {
-        if (special) rest = rest.replace(/^[/\\]*/, '');
+        // file: "//" opens a host, which may be empty (file:///tmp/x); without it all is path.
+        if (rec.scheme === 'file:') rest = /^[/\\]{2}/.test(rest) ? rest.slice(2) : '/' + rest.replace(/^[/\\]/, '');
+        else if (special) rest = rest.replace(/^[/\\]*/, '');
         else rest = rest.slice(2);
         rest = parseAuthorityAndRest(rec, rest, special);
         rest = parseTail(rec, rest, special);

@@ -1,5 +1,6 @@
 package dev.cellgate.deploy.push;
 
+import dev.cellgate.core.logic.NodeCompat;
 import dev.cellgate.core.spi.js.ModuleType;
 import dev.cellgate.deploy.cli.CommandException;
 import dev.cellgate.deploy.cli.Env;
@@ -62,6 +63,8 @@ public final class BundleReader {
         } catch (IllegalArgumentException e) {
             throw CommandException.refused((cfg == null ? "config" : cfg.toString()) + ": " + e.getMessage());
         }
+        NodeCompat node = NodeCompat.of(config.compatibilityDate() == null ? "" : config.compatibilityDate(),
+                config.compatibilityFlags());
         Map<String, byte[]> modules = new LinkedHashMap<>();
         Map<String, ModuleType> types = new LinkedHashMap<>();
         String main;
@@ -95,7 +98,7 @@ public final class BundleReader {
                 note.accept("bundling " + config.main() + " with esbuild " + version + " (" + esbuild.binary() + ", via "
                         + esbuild.foundVia() + ")");
                 Esbuild.Output out = esbuild.bundle(dir, mainFile,
-                        new Esbuild.Options(copied, List.copyOf(additional.keySet()), mc.uploadSourceMaps()));
+                        new Esbuild.Options(copied, List.copyOf(additional.keySet()), mc.uploadSourceMaps(), node));
                 main = mainFile.getFileName().toString().replaceAll("\\.[A-Za-z]+$", "") + ".js";
                 modules.put(main, out.bundle());
                 for (Map.Entry<String, byte[]> c : out.copied().entrySet()) {

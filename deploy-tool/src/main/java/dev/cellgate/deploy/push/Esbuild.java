@@ -1,5 +1,6 @@
 package dev.cellgate.deploy.push;
 
+import dev.cellgate.core.logic.NodeCompat;
 import dev.cellgate.deploy.cli.CommandException;
 import dev.cellgate.deploy.cli.Env;
 import java.io.ByteArrayOutputStream;
@@ -106,30 +107,42 @@ public final class Esbuild {
      * How to bundle, from the Wrangler config: the file extensions whose imports stay separate
      * modules (copied beside the bundle, as Wrangler's module collector does: rules), the modules
      * found with {@code find_additional_modules} (left as imports, by their path from the module root),
-     * and whether to write a source map ({@code upload_source_maps}).
+     * whether to write a source map ({@code upload_source_maps}), and the Worker's Node.js
+     * compatibility, which decides how Node built-ins resolve ({@link NodeImports}).
      */
     public record Options(java.util.Map<String, dev.cellgate.core.spi.js.ModuleType> copied, List<String> additional,
-                          boolean sourceMap) {
-        public static final Options NONE = new Options(java.util.Map.of(), List.of(), false);
+                          boolean sourceMap, NodeCompat node) {
     }
 
     /** esbuild's output: the bundle, the files it copied beside it, and its source map (null without one). */
     public record Output(byte[] bundle, java.util.Map<String, byte[]> copied, byte[] sourceMap) {
     }
 
-    /** Bundles {@code entry} into one ES module; a build error is a refusal carrying esbuild's own message. */
-    public byte[] bundle(Path projectDir, Path entry) {
-        return bundle(projectDir, entry, Options.NONE).bundle();
-    }
-
+    /**
+     * Bundles {@code entry} into one ES module (and the typed modules it imports, copied beside it);
+     * a build error is a refusal carrying esbuild's own message, and for a Node built-in it could not
+     * resolve, what the Worker's compatibility would need.
+     */
     public Output bundle(Path projectDir, Path entry, Options options) {
         Path out = null;
         try {
             out = Files.createTempDirectory("deploy-tool-esbuild-");
             Path file = out.resolve("bundle.js");
-            Run r = run(command(entry, out, options), projectDir);
+            List<String> cmd = command(entry, out, options);
+            Run r = run(cmd, projectDir);
             if (r.exit != 0 || !Files.isRegularFile(file)) {
-                throw CommandException.refused("esbuild could not bundle " + entry + " (exit " + r.exit + "):\n" + r.output.strip());
+                throw CommandException.refused("esbuild could not bundle " + entry + " (exit " + r.exit + "):\n" + r.output.strip()
+                        + NodeImports.explain(r.output, options.node()));
+            }
+            java.util.Set<String> required = NodeImports.required(Files.readString(file));
+            if (!required.isEmpty()) {
+                // CommonJS code require()s Node built-ins: bundle again with a require() that answers them
+                // (the same command, so the copied modules and the source map match the final bundle).
+                cmd.add("--banner:js=" + NodeImports.requireBanner(required));
+                r = run(cmd, projectDir);
+                if (r.exit != 0) {
+                    throw CommandException.refused("esbuild could not bundle " + entry + " (exit " + r.exit + "):\n" + r.output.strip());
+                }
             }
             java.util.Map<String, byte[]> copied = new java.util.TreeMap<>();
             try (Stream<Path> files = Files.list(out)) {
@@ -162,13 +175,14 @@ public final class Esbuild {
         return m.encode().getBytes(StandardCharsets.UTF_8);
     }
 
-    /** The esbuild command line, in one place (what every bundle gets, then what the config asks). */
+    /** The esbuild command line, in one place (what every bundle gets, then what the config and the compatibility ask). */
     private List<String> command(Path entry, Path out, Options options) {
         List<String> cmd = new ArrayList<>(List.of(binary.toString(), entry.toAbsolutePath().toString(),
                 "--bundle", "--format=esm", "--platform=neutral", "--target=es2022",
                 "--main-fields=module,main", "--conditions=workerd,worker,browser",
-                "--external:cloudflare:*", "--external:node:*", "--charset=utf8", "--log-level=warning",
+                "--external:cloudflare:*", "--charset=utf8", "--log-level=warning",
                 "--outdir=" + out, "--entry-names=bundle"));
+        cmd.addAll(NodeImports.esbuildArgs(options.node()));
         for (String ext : options.copied().keySet()) {
             cmd.add("--loader:" + ext + "=copy");
         }

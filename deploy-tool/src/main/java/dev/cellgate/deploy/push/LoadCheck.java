@@ -1,5 +1,6 @@
 package dev.cellgate.deploy.push;
 
+import dev.cellgate.core.logic.NodeCompat;
 import dev.cellgate.core.plugin.PluginHost;
 import dev.cellgate.core.spi.js.BundleModule;
 import dev.cellgate.core.spi.js.JsEngine;
@@ -50,7 +51,8 @@ public final class LoadCheck {
         try (engine; LoadedScript script = engine.load(sb)) {
             exported = script.exportedClasses();
         } catch (ScriptLoadException e) {
-            throw CommandException.refused("the bundle does not load in GraalJS, nodes would refuse it:\n" + e.getMessage());
+            throw CommandException.refused("the bundle does not load in GraalJS, nodes would refuse it:\n" + e.getMessage()
+                    + NodeImports.explainLoadFailure(e.getMessage(), NodeCompat.of(sb.compatibilityDate(), sb.compatibilityFlags())));
         }
         // The SPI asks engines to check this too; checked again here so no engine can let it through.
         for (Map.Entry<String, String> d : b.config().durableObjects().entrySet()) {

@@ -84,7 +84,14 @@ public final class GraalJsEngine implements JsEngine {
     /** A new context on the shared engine, seeing only {@code fileSystem}. */
     public Context newContext(org.graalvm.polyglot.io.FileSystem fileSystem) {
         ensureOpen();
-        return Context.newBuilder("js")
+        Context.Builder builder = Context.newBuilder("js");
+        if (fileSystem instanceof dev.cellgate.js.graal.bundle.BundleFileSystem b && b.asyncContext()) {
+            // AsyncLocalStorage (nodejs_compat, nodejs_als) rides on GraalJS's TC39 AsyncContext, which
+            // carries the context through await and promise reactions natively. Experimental, and
+            // only for these Workers: other contexts keep the engine's default promise machinery.
+            builder.allowExperimentalOptions(true).option("js.async-context", "true");
+        }
+        return builder
                 .engine(engine)
                 .allowHostAccess(HOST_ACCESS)
                 // Workers run in UTC whatever the node's time zone.

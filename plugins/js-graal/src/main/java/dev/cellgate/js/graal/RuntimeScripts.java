@@ -40,6 +40,19 @@ public final class RuntimeScripts {
     /** Built-in ES modules (see {@code BuiltinModules}). */
     static final List<String> MODULES = List.of("cloudflare-workers.js", "bundle-modules.js");
 
+    /**
+     * The node: modules (nodejs_compat, {@code BuiltinModules}): the registry the facades import,
+     * the minimal node:process of Workers without the flag, and one generated facade per module
+     * ({@code build-node-modules.mjs}).
+     */
+    static final List<String> NODE_MODULES = nodeModules();
+
+    private static List<String> nodeModules() {
+        List<String> names = new ArrayList<>(List.of("node-registry.js", "node-process-v1.js"));
+        new java.util.TreeSet<>(dev.cellgate.core.logic.NodeCompat.IMPLEMENTED).forEach(n -> names.add("node/" + n + ".js"));
+        return List.copyOf(names);
+    }
+
     private static final java.util.regex.Pattern FILE_NAME = java.util.regex.Pattern.compile("[a-z][a-z-]*\\.js");
 
     private final List<Source> scripts;
@@ -58,6 +71,9 @@ public final class RuntimeScripts {
         }
         Map<String, byte[]> modules = new LinkedHashMap<>();
         for (String name : MODULES) {
+            modules.put(name, resource("cellgate/modules/" + name));
+        }
+        for (String name : NODE_MODULES) {
             modules.put(name, resource("cellgate/modules/" + name));
         }
         return new RuntimeScripts(List.copyOf(scripts), Map.copyOf(modules));

@@ -4,13 +4,9 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.cellgate.js.graal.support.Differential;
 import dev.cellgate.js.graal.support.NpmTools;
-import dev.cellgate.js.graal.support.OriginServer;
-import dev.cellgate.js.graal.support.TestEngine;
 import java.nio.file.Path;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
@@ -22,26 +18,10 @@ import org.junit.jupiter.api.TestFactory;
  * ({@link DurableObjectConformanceTest}). Without miniflare the harness fails under {@code CI=true}
  * and is skipped otherwise.
  */
-class ConformanceTest {
+class ConformanceTest extends WithEngineAndOrigin {
     static final Path FIXTURE = Path.of("src/test/resources/conformance");
     static final int MIN_CASES = 40;
 
-    static TestEngine engine;
-    static OriginServer origin;
-
-    @BeforeAll
-    static void start() {
-        engine = new TestEngine();
-        origin = OriginServer.start(engine.vertx);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (origin != null) {
-            origin.close();
-        }
-        engine.close();
-    }
 
     /** Reports a missing reference runtime as a skipped test with the fix, or a failure on CI. */
     @org.junit.jupiter.api.Test

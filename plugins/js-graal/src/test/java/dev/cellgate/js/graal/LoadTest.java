@@ -71,9 +71,13 @@ class LoadTest {
 
     @Test
     void anUnsupportedModuleIsNamed() {
-        assertThatThrownBy(() -> engine.load(Bundles.single("import fs from 'node:fs'; export default {}")))
+        assertThatThrownBy(() -> engine.load(Bundles.single("import { connect } from 'cloudflare:sockets'; export default {}")))
                 .isInstanceOf(ScriptLoadException.class)
-                .hasMessageContaining("module 'node:fs' is not supported by cellgate");
+                .hasMessageContaining("module 'cloudflare:sockets' is not supported by cellgate");
+        // node: modules follow nodejs_compat (NodeConformanceTest): without it, workerd's own refusal
+        assertThatThrownBy(() -> engine.load(Bundles.single("import { readFileSync } from 'node:fs'; export default {}")))
+                .isInstanceOf(ScriptLoadException.class)
+                .hasMessageContaining("No such module \"node:fs\".");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.cellgate.js.graal.bundle;
 
+import dev.cellgate.core.logic.NodeCompat;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
@@ -20,9 +21,12 @@ import org.graalvm.polyglot.io.FileSystem;
 
 /**
  * The only file system a Worker's context sees: the bundle's modules, read-only, under
- * {@code /bundle/}, plus our built-in modules under {@code /__cellgate/}. GraalJS resolves ES module
- * imports through it, which is how relative imports between bundle modules and
- * {@code import … from "cloudflare:workers"} work. No host file is reachable.
+ * {@code /bundle/} (modules other than ES modules as ES module facades, {@link BundleModules}),
+ * plus our built-in modules under {@code /__cellgate/} ({@code cloudflare:workers} and the
+ * {@code node:} modules the Worker's compatibility gives it, {@link BuiltinModules}). GraalJS
+ * resolves ES module imports through it, which is how relative imports between bundle modules,
+ * {@code import … from "cloudflare:workers"} and {@code import … from "node:buffer"} work. No host
+ * file is reachable.
  */
 public final class BundleFileSystem implements FileSystem {
     static final String BUNDLE_ROOT = "/bundle/";
@@ -31,19 +35,30 @@ public final class BundleFileSystem implements FileSystem {
 
     private final Map<String, byte[]> files;
     private final BundleModules modules;
+    private final NodeCompat node;
     private final Set<String> read = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /**
      * @param files   ES modules and built-in modules by path
      * @param modules the bundle's other modules, each served as an ES module facade ({@link BundleModules#esModuleFacade})
+     * @param node    the Worker's Node.js compatibility, which decides what {@code node:} specifiers resolve to
      */
-    BundleFileSystem(Map<String, byte[]> files, BundleModules modules) {
+    BundleFileSystem(Map<String, byte[]> files, BundleModules modules, NodeCompat node) {
         this.files = files;
         this.modules = modules;
+        this.node = node;
     }
 
     BundleModules modules() {
         return modules;
+    }
+
+    /**
+     * Whether contexts of this bundle track async context ({@code js.async-context}) for
+     * AsyncLocalStorage: nodejs_compat and nodejs_als Workers only, so no other context pays for it.
+     */
+    public boolean asyncContext() {
+        return node.asyncLocalStorage() && !NodeModulesConfig.naiveAsyncContextForNegativeControl;
     }
 
     /** Whether a context has read the file at {@code path} (a module it imported, hence parsed). */
@@ -63,7 +78,7 @@ public final class BundleFileSystem implements FileSystem {
     @Override
     public Path parsePath(URI uri) {
         String spec = uri.toString();
-        String builtin = BuiltinModules.pathOf(spec);
+        String builtin = BuiltinModules.pathOf(spec, node);
         if (builtin != null) {
             return Paths.get(builtin);
         }
@@ -77,7 +92,7 @@ public final class BundleFileSystem implements FileSystem {
 
     @Override
     public Path parsePath(String path) {
-        String builtin = BuiltinModules.pathOf(path);
+        String builtin = BuiltinModules.pathOf(path, node);
         return builtin != null ? Paths.get(builtin) : Paths.get(path);
     }
 
@@ -155,21 +170,29 @@ public final class BundleFileSystem implements FileSystem {
         if (facade != null) {
             return facade;
         }
+        String refusal = BuiltinModules.refusal(key);
+        if (refusal != null) {
+            throw new IOException(refusal);
+        }
+        String generated = BuiltinModules.generatedSource(key);
+        if (generated != null) {
+            return generated.getBytes(StandardCharsets.UTF_8);
+        }
         if (key.startsWith(BUNDLE_ROOT)) {
             // workerd's error for an import of a module the bundle lacks (its path without the leading slash).
             return ("throw new Error(" + quote("No such module \"" + key.substring(BUNDLE_ROOT.length()) + "\".")
                     + ");\nexport default undefined;").getBytes(StandardCharsets.UTF_8);
         }
         if (key.startsWith(UNSUPPORTED_ROOT)) {
+            // Failing the read (not a module that throws) names the module even to an import of
+            // named exports, which would otherwise fail to link first with a bare SyntaxError.
             String spec = URLEncoding.decode(key.substring(UNSUPPORTED_ROOT.length(), key.length() - 3));
-            // The default export lets `import x from` link, so evaluation reaches the throw that names the module.
-            return ("throw new TypeError(" + quote("module '" + spec + "' is not supported by cellgate") + ");\nexport default undefined;")
-                    .getBytes(StandardCharsets.UTF_8);
+            throw new IOException("module '" + spec + "' is not supported by cellgate");
         }
         throw new NoSuchFileException(key);
     }
 
-    private static String quote(String s) {
+    static String quote(String s) {
         return '"' + s.replace("\\", "\\\\").replace("\"", "\\\"") + '"';
     }
 

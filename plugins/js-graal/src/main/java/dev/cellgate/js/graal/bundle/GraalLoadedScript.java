@@ -1,5 +1,6 @@
 package dev.cellgate.js.graal.bundle;
 
+import dev.cellgate.core.logic.NodeCompat;
 import dev.cellgate.core.spi.js.BundleModule;
 import dev.cellgate.core.spi.js.CellHost;
 import dev.cellgate.core.spi.js.CellIdentity;
@@ -75,14 +76,18 @@ public final class GraalLoadedScript implements LoadedScript {
         for (Map.Entry<String, byte[]> m : engine.runtime().modules().entrySet()) {
             files.put(BundleFileSystem.BUILTIN_ROOT + m.getKey(), m.getValue());
         }
-        BundleFileSystem fs = new BundleFileSystem(Map.copyOf(files), modules);
+        NodeCompat node = NodeCompat.of(bundle.compatibilityDate(), bundle.compatibilityFlags());
+        BundleFileSystem fs = new BundleFileSystem(Map.copyOf(files), modules, node);
         String mainPath = BundleFileSystem.bundlePath(bundle.mainModule());
         // A wrapper whose namespace holds the main module's namespace: relative imports in the main
         // module then resolve against its real path, and a bundle without a default export still loads.
-        // With modules other than ES modules, the loader they import evaluates first, while the
-        // runtime is still reachable from module code (dispatch.js: configure/initBundle).
-        String loader = modules.any() ? "import " + quoted(BundleModules.LOADER) + "; " : "";
-        Source main = Source.newBuilder("js", loader + "import * as m from " + quoted(mainPath) + "; export default m;",
+        // What must evaluate before the main module, while the runtime's internals are still reachable
+        // (dispatch.js hides them once the bundle is loaded): under nodejs_compat/nodejs_als the node:
+        // module registry (so a node: module imported later with import() still finds them), and with
+        // modules other than ES modules the loader they import (dispatch.js: configure/initBundle).
+        String first = (node.asyncLocalStorage() ? NodeModulesConfig.REGISTRY_IMPORT : "")
+                + (modules.any() ? "import " + quoted(BundleModules.LOADER) + ";\n" : "");
+        Source main = Source.newBuilder("js", first + "import * as m from " + quoted(mainPath) + "; export default m;",
                         "/__cellgate/main-" + bundle.deploymentId() + ".js")
                 .mimeType(MODULE_MIME).cached(true).buildLiteral();
         JsonObject json = new JsonObject()
@@ -91,7 +96,8 @@ public final class GraalLoadedScript implements LoadedScript {
                 .put("compatibilityFlags", new io.vertx.core.json.JsonArray(bundle.compatibilityFlags()))
                 .put("gatesEnforced", engine.gatesEnforced())
                 .put("vars", new JsonObject(new HashMap<>(bundle.vars())))
-                .put("durableObjects", new JsonObject(new HashMap<>(bundle.durableObjects())));
+                .put("durableObjects", new JsonObject(new HashMap<>(bundle.durableObjects())))
+                .put("node", NodeModulesConfig.json(node, bundle.vars()));
         Probe probe = probe(engine, bundle, fs, main, json.encode());
         Set<String> exported;
         try {

@@ -86,6 +86,23 @@ public final class HostBridge {
         return bundleModules;
     }
 
+    /** The JDK behind the node: modules' hashes, key derivation and zlib (nodejs_compat); stateless, one for all. */
+    @HostAccess.Export
+    public NodeHost node() {
+        return NODE;
+    }
+
+    private static final NodeHost NODE = new NodeHost();
+
+    /**
+     * {@code process.exit()} (node: modules): workerd cancels the running event with this error,
+     * even when JavaScript catches the throw that follows. The event fails now; later answers are ignored.
+     */
+    @HostAccess.Export
+    public void cancelEvent(String message) {
+        instance.currentEvent().fail(new dev.cellgate.js.graal.instance.JsException("Error", message, "Error: " + message));
+    }
+
     // ---- lazy runtime files (lazy.js) ----
 
     /** Evaluates a lazy runtime file into the calling context and returns its {@code (host, internal)} function. */

@@ -209,7 +209,7 @@ public final class Differential {
         Map<String, String> dos = new HashMap<>();
         spec.getJsonObject("durableObjects", new JsonObject()).forEach(e -> dos.put(e.getKey(), (String) e.getValue()));
         return ScriptBundle.of(fixture.getFileName().toString(), fixture.getFileName().toString(), "worker.js", files, vars, dos,
-                spec.getString("compatibilityDate", "2025-01-01"), List.of());
+                spec.getString("compatibilityDate", "2025-01-01"), flags(spec));
     }
 
     /** Header values by lower-case name, joined by ", " as Headers.get does; set-cookie kept one per cookie. */
@@ -225,6 +225,13 @@ public final class Differential {
             }
         }
         return out;
+    }
+
+    /** {@code compatibilityFlags} of cases.json (none when absent). */
+    static List<String> flags(JsonObject spec) {
+        List<String> flags = new ArrayList<>();
+        spec.getJsonArray("compatibilityFlags", new JsonArray()).forEach(f -> flags.add((String) f));
+        return flags;
     }
 
     /**
@@ -247,6 +254,6 @@ public final class Differential {
         Map<String, String> dos = new HashMap<>();
         spec.getJsonObject("durableObjects", new JsonObject()).forEach(e -> dos.put(e.getKey(), (String) e.getValue()));
         return new ScriptBundle(fixture.getFileName().toString(), fixture.getFileName().toString(), "worker.js", modules, vars, dos,
-                spec.getString("compatibilityDate", "2025-01-01"), List.of());
+                spec.getString("compatibilityDate", "2025-01-01"), flags(spec));
     }
 }

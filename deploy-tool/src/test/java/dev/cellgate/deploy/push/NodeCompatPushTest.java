@@ -1,0 +1,119 @@
+package dev.cellgate.deploy.push;
+
+import static dev.cellgate.deploy.push.Fixtures.bucketUrl;
+import static dev.cellgate.deploy.push.Fixtures.project;
+import static dev.cellgate.deploy.push.Fixtures.write;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cellgate.core.deploy.Deployment;
+import dev.cellgate.core.deploy.DeploymentStore;
+import dev.cellgate.core.plugin.BucketStores;
+import dev.cellgate.core.spi.bucket.BucketStore;
+import dev.cellgate.core.spi.bucket.StoreOptions;
+import dev.cellgate.deploy.ToolRun;
+import dev.cellgate.deploy.cli.ExitCodes;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Node built-ins at push time, as Wrangler resolves them: without {@code nodejs_compat} an import
+ * of {@code node:buffer} is refused naming the module; with it the bundle keeps {@code node:*}
+ * external (bare names rewritten to {@code node:} under nodejs_compat_v2, from 2024-09-23), loads in
+ * GraalJS and runs there (the module's top level checks Buffer, so a broken Buffer fails the push).
+ */
+class NodeCompatPushTest {
+    @TempDir
+    Path tmp;
+
+    static final String USES_BUFFER = """
+            import { Buffer } from "node:buffer";
+            const hex = Buffer.from("hi").toString("hex");
+            if (hex !== "6869") throw new Error("Buffer answered " + hex);
+            export default { async fetch() { return new Response(hex); } };
+            """;
+
+    static String config(String date, String flags) {
+        return "{ \"name\": \"nodeapp\", \"main\": \"src/index.js\", \"compatibility_date\": \"" + date + "\","
+                + " \"compatibility_flags\": [" + flags + "] }";
+    }
+
+    ToolRun push(Path target, String... extra) {
+        String[] argv = new String[extra.length + 4];
+        argv[0] = "push";
+        argv[1] = target.toString();
+        System.arraycopy(extra, 0, argv, 2, extra.length);
+        argv[extra.length + 2] = "--bucket";
+        argv[extra.length + 3] = bucketUrl(tmp.resolve("bucket"));
+        return ToolRun.run(Esbuilds.env(), argv);
+    }
+
+    @Test
+    void withoutTheFlagANodeImportIsRefusedNamingIt() throws Exception {
+        Esbuilds.assumeAvailable();
+        Path p = project(tmp.resolve("p"), config("2025-06-01", ""), USES_BUFFER);
+        ToolRun r = push(p);
+        assertThat(r.code()).as(r.toString()).isEqualTo(ExitCodes.REFUSED);
+        assertThat(r.err()).as(r.toString()).contains("node:buffer").contains("nodejs_compat");
+        assertThat(Files.exists(tmp.resolve("bucket"))).as("nothing written").isFalse();
+    }
+
+    @Test
+    void aSingleModuleBundleImportingNodeWithoutTheFlagIsRefusedNamingIt() throws Exception {
+        Path bundle = write(tmp, "b/bundle.js", USES_BUFFER);
+        write(tmp, "b/wrangler.json", config("2025-06-01", ""));
+        ToolRun r = push(bundle);
+        assertThat(r.code()).as(r.toString()).isEqualTo(ExitCodes.REFUSED);
+        assertThat(r.err()).as(r.toString()).contains("node:buffer").contains("nodejs_compat");
+    }
+
+    @Test
+    void withTheFlagItDeploysKeepsNodeExternalAndRunsAtLoad() throws Exception {
+        Esbuilds.assumeAvailable();
+        Path p = project(tmp.resolve("p"), config("2025-06-01", "\"nodejs_compat\""),
+                "import path from 'path';\nimport listeners from './dep.cjs';\nif (listeners !== 0) throw new Error('events: ' + listeners);\n"
+                        + USES_BUFFER.replace("\"hi\"", "path.basename(\"/x/hi\")"));
+        // a CommonJS dependency that require()s a bare built-in, as npm packages do
+        write(p, "src/dep.cjs", "const { EventEmitter } = require('events');\nmodule.exports = new EventEmitter().listenerCount('x');\n");
+        ToolRun r = push(p, "--json");
+        assertThat(r.code()).as(r.toString()).isZero();
+        try (BucketStore s = new BucketStores(null).open(bucketUrl(tmp.resolve("bucket")), StoreOptions.none())) {
+            Deployment dep = new DeploymentStore(s).load(r.json().getString("deployment")).join();
+            String code = new String(dep.modules().get("index.js"), StandardCharsets.UTF_8);
+            // bare "path" is rewritten to node:path (nodejs_compat_v2), and neither is bundled
+            assertThat(code).contains("\"node:buffer\"").contains("\"node:path\"").doesNotContain("from \"path\"");
+            // require("events") became an import of node:events behind the bundle's own require()
+            assertThat(code).contains("from \"node:events\"").doesNotContain("require(\"events\")");
+        }
+    }
+
+    @Test
+    void aSingleModuleBundleImportingNodeWithTheFlagDeploys() throws Exception {
+        Path bundle = write(tmp, "b/bundle.js", USES_BUFFER);
+        write(tmp, "b/wrangler.json", config("2025-06-01", "\"nodejs_compat\""));
+        ToolRun r = push(bundle);
+        assertThat(r.code()).as(r.toString()).isZero();
+    }
+
+    @Test
+    void beforeNodejsCompatV2ABareBuiltinIsRefusedSayingToPrefixIt() throws Exception {
+        Esbuilds.assumeAvailable();
+        Path p = project(tmp.resolve("p"), config("2024-06-01", "\"nodejs_compat\""),
+                "import path from 'path';\nexport default { fetch() { return new Response(path.sep); } };\n");
+        ToolRun r = push(p);
+        assertThat(r.code()).as(r.toString()).isEqualTo(ExitCodes.REFUSED);
+        assertThat(r.err()).as(r.toString()).contains("\"path\"").contains("node:").contains("2024-09-23");
+    }
+
+    @Test
+    void aModuleWorkerdLacksAtTheDateIsRefusedAtLoadNamingIt() throws Exception {
+        Esbuilds.assumeAvailable();
+        Path p = project(tmp.resolve("p"), config("2025-06-01", "\"nodejs_compat\""),
+                "import os from 'node:os';\nexport default { fetch() { return new Response(os.EOL); } };\n");
+        ToolRun r = push(p);
+        assertThat(r.code()).as(r.toString()).isEqualTo(ExitCodes.REFUSED);
+        assertThat(r.err()).as(r.toString()).contains("No such module \"node:os\"");
+    }
+}
