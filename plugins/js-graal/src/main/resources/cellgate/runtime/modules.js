@@ -20,9 +20,10 @@
   }
 
   // workerd resolves every specifier of a require() that has no scheme against the requiring
-  // module's directory (a bare name too), with no extension or index.js guessing.
+  // module's directory (a bare name too), with no extension or index.js guessing; but a bare Node
+  // built-in under nodejs_compat_v2 ("buffer") is that built-in, as it is for an import.
   function resolve(spec, fromDir) {
-    if (/^[a-z][a-z0-9+.-]*:/i.test(spec)) return spec;
+    if (/^[a-z][a-z0-9+.-]*:/i.test(spec) || files.builtin(spec)) return spec;
     const parts = spec.startsWith('/') ? [] : fromDir.slice(ROOT.length).split('/').filter((p) => p !== '');
     for (const p of spec.split('/')) {
       if (p === '' || p === '.') continue;
@@ -65,7 +66,7 @@
   }
 
   function requirePath(path) {
-    if (!path.startsWith(ROOT)) return files.esModule(path).default; // a built-in (cloudflare:workers…)
+    if (!path.startsWith(ROOT)) return files.esModule(path).default; // a built-in (cloudflare:workers, node:buffer…)
     const type = files.type(path);
     if (type === null) throw noSuchModule(path);
     if (type === 'ESModule') return files.esModule(path).default; // workerd: require() of an ES module is its default export

@@ -1,5 +1,6 @@
 package dev.cellgate.js.graal.bundle;
 
+import dev.cellgate.core.logic.NodeCompat;
 import dev.cellgate.core.spi.js.BundleModule;
 import dev.cellgate.core.spi.js.ModuleType;
 import dev.cellgate.core.spi.js.ScriptBundle;
@@ -31,12 +32,15 @@ public final class BundleModules {
     private final Map<String, Object> wasm = new HashMap<>();
     private final Map<String, String> sourceMaps = new HashMap<>();
     private final WasmEngine wasmEngine;
+    private final NodeCompat node;
 
     /**
      * @param wasmEngine compiles each CompiledWasm module once per deployment (an invalid binary refuses the deployment)
+     * @param node       the Worker's Node.js compatibility: which specifiers of a {@code require} are built-ins
      */
-    BundleModules(ScriptBundle bundle, WasmEngine wasmEngine) throws dev.cellgate.core.spi.js.ScriptLoadException {
+    BundleModules(ScriptBundle bundle, WasmEngine wasmEngine, NodeCompat node) throws dev.cellgate.core.spi.js.ScriptLoadException {
         this.wasmEngine = wasmEngine;
+        this.node = node;
         for (Map.Entry<String, BundleModule> f : bundle.files().entrySet()) {
             String path = BundleFileSystem.bundlePath(f.getKey());
             BundleModule m = f.getValue();
@@ -153,6 +157,16 @@ public final class BundleModules {
                 "/__cellgate/require-" + Integer.toHexString(specifier.hashCode()) + ".js")
                 .mimeType(GraalLoadedScript.MODULE_MIME).buildLiteral();
         return Context.getCurrent().eval(s).getMember("ns");
+    }
+
+    /**
+     * Whether {@code require(specifier)} names a module cellgate provides rather than a path in the
+     * bundle: {@code cloudflare:workers}, a {@code node:} name, and under nodejs_compat_v2 a bare
+     * Node built-in ({@code "buffer"}), which workerd resolves as such from CommonJS too.
+     */
+    @HostAccess.Export
+    public boolean builtin(String specifier) {
+        return BuiltinModules.pathOf(specifier, node) != null;
     }
 
     /** The compiled WebAssembly module behind a CompiledWasm path. */

@@ -66,7 +66,8 @@ public final class GraalLoadedScript implements LoadedScript {
     }
 
     public static GraalLoadedScript load(GraalJsEngine engine, ScriptBundle bundle) throws ScriptLoadException {
-        BundleModules modules = new BundleModules(bundle, engine.wasm());
+        NodeCompat node = NodeCompat.of(bundle.compatibilityDate(), bundle.compatibilityFlags());
+        BundleModules modules = new BundleModules(bundle, engine.wasm(), node);
         Map<String, byte[]> files = new HashMap<>();
         for (Map.Entry<String, BundleModule> m : bundle.files().entrySet()) {
             if (m.getValue().type() == ModuleType.ES_MODULE) {
@@ -76,7 +77,6 @@ public final class GraalLoadedScript implements LoadedScript {
         for (Map.Entry<String, byte[]> m : engine.runtime().modules().entrySet()) {
             files.put(BundleFileSystem.BUILTIN_ROOT + m.getKey(), m.getValue());
         }
-        NodeCompat node = NodeCompat.of(bundle.compatibilityDate(), bundle.compatibilityFlags());
         BundleFileSystem fs = new BundleFileSystem(Map.copyOf(files), modules, node);
         String mainPath = BundleFileSystem.bundlePath(bundle.mainModule());
         // A wrapper whose namespace holds the main module's namespace: relative imports in the main
