@@ -27,7 +27,9 @@ import java.util.regex.Pattern;
  */
 final class NodeImports {
     private static final Pattern UNRESOLVED = Pattern.compile("Could not resolve \"([^\"]+)\"");
-    private static final Pattern NO_SUCH_MODULE = Pattern.compile("No such module \"([^\"]+)\"");
+    /** How the load check names a module the bundle lacks: workerd's error, or GraalJS's link error for a named import of it. */
+    private static final Pattern MISSING_MODULE = Pattern.compile(
+            "No such module \"([^\"]+)\"|The requested module '([^']+)' does not provide an export");
     private static final Pattern REQUIRED = Pattern.compile("__require\\(\"(node:[a-z_/]+)\"\\)");
 
     private NodeImports() {
@@ -64,19 +66,23 @@ final class NodeImports {
 
     /**
      * What to add to the load check's failure when a module the bundle lacks (workerd's
-     * {@code No such module "node:buffer"}; a bundle pushed as it is) is a Node built-in the
-     * Worker's compatibility does not give it, or "". The engine decided what resolves; this only
-     * says which flag or spelling would change that.
+     * {@code No such module "node:buffer"}, or a named import of {@code "path"} that cannot link;
+     * a bundle pushed as it is) is a Node built-in the Worker's compatibility does not give it, or
+     * "". The engine decided what resolves; this only says which flag or spelling would change that.
      */
     static String explainLoadFailure(String message, NodeCompat node) {
-        return hints(refused(named(NO_SUCH_MODULE, message), node), node);
+        return hints(refused(named(MISSING_MODULE, message), node), node);
     }
 
     private static Set<String> named(Pattern p, String text) {
         Set<String> out = new LinkedHashSet<>();
         Matcher m = p.matcher(text);
         while (m.find()) {
-            out.add(m.group(1));
+            for (int g = 1; g <= m.groupCount(); g++) {
+                if (m.group(g) != null) {
+                    out.add(m.group(g));
+                }
+            }
         }
         return out;
     }

@@ -108,6 +108,18 @@ class NodeCompatPushTest {
     }
 
     @Test
+    void aSingleModuleBundleImportingABareBuiltinBeforeV2IsRefusedSayingToPrefixIt() throws Exception {
+        // pushed as it is (nothing rewrites it): the load check finds no module "path" and says why
+        for (String imp : new String[] {"import path from \"path\";", "import { sep } from \"path\";"}) {
+            Path bundle = write(tmp, "v1/bundle.js", imp + "\nexport default { fetch() { return new Response('x'); } };\n");
+            write(tmp, "v1/wrangler.json", config("2024-06-01", "\"nodejs_compat\""));
+            ToolRun r = push(bundle);
+            assertThat(r.code()).as(r.toString()).isEqualTo(ExitCodes.REFUSED);
+            assertThat(r.err()).as(r.toString()).contains("\"path\" is a Node.js built-in module").contains("2024-09-23");
+        }
+    }
+
+    @Test
     void aModuleWorkerdLacksAtTheDateIsRefusedAtLoadNamingIt() throws Exception {
         Esbuilds.assumeAvailable();
         Path p = project(tmp.resolve("p"), config("2025-06-01", "\"nodejs_compat\""),
