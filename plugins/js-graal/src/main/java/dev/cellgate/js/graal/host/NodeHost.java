@@ -1,5 +1,7 @@
 package dev.cellgate.js.graal.host;
 
+import dev.cellgate.js.graal.host.crypto.Hmacs;
+import dev.cellgate.js.graal.host.crypto.KeyDerivation;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
@@ -9,13 +11,13 @@ import java.util.zip.DataFormatException;
 import java.util.zip.Deflater;
 import java.util.zip.Inflater;
 import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import org.graalvm.polyglot.HostAccess;
 import org.graalvm.polyglot.Value;
 
 /**
  * The JDK behind the hot paths of the {@code node:} modules (nodejs_compat): hashes and HMACs
- * ({@link MessageDigest}, {@link Mac}), PBKDF2 and HKDF over {@link Mac}, and zlib's one-shot
+ * ({@link MessageDigest}, {@link Mac}), PBKDF2 and HKDF over {@link Mac} (the same code as
+ * crypto.subtle's, {@link KeyDerivation}), and zlib's one-shot
  * functions over {@link Deflater}/{@link Inflater} — the JDK bundles zlib itself, so the bytes
  * equal workerd's (which also uses zlib). Arguments arrive validated by the JavaScript side
  * ({@code cellgate/node}); a failure a user can cause (corrupt deflate data) comes back as a
@@ -43,7 +45,7 @@ public final class NodeHost {
     /** {@code macAlgorithm} is a JCA Mac name (HmacSHA256…). */
     @HostAccess.Export
     public ByteBuffer hmac(String macAlgorithm, Value key, int keyOffset, int keyLength, Value data, int offset, int length) {
-        Mac mac = mac(macAlgorithm, HostBridge.bytes(key, keyOffset, keyLength));
+        Mac mac = Hmacs.jcaMac(macAlgorithm, HostBridge.bytes(key, keyOffset, keyLength));
         return ByteBuffer.wrap(mac.doFinal(HostBridge.bytes(data, offset, length)));
     }
 
@@ -51,60 +53,16 @@ public final class NodeHost {
     @HostAccess.Export
     public ByteBuffer pbkdf2(String macAlgorithm, Value password, int pOffset, int pLength, Value salt, int sOffset, int sLength,
                              int iterations, int keyLength) {
-        Mac mac = mac(macAlgorithm, HostBridge.bytes(password, pOffset, pLength));
-        byte[] s = HostBridge.bytes(salt, sOffset, sLength);
-        int hLen = mac.getMacLength();
-        byte[] out = new byte[keyLength];
-        for (int block = 1, pos = 0; pos < keyLength; block++) {
-            mac.update(s);
-            mac.update(new byte[] {(byte) (block >>> 24), (byte) (block >>> 16), (byte) (block >>> 8), (byte) block});
-            byte[] u = mac.doFinal();
-            byte[] t = u.clone();
-            for (int i = 1; i < iterations; i++) {
-                u = mac.doFinal(u);
-                for (int j = 0; j < hLen; j++) {
-                    t[j] ^= u[j];
-                }
-            }
-            int n = Math.min(hLen, keyLength - pos);
-            System.arraycopy(t, 0, out, pos, n);
-            pos += n;
-        }
-        return ByteBuffer.wrap(out);
+        return ByteBuffer.wrap(KeyDerivation.pbkdf2Jca(macAlgorithm, HostBridge.bytes(password, pOffset, pLength),
+                HostBridge.bytes(salt, sOffset, sLength), iterations, keyLength));
     }
 
     /** HKDF (RFC 5869): extract with {@code salt}, expand with {@code info} to {@code keyLength} bytes. */
     @HostAccess.Export
     public ByteBuffer hkdf(String macAlgorithm, Value ikm, int iOffset, int iLength, Value salt, int sOffset, int sLength,
                            Value info, int nOffset, int nLength, int keyLength) {
-        byte[] s = HostBridge.bytes(salt, sOffset, sLength);
-        Mac extract = mac(macAlgorithm, s.length == 0 ? new byte[mac(macAlgorithm, new byte[1]).getMacLength()] : s);
-        byte[] prk = extract.doFinal(HostBridge.bytes(ikm, iOffset, iLength));
-        Mac expand = mac(macAlgorithm, prk);
-        byte[] in = HostBridge.bytes(info, nOffset, nLength);
-        byte[] out = new byte[keyLength];
-        byte[] t = new byte[0];
-        for (int i = 1, pos = 0; pos < keyLength; i++) {
-            expand.update(t);
-            expand.update(in);
-            expand.update((byte) i);
-            t = expand.doFinal();
-            int n = Math.min(t.length, keyLength - pos);
-            System.arraycopy(t, 0, out, pos, n);
-            pos += n;
-        }
-        return ByteBuffer.wrap(out);
-    }
-
-    private static Mac mac(String algorithm, byte[] key) {
-        try {
-            Mac mac = Mac.getInstance(algorithm);
-            // An empty key is legal in Node but refused by SecretKeySpec: one zero byte is the same HMAC key.
-            mac.init(new SecretKeySpec(key.length == 0 ? new byte[1] : key, algorithm));
-            return mac;
-        } catch (GeneralSecurityException e) {
-            throw new IllegalArgumentException(algorithm + ": " + e.getMessage(), e);
-        }
+        return ByteBuffer.wrap(KeyDerivation.hkdfJca(macAlgorithm, HostBridge.bytes(ikm, iOffset, iLength),
+                HostBridge.bytes(salt, sOffset, sLength), HostBridge.bytes(info, nOffset, nLength), keyLength));
     }
 
     // ---- zlib ----

@@ -5,8 +5,8 @@ import java.security.MessageDigest;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
-/** HMAC on the JCA's {@code Mac}; also the PRF of {@link KeyDerivation}. */
-final class Hmacs {
+/** HMAC on the JCA's {@code Mac}; also the PRF of {@link KeyDerivation}, and node:crypto's HMAC ({@code host/NodeHost}). */
+public final class Hmacs {
     private Hmacs() {
     }
 
@@ -19,9 +19,22 @@ final class Hmacs {
         return MessageDigest.isEqual(sign(hash, key, data), signature);
     }
 
-    /** An initialized Mac. An empty key is legal in WebCrypto but refused by SecretKeySpec: HMAC pads keys with zeros, so one zero byte is the same key. */
+    /** An initialized Mac for a WebCrypto hash name (SHA-256…). */
     static Mac mac(String hash, byte[] key) {
-        String name = "Hmac" + Hashes.compact(hash);
+        return jcaMac(jcaName(hash), key);
+    }
+
+    /** The JCA Mac name of HMAC over a WebCrypto hash ({@code SHA-256} → {@code HmacSHA256}). */
+    static String jcaName(String hash) {
+        return "Hmac" + Hashes.compact(hash);
+    }
+
+    /**
+     * An initialized Mac by its JCA name ({@code HmacSHA256}, {@code HmacSHA3-256}: node:crypto offers
+     * more hashes than WebCrypto). An empty key is legal in WebCrypto and Node but refused by
+     * SecretKeySpec: HMAC pads keys with zeros, so one zero byte is the same key.
+     */
+    public static Mac jcaMac(String name, byte[] key) {
         try {
             Mac mac = Mac.getInstance(name);
             mac.init(new SecretKeySpec(key.length == 0 ? new byte[1] : key, name));

@@ -26,6 +26,22 @@ class KeyDerivationTest {
     }
 
     @Test
+    void byJcaNameItDerivesWithHashesWebCryptoLacks() throws Exception {
+        // node:crypto (host/NodeHost) passes JCA Mac names, e.g. SHA-512/224, which WebCrypto has not
+        byte[] ours = KeyDerivation.pbkdf2Jca("HmacSHA512/224", "pw".getBytes(StandardCharsets.UTF_8), "salt".getBytes(StandardCharsets.UTF_8), 3, 40);
+        byte[] jca = SecretKeyFactory.getInstance("PBKDF2WithHmacSHA512/224")
+                .generateSecret(new PBEKeySpec("pw".toCharArray(), "salt".getBytes(StandardCharsets.UTF_8), 3, 40 * 8)).getEncoded();
+        assertThat(ours).isEqualTo(jca);
+        byte[] ikm = new byte[22];
+        java.util.Arrays.fill(ikm, (byte) 0x0b);
+        // the same derivation as by the WebCrypto name, and a JCA name's hash length for an empty salt
+        assertThat(KeyDerivation.hkdfJca("HmacSHA256", ikm, new byte[0], new byte[0], 42))
+                .isEqualTo(KeyDerivation.hkdf("SHA-256", ikm, new byte[0], new byte[0], 42));
+        assertThat(KeyDerivation.hkdfJca("HmacSHA512/224", ikm, new byte[0], new byte[0], 28))
+                .isEqualTo(KeyDerivation.hkdfJca("HmacSHA512/224", ikm, new byte[28], new byte[0], 28));
+    }
+
+    @Test
     void pbkdf2TakesPasswordBytesThatAreNotText() {
         // RFC 6070 test 3, and a password that is not UTF-8 (reference value: OpenSSL, through Node's pbkdf2Sync)
         assertThat(HEX.formatHex(KeyDerivation.pbkdf2("SHA-1", "password".getBytes(StandardCharsets.US_ASCII),
