@@ -50,23 +50,34 @@ class NodeCompatPushTest {
         return ToolRun.run(Esbuilds.env(), argv);
     }
 
+    /** {@code push dir/bundle.js}: a bundle pushed as it is, with a wrangler.json beside it. */
+    ToolRun pushBundle(String dir, String source, String date, String flags) throws Exception {
+        Path bundle = write(tmp, dir + "/bundle.js", source);
+        write(tmp, dir + "/wrangler.json", config(date, flags));
+        return push(bundle);
+    }
+
+    /** The run was refused (exit 3) and its error says each of {@code parts}. */
+    static void assertRefusedSaying(ToolRun r, String... parts) {
+        assertThat(r.code()).as(r.toString()).isEqualTo(ExitCodes.REFUSED);
+        for (String part : parts) {
+            assertThat(r.err()).as(r.toString()).contains(part);
+        }
+    }
+
     @Test
     void withoutTheFlagANodeImportIsRefusedNamingIt() throws Exception {
         Esbuilds.assumeAvailable();
         Path p = project(tmp.resolve("p"), config("2025-06-01", ""), USES_BUFFER);
         ToolRun r = push(p);
-        assertThat(r.code()).as(r.toString()).isEqualTo(ExitCodes.REFUSED);
-        assertThat(r.err()).as(r.toString()).contains("node:buffer").contains("nodejs_compat");
+        assertRefusedSaying(r, "node:buffer", "nodejs_compat");
         assertThat(Files.exists(tmp.resolve("bucket"))).as("nothing written").isFalse();
     }
 
     @Test
     void aSingleModuleBundleImportingNodeWithoutTheFlagIsRefusedNamingIt() throws Exception {
-        Path bundle = write(tmp, "b/bundle.js", USES_BUFFER);
-        write(tmp, "b/wrangler.json", config("2025-06-01", ""));
-        ToolRun r = push(bundle);
-        assertThat(r.code()).as(r.toString()).isEqualTo(ExitCodes.REFUSED);
-        assertThat(r.err()).as(r.toString()).contains("node:buffer").contains("nodejs_compat");
+        ToolRun r = pushBundle("b", USES_BUFFER, "2025-06-01", "");
+        assertRefusedSaying(r, "node:buffer", "nodejs_compat");
     }
 
     @Test
@@ -91,9 +102,7 @@ class NodeCompatPushTest {
 
     @Test
     void aSingleModuleBundleImportingNodeWithTheFlagDeploys() throws Exception {
-        Path bundle = write(tmp, "b/bundle.js", USES_BUFFER);
-        write(tmp, "b/wrangler.json", config("2025-06-01", "\"nodejs_compat\""));
-        ToolRun r = push(bundle);
+        ToolRun r = pushBundle("b", USES_BUFFER, "2025-06-01", "\"nodejs_compat\"");
         assertThat(r.code()).as(r.toString()).isZero();
     }
 
@@ -103,19 +112,16 @@ class NodeCompatPushTest {
         Path p = project(tmp.resolve("p"), config("2024-06-01", "\"nodejs_compat\""),
                 "import path from 'path';\nexport default { fetch() { return new Response(path.sep); } };\n");
         ToolRun r = push(p);
-        assertThat(r.code()).as(r.toString()).isEqualTo(ExitCodes.REFUSED);
-        assertThat(r.err()).as(r.toString()).contains("\"path\"").contains("node:").contains("2024-09-23");
+        assertRefusedSaying(r, "\"path\"", "node:", "2024-09-23");
     }
 
     @Test
     void aSingleModuleBundleImportingABareBuiltinBeforeV2IsRefusedSayingToPrefixIt() throws Exception {
         // pushed as it is (nothing rewrites it): the load check finds no module "path" and says why
         for (String imp : new String[] {"import path from \"path\";", "import { sep } from \"path\";"}) {
-            Path bundle = write(tmp, "v1/bundle.js", imp + "\nexport default { fetch() { return new Response('x'); } };\n");
-            write(tmp, "v1/wrangler.json", config("2024-06-01", "\"nodejs_compat\""));
-            ToolRun r = push(bundle);
-            assertThat(r.code()).as(r.toString()).isEqualTo(ExitCodes.REFUSED);
-            assertThat(r.err()).as(r.toString()).contains("\"path\" is a Node.js built-in module").contains("2024-09-23");
+            ToolRun r = pushBundle("v1", imp + "\nexport default { fetch() { return new Response('x'); } };\n", "2024-06-01",
+                    "\"nodejs_compat\"");
+                assertRefusedSaying(r, "\"path\" is a Node.js built-in module", "2024-09-23");
         }
     }
 
@@ -125,7 +131,6 @@ class NodeCompatPushTest {
         Path p = project(tmp.resolve("p"), config("2025-06-01", "\"nodejs_compat\""),
                 "import os from 'node:os';\nexport default { fetch() { return new Response(os.EOL); } };\n");
         ToolRun r = push(p);
-        assertThat(r.code()).as(r.toString()).isEqualTo(ExitCodes.REFUSED);
-        assertThat(r.err()).as(r.toString()).contains("No such module \"node:os\"");
+        assertRefusedSaying(r, "No such module \"node:os\"");
     }
 }

@@ -51,16 +51,13 @@ class NodeConformanceTest extends WithEngineAndOrigin {
         return fixture(FIXTURE.resolve("global-timers"), 2);
     }
 
-    /** Typed modules: a CommonJS module require()s node: modules (and bare names under nodejs_compat_v2). */
+    /**
+     * Typed modules: a CommonJS module require()s node: modules, and bare names under
+     * nodejs_compat_v2; before it (commonjs-v1) a bare name is a path in the bundle.
+     */
     @TestFactory
     Stream<DynamicTest> commonJsRequire() throws Exception {
-        return fixture(FIXTURE.resolve("commonjs"), 2);
-    }
-
-    /** The same CommonJS module before nodejs_compat_v2: a bare name is a path in the bundle. */
-    @TestFactory
-    Stream<DynamicTest> commonJsRequireBeforeV2() throws Exception {
-        return fixture(FIXTURE.resolve("commonjs-v1"), 1);
+        return Stream.concat(fixture(FIXTURE.resolve("commonjs"), 2), fixture(FIXTURE.resolve("commonjs-v1"), 1));
     }
 
     static Stream<DynamicTest> fixture(Path fixture, int minCases) throws Exception {
