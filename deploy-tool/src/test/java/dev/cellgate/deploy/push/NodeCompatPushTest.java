@@ -100,6 +100,68 @@ class NodeCompatPushTest {
         }
     }
 
+    /**
+     * upload_source_maps with the require() banner (esbuild's second pass): the map uploaded is the
+     * final bundle's, so the line it gives for the original throw holds that throw.
+     */
+    @Test
+    void theSourceMapDescribesTheBundleWithItsRequireBanner() throws Exception {
+        Esbuilds.assumeAvailable();
+        Path p = project(tmp.resolve("p"), config("2025-06-01", "\"nodejs_compat\"").replace(" }", ", \"upload_source_maps\": true }"),
+                "import listeners from './dep.cjs';\nexport default {\n  fetch() {\n    throw new Error('thrown ' + listeners);\n  },\n};\n");
+        write(p, "src/dep.cjs", "const { EventEmitter } = require('events');\nmodule.exports = new EventEmitter().listenerCount('x');\n");
+        ToolRun r = push(p, "--json");
+        assertThat(r.code()).as(r.toString()).isZero();
+        try (BucketStore s = new BucketStores(null).open(bucketUrl(tmp.resolve("bucket")), StoreOptions.none())) {
+            Deployment dep = new DeploymentStore(s).load(r.json().getString("deployment")).join();
+            String[] lines = new String(dep.modules().get("index.js"), StandardCharsets.UTF_8).split("\n", -1);
+            assertThat(lines[0]).as("the banner is there").contains("require() of Node built-ins");
+            io.vertx.core.json.JsonObject map = new io.vertx.core.json.JsonObject(
+                    new String(dep.modules().get("index.js.map"), StandardCharsets.UTF_8));
+            int source = map.getJsonArray("sources").getList().indexOf("src/index.js");
+            int generated = generatedLineOf(map.getString("mappings"), source, 3);
+            assertThat(generated).as("a mapping for src/index.js line 4").isNotNegative();
+            assertThat(lines[generated]).contains("throw new Error(\"thrown \"");
+        }
+    }
+
+    /** The first generated line (0-based) that a source map maps to {@code line} (0-based) of source {@code source}, or -1. */
+    static int generatedLineOf(String mappings, int source, int line) {
+        int src = 0;
+        int orig = 0;
+        String[] generatedLines = mappings.split(";", -1);
+        for (int g = 0; g < generatedLines.length; g++) {
+            for (String segment : generatedLines[g].split(",")) {
+                int[] f = vlq(segment);
+                if (f.length >= 4) {
+                    src += f[1];
+                    orig += f[2];
+                    if (src == source && orig == line) {
+                        return g;
+                    }
+                }
+            }
+        }
+        return -1;
+    }
+
+    private static int[] vlq(String segment) {
+        java.util.List<Integer> out = new java.util.ArrayList<>();
+        int value = 0;
+        int shift = 0;
+        for (char c : segment.toCharArray()) {
+            int digit = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".indexOf(c);
+            value += (digit & 31) << shift;
+            shift += 5;
+            if ((digit & 32) == 0) {
+                out.add((value & 1) == 1 ? -(value >>> 1) : value >>> 1);
+                value = 0;
+                shift = 0;
+            }
+        }
+        return out.stream().mapToInt(Integer::intValue).toArray();
+    }
+
     @Test
     void aSingleModuleBundleImportingNodeWithTheFlagDeploys() throws Exception {
         ToolRun r = pushBundle("b", USES_BUFFER, "2025-06-01", "\"nodejs_compat\"");

@@ -77,14 +77,37 @@ class SourceMapsTest {
             };
             """;
 
-    /** esbuild's bundle and map, the map's sources named from the project directory as deploy-tool names them. */
+    /** With nodejs_compat: a node: module's coded error (its class behind the mapped Error constructors) beside a mapped stack. */
+    static final String INDEX_NODE = """
+            import { Buffer } from 'node:buffer';
+            import { deep } from './lib/deep';
+
+            export default {
+              async fetch(request: Request): Promise<Response> {
+                let coded = '';
+                try { Buffer.alloc(1).readUInt32LE(0); } catch (e) { coded = [(e as any).code, e instanceof RangeError, (e as Error).name].join(' '); }
+                try {
+                  deep({ reason: 'caught' });
+                } catch (e) {
+                  return new Response(coded + '\\n' + (e as Error).stack);
+                }
+                return new Response('unreachable');
+              },
+            };
+            """;
+
     Map<String, BundleModule> build(boolean withMap) throws Exception {
+        return build(withMap, INDEX);
+    }
+
+    /** esbuild's bundle and map, the map's sources named from the project directory as deploy-tool names them. */
+    Map<String, BundleModule> build(boolean withMap, String index) throws Exception {
         Path esbuild = npmTool("node_modules/.bin/esbuild");
         Files.createDirectories(tmp.resolve("src/lib"));
         Files.writeString(tmp.resolve("src/lib/deep.ts"), DEEP);
-        Files.writeString(tmp.resolve("src/index.ts"), INDEX);
+        Files.writeString(tmp.resolve("src/index.ts"), index);
         Process p = new ProcessBuilder(esbuild.toString(), "src/index.ts", "--bundle", "--format=esm", "--platform=neutral",
-                "--outdir=out", "--entry-names=index", "--sourcemap", "--log-level=warning").directory(tmp.toFile())
+                "--outdir=out", "--entry-names=index", "--sourcemap", "--external:node:*", "--log-level=warning").directory(tmp.toFile())
                 .redirectErrorStream(true).start();
         String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0).as(log).isTrue();
@@ -120,7 +143,11 @@ class SourceMapsTest {
     }
 
     static ScriptBundle bundle(Map<String, BundleModule> files) {
-        return ScriptBundle.of("maps", "maps", "index.js", files, Map.of(), Map.of(), "2025-01-01", List.of());
+        return bundle(files, List.of());
+    }
+
+    static ScriptBundle bundle(Map<String, BundleModule> files, List<String> flags) {
+        return ScriptBundle.of("maps", "maps", "index.js", files, Map.of(), Map.of(), "2025-01-01", flags);
     }
 
     @Test
@@ -136,6 +163,15 @@ class SourceMapsTest {
                 assertThat(e.getCause()).isInstanceOf(JsException.class);
                 assertThat(((JsException) e.getCause()).jsStack()).contains("src/lib/deep.ts:12:").contains("src/index.ts:5:");
             }
+        }
+    }
+
+    @Test
+    void aNodejsCompatWorkerKeepsNodesErrorClassesUnderMappedStacks() throws Exception {
+        try (TestWorker w = engine.worker(bundle(build(true, INDEX_NODE), List.of("nodejs_compat")))) {
+            String body = w.text("http://x.test/");
+            assertThat(body).startsWith("ERR_BUFFER_OUT_OF_BOUNDS true RangeError\nError: deep: caught\n").contains("(src/lib/deep.ts:12:")
+                    .contains("src/index.ts:");
         }
     }
 
