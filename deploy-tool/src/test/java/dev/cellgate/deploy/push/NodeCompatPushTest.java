@@ -11,7 +11,6 @@ import dev.cellgate.core.plugin.BucketStores;
 import dev.cellgate.core.spi.bucket.BucketStore;
 import dev.cellgate.core.spi.bucket.StoreOptions;
 import dev.cellgate.deploy.ToolRun;
-import dev.cellgate.deploy.cli.ExitCodes;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,27 +56,19 @@ class NodeCompatPushTest {
         return push(bundle);
     }
 
-    /** The run was refused (exit 3) and its error says each of {@code parts}. */
-    static void assertRefusedSaying(ToolRun r, String... parts) {
-        assertThat(r.code()).as(r.toString()).isEqualTo(ExitCodes.REFUSED);
-        for (String part : parts) {
-            assertThat(r.err()).as(r.toString()).contains(part);
-        }
-    }
-
     @Test
     void withoutTheFlagANodeImportIsRefusedNamingIt() throws Exception {
         Esbuilds.assumeAvailable();
         Path p = project(tmp.resolve("p"), config("2025-06-01", ""), USES_BUFFER);
         ToolRun r = push(p);
-        assertRefusedSaying(r, "node:buffer", "nodejs_compat");
+        PushRefusalsTest.refused(r, "node:buffer", "nodejs_compat");
         assertThat(Files.exists(tmp.resolve("bucket"))).as("nothing written").isFalse();
     }
 
     @Test
     void aSingleModuleBundleImportingNodeWithoutTheFlagIsRefusedNamingIt() throws Exception {
         ToolRun r = pushBundle("b", USES_BUFFER, "2025-06-01", "");
-        assertRefusedSaying(r, "node:buffer", "nodejs_compat");
+        PushRefusalsTest.refused(r, "node:buffer", "nodejs_compat");
     }
 
     @Test
@@ -174,7 +165,7 @@ class NodeCompatPushTest {
         Path p = project(tmp.resolve("p"), config("2024-06-01", "\"nodejs_compat\""),
                 "import path from 'path';\nexport default { fetch() { return new Response(path.sep); } };\n");
         ToolRun r = push(p);
-        assertRefusedSaying(r, "\"path\"", "node:", "2024-09-23");
+        PushRefusalsTest.refused(r, "\"path\"", "node:", "2024-09-23");
     }
 
     @Test
@@ -183,7 +174,7 @@ class NodeCompatPushTest {
         for (String imp : new String[] {"import path from \"path\";", "import { sep } from \"path\";"}) {
             ToolRun r = pushBundle("v1", imp + "\nexport default { fetch() { return new Response('x'); } };\n", "2024-06-01",
                     "\"nodejs_compat\"");
-                assertRefusedSaying(r, "\"path\" is a Node.js built-in module", "2024-09-23");
+                PushRefusalsTest.refused(r, "\"path\" is a Node.js built-in module", "2024-09-23");
         }
     }
 
@@ -193,6 +184,6 @@ class NodeCompatPushTest {
         Path p = project(tmp.resolve("p"), config("2025-06-01", "\"nodejs_compat\""),
                 "import os from 'node:os';\nexport default { fetch() { return new Response(os.EOL); } };\n");
         ToolRun r = push(p);
-        assertRefusedSaying(r, "No such module \"node:os\"");
+        PushRefusalsTest.refused(r, "No such module \"node:os\"");
     }
 }
