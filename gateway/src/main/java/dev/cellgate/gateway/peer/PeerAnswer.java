@@ -14,8 +14,6 @@ import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonObject;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.util.HexFormat;
 import java.util.concurrent.Flow;
 
 /**
@@ -58,7 +56,16 @@ final class PeerAnswer {
         headers.set(PeerSignature.H_BODY, PeerSignature.BODY_IN_TRAILER);
         String mac = sign(status, headers);
         response.setChunked(true);
-        body.subscribe(new TrailerSigning(new ResponseBodySubscriber(response, context), context, mac));
+        body.subscribe(new DigestingSubscriber(new ResponseBodySubscriber(response, context), hash -> {
+            String bodyMac = auth.bodyMac(nonce, mac, hash);
+            // Queued on the response's context before the end the writer queues: the trailers go out with the last chunk.
+            context.runOnContext(v -> {
+                if (!response.ended()) {
+                    response.putTrailer(PeerSignature.H_BODY, hash).putTrailer(PeerSignature.H_BODY_MAC, bodyMac);
+                }
+            });
+            return null;
+        }));
     }
 
     /** Headers for an answer with this result. */
@@ -104,48 +111,5 @@ final class PeerAnswer {
     static void signUpgrade(PeerAuth auth, String nonce, MultiMap headers) {
         headers.set(PeerSignature.H_BODY, PeerSignature.sha256(null));
         headers.set(PeerSignature.H_ANSWER_MAC, auth.answerMac(nonce, PeerWire.answerOf(101, headers::get)));
-    }
-
-    /** Hashes a streamed body on its way out and, at its end, puts the digest and its MAC in trailers. */
-    private final class TrailerSigning implements Flow.Subscriber<ByteBuffer> {
-        private final Flow.Subscriber<ByteBuffer> out;
-        private final Context context;
-        private final String answerMac;
-        private final MessageDigest digest = PeerSignature.sha256Digest();
-
-        TrailerSigning(Flow.Subscriber<ByteBuffer> out, Context context, String answerMac) {
-            this.out = out;
-            this.context = context;
-            this.answerMac = answerMac;
-        }
-
-        @Override
-        public void onSubscribe(Flow.Subscription s) {
-            out.onSubscribe(s);
-        }
-
-        @Override
-        public void onNext(ByteBuffer item) {
-            digest.update(item.duplicate());
-            out.onNext(item);
-        }
-
-        @Override
-        public void onError(Throwable t) {
-            out.onError(t);
-        }
-
-        @Override
-        public void onComplete() {
-            String hash = HexFormat.of().formatHex(digest.digest());
-            String mac = auth.bodyMac(nonce, answerMac, hash);
-            // Queued on the response's context before the end the delegate queues: trailers go out with the last chunk.
-            context.runOnContext(v -> {
-                if (!response.ended()) {
-                    response.putTrailer(PeerSignature.H_BODY, hash).putTrailer(PeerSignature.H_BODY_MAC, mac);
-                }
-            });
-            out.onComplete();
-        }
     }
 }

@@ -51,7 +51,7 @@ public final class PeerWire {
                 header.apply(PeerSignature.H_BODY), header.apply(PeerSignature.H_MAC));
     }
 
-    static void putSigned(BiConsumer<String, String> put, Signed s) {
+    public static void putSigned(BiConsumer<String, String> put, Signed s) {
         put.accept(PeerSignature.H_VERSION, s.version());
         put.accept(PeerSignature.H_SOURCE, s.source());
         put.accept(PeerSignature.H_TARGET, s.target());

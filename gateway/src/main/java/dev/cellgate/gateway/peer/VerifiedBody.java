@@ -3,8 +3,6 @@ package dev.cellgate.gateway.peer;
 import dev.cellgate.core.fleet.PeerSignature;
 import io.vertx.core.MultiMap;
 import java.nio.ByteBuffer;
-import java.security.MessageDigest;
-import java.util.HexFormat;
 import java.util.concurrent.Flow;
 import java.util.function.Supplier;
 
@@ -49,32 +47,7 @@ final class VerifiedBody implements Flow.Publisher<ByteBuffer> {
 
     @Override
     public void subscribe(Flow.Subscriber<? super ByteBuffer> s) {
-        MessageDigest digest = PeerSignature.sha256Digest();
-        inner.subscribe(new Flow.Subscriber<>() {
-            @Override
-            public void onSubscribe(Flow.Subscription subscription) {
-                s.onSubscribe(subscription);
-            }
-
-            @Override
-            public void onNext(ByteBuffer item) {
-                digest.update(item.duplicate());
-                s.onNext(item);
-            }
-
-            @Override
-            public void onError(Throwable t) {
-                s.onError(t);
-            }
-
-            @Override
-            public void onComplete() {
-                if (matches(HexFormat.of().formatHex(digest.digest()))) {
-                    s.onComplete();
-                } else {
-                    s.onError(new IllegalStateException("the owner's answer body does not match its signed digest: discarded"));
-                }
-            }
-        });
+        inner.subscribe(new DigestingSubscriber(s, hash -> matches(hash) ? null
+                : new IllegalStateException("the owner's answer body does not match its signed digest: discarded")));
     }
 }

@@ -41,19 +41,15 @@ class PeerForwardingIT {
     static final String WORKER = """
             import { DurableObject } from "cloudflare:workers";
             export class Counter extends DurableObject {
-              constructor(ctx, env) {
-                super(ctx, env);
-                ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS c (id INTEGER PRIMARY KEY, v INTEGER NOT NULL)");
-              }
-              increment() {
-                return this.ctx.storage.sql.exec(
-                  "INSERT INTO c (id, v) VALUES (1, 1) ON CONFLICT(id) DO UPDATE SET v = v + 1 RETURNING v").one().v;
-              }
-              read() {
-                const r = this.ctx.storage.sql.exec("SELECT v FROM c WHERE id = 1").toArray();
-                return r.length ? r[0].v : 0;
-              }
+            """ + Fleet.COUNTER_STATE + """
               async fetch(request) {
+                if (new URL(request.url).pathname === "/stream-out") {
+                  const parts = ["ab", "cd", "ef"];
+                  const enc = new TextEncoder();
+                  return new Response(new ReadableStream({
+                    pull(c) { const p = parts.shift(); if (p === undefined) c.close(); else c.enqueue(enc.encode(p)); }
+                  }));
+                }
                 if (request.method === "POST") {
                   const body = await request.text();
                   return new Response(this.increment() + ":" + body);
@@ -75,6 +71,10 @@ class PeerForwardingIT {
                   if (op === "read") return new Response(String(await stub.read()));
                   if (op === "post") {
                     const r = await stub.fetch("http://do/post", { method: "POST", body: await request.text() });
+                    return new Response(await r.text(), { status: r.status });
+                  }
+                  if (op === "streamout") {
+                    const r = await stub.fetch("http://do/stream-out");
                     return new Response(await r.text(), { status: r.status });
                   }
                   if (op === "stream") {
@@ -161,6 +161,18 @@ class PeerForwardingIT {
         JsonObject e = new JsonObject(r.body());
         assertThat(e.getValue("retryable")).as("Cloudflare's shape for an unknown outcome: %s", e).isEqualTo(false);
         assertThat(e.getString("error")).containsIgnoringCase("outcome unknown");
+    }
+
+    @Test
+    void aForwardedCallToALiveOwnerGetsItsSignedAnswerWholeOrStreamed() throws Exception {
+        String cell = "answered";
+        assertThat(n2.get(n2.publicUrl("/read/" + cell)).body()).as("n2 owns the cell").isEqualTo("0");
+        assertThat(n1.get(n1.publicUrl("/rpc/" + cell)).body()).as("an RPC").isEqualTo("1");
+        assertThat(n1.post(n1.publicUrl("/post/" + cell), "x").body()).as("a fetch with a body").isEqualTo("2:x");
+        assertThat(n1.get(n1.publicUrl("/stream/" + cell)).body()).as("a streamed request body").isEqualTo("3:streamed");
+        assertThat(n1.get(n1.publicUrl("/streamout/" + cell)).body()).as("a streamed answer, its digest in a signed trailer")
+                .isEqualTo("abcdef");
+        assertThat(n1.get(n1.publicUrl("/read/" + cell)).body()).isEqualTo("3");
     }
 
     // ---- the receiver authenticates the envelope before the body (SPEC §19) ----

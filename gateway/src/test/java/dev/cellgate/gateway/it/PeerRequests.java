@@ -46,13 +46,7 @@ final class PeerRequests {
 
     private static Map<String, String> headers(PeerSignature.Signed s) {
         Map<String, String> h = new HashMap<>();
-        h.put(PeerSignature.H_VERSION, s.version());
-        h.put(PeerSignature.H_SOURCE, s.source());
-        h.put(PeerSignature.H_TARGET, s.target());
-        h.put(PeerSignature.H_TS, s.ts());
-        h.put(PeerSignature.H_NONCE, s.nonce());
-        h.put(PeerSignature.H_BODY, s.bodySha256());
-        h.put(PeerSignature.H_MAC, s.mac());
+        PeerWire.putSigned(h::put, s);
         return h;
     }
 

@@ -105,6 +105,7 @@ public final class CellRouter implements StubChannel {
             ForwardFailure.Verdict verdict = policy.verdict(f.kind(), idempotent);
             if (verdict != ForwardFailure.Verdict.RESEND) {
                 if (verdict != ForwardFailure.Verdict.AS_ANSWERED) {
+                    cells.forgetOwner(target.scope()); // the next call reads the bucket again
                     LOG.atWarn().setMessage("forward.failed").addKeyValue("scope", target.scope()).addKeyValue("kind", f.kind())
                             .addKeyValue("verdict", verdict).addKeyValue("error", f.getMessage()).log();
                 }

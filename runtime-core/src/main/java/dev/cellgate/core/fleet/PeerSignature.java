@@ -60,11 +60,21 @@ public final class PeerSignature {
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private final SecretKeySpec key;
+    /** One keyed MAC per thread: a request and its answer take up to six MACs, each a provider lookup otherwise. */
+    private final ThreadLocal<Mac> macs;
 
     /** @param keyHex the fleet key from {@code fleet/peer-auth.json} */
     public PeerSignature(String keyHex) {
-        this.key = new SecretKeySpec(HexFormat.of().parseHex(keyHex), "HmacSHA256");
+        SecretKeySpec key = new SecretKeySpec(HexFormat.of().parseHex(keyHex), "HmacSHA256");
+        this.macs = ThreadLocal.withInitial(() -> {
+            try {
+                Mac m = Mac.getInstance("HmacSHA256");
+                m.init(key);
+                return m;
+            } catch (NoSuchAlgorithmException | InvalidKeyException e) {
+                throw new IllegalStateException(e);
+            }
+        });
     }
 
     /** The header values a signed request carries. */
@@ -166,13 +176,7 @@ public final class PeerSignature {
                 throw new IllegalArgumentException("a signed peer field is missing or holds a newline");
             }
         }
-        try {
-            Mac m = Mac.getInstance("HmacSHA256");
-            m.init(key);
-            return HexFormat.of().formatHex(m.doFinal(String.join("\n", fields).getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException | InvalidKeyException e) {
-            throw new IllegalStateException(e);
-        }
+        return HexFormat.of().formatHex(macs.get().doFinal(String.join("\n", fields).getBytes(StandardCharsets.UTF_8)));
     }
 
     /** Compares two hex strings in constant time (a MAC check must not leak how much matched). */
