@@ -176,8 +176,8 @@ public final class PeerClient implements Forwarder {
                     Answer answer = PeerWire.answerOf(resp.statusCode(), resp::getHeader);
                     String mac = resp.getHeader(PeerSignature.H_ANSWER_MAC);
                     if (!a.answerAuthentic(s.nonce(), answer, mac)) {
-                        resp.body().onComplete(b -> untrusted(fleet, node, answer, b.succeeded() ? b.result().toString(StandardCharsets.UTF_8)
-                                : "").whenComplete((f, e) -> out.completeExceptionally(f)));
+                        smallText(resp).thenCompose(text -> untrusted(fleet, node, answer, text))
+                                .whenComplete((f, e) -> out.completeExceptionally(f));
                         return;
                     }
                     if (PeerWire.OK.equals(answer.result())) {
@@ -202,6 +202,22 @@ public final class PeerClient implements Forwarder {
             });
             return out;
         });
+    }
+
+    /** Largest unsigned answer body read for its text; a longer one is not read at all. */
+    static final int UNTRUSTED_TEXT_MAX = 16 * 1024;
+
+    /**
+     * The text of an answer that cannot be trusted, if it is small: whoever sent it must not make
+     * this node buffer a large body. A larger one is not read; its connection is closed.
+     */
+    private static CompletableFuture<String> smallText(HttpClientResponse resp) {
+        String len = resp.getHeader("content-length");
+        if (len == null || !len.matches("\\d{1,9}") || Integer.parseInt(len) > UNTRUSTED_TEXT_MAX) {
+            resp.request().connection().close();
+            return CompletableFuture.completedFuture("");
+        }
+        return resp.body().toCompletionStage().toCompletableFuture().handle((b, e) -> e == null ? b.toString(StandardCharsets.UTF_8) : "");
     }
 
     /**

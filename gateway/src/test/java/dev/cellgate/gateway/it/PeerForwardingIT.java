@@ -207,6 +207,38 @@ class PeerForwardingIT {
     }
 
     @Test
+    void theTunnelsEnvelopeIsCoveredToo() throws Exception {
+        String scope = "Counter:" + scopeHex("tunnel-tamper");
+        String path = PeerWire.socketPath(scope) + "?name=tunnel-tamper";
+        Map<String, String> envelope = new LinkedHashMap<>();
+        envelope.put(PeerWire.H_METHOD, "GET");
+        envelope.put(PeerWire.H_URL, "http://do/ws");
+        envelope.put(PeerWire.H_HEADERS, PeerWire.encodeHeaders(List.of(Map.entry("upgrade", "websocket"))));
+        envelope.put(PeerWire.H_REQUEST_ID, "t-1");
+        // Without an Upgrade header the authenticated request gets the route's own (signed) 400; a tampered one never gets that far.
+        HttpResponse<String> ok = PeerRequests.send(n1.internalUrl(path), "GET", signedSocket(path, envelope));
+        assertThat(ok.statusCode()).as("the untampered upgrade request: %s", ok.body()).isEqualTo(400);
+        assertThat(ok.body()).contains("WebSocket upgrades only");
+        assertThat(ok.headers().firstValue(PeerSignature.H_ANSWER_MAC)).as("an answer after authentication is signed").isPresent();
+        for (String field : envelope.keySet()) {
+            Map<String, String> h = signedSocket(path, envelope);
+            h.put(field, field.equals(PeerWire.H_HEADERS) ? PeerWire.encodeHeaders(List.of()) : "tampered");
+            HttpResponse<String> r = PeerRequests.send(n1.internalUrl(path), "GET", h);
+            assertThat(r.statusCode()).as("%s tampered: %s", field, r.body()).isEqualTo(401);
+        }
+    }
+
+    private static Map<String, String> signedSocket(String path, Map<String, String> envelope) throws Exception {
+        PeerSignature.Envelope e = new PeerSignature.Envelope(envelope.get(PeerWire.H_METHOD), envelope.get(PeerWire.H_URL),
+                envelope.get(PeerWire.H_HEADERS), envelope.get(PeerWire.H_REQUEST_ID));
+        Map<String, String> h = new HashMap<>();
+        PeerWire.putSigned(h::put, new PeerSignature(PeerRequests.fleetKey(fleet.openBucket()))
+                .sign("GET", path, new byte[0], "n2", "n1", System.currentTimeMillis(), e));
+        h.putAll(envelope);
+        return h;
+    }
+
+    @Test
     void anUnauthenticatedRequestWithAHugeBodyIsRefusedBeforeItsBodyIsRead() throws Exception {
         String scope = "Counter:" + n1.get(n1.publicUrl("/id/huge")).body();
         String path = PeerWire.callPath(scope) + "?method=increment&name=huge";
