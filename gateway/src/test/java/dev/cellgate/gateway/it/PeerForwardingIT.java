@@ -207,6 +207,22 @@ class PeerForwardingIT {
     }
 
     @Test
+    void aBodyThatIsNotTheSignedOneIsRefusedAfterItIsRead() throws Exception {
+        assertThat(n1.get(n1.publicUrl("/read/body-swap")).body()).as("n1 owns the cell").isEqualTo("0");
+        String scope = "Counter:" + scopeHex("body-swap");
+        String path = PeerWire.fetchPath(scope) + "?name=body-swap";
+        Map<String, String> envelope = Map.of(PeerWire.H_METHOD, "POST", PeerWire.H_URL, "http://do/post",
+                PeerWire.H_HEADERS, PeerWire.encodeHeaders(List.of()), PeerWire.H_REQUEST_ID, "swap-1");
+        Map<String, String> h = PeerRequests.signedFetch(fleet.openBucket(), path, "signed".getBytes(StandardCharsets.UTF_8), "n2", "n1",
+                envelope);
+        HttpResponse<String> r = PeerRequests.send(n1.internalUrl(path), "POST", h, "swapped".getBytes(StandardCharsets.UTF_8));
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(401);
+        assertThat(r.body()).contains("does not match its signed digest");
+        assertThat(r.headers().firstValue(PeerSignature.H_ANSWER_MAC)).as("the refusal of an authenticated head is signed").isPresent();
+        assertThat(n1.get(n1.publicUrl("/read/body-swap")).body()).as("nothing ran").isEqualTo("0");
+    }
+
+    @Test
     void theTunnelsEnvelopeIsCoveredToo() throws Exception {
         String scope = "Counter:" + scopeHex("tunnel-tamper");
         String path = PeerWire.socketPath(scope) + "?name=tunnel-tamper";
