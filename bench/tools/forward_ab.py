@@ -2,6 +2,7 @@
 """Forwarding overhead of two cellgate builds, side by side in one run.
 
     python3 bench/tools/forward_ab.py --base /path/to/old/checkout --new . [--rounds 5] [--warm-s 60] [--round-s 10]
+        [--path /rpc/fwd?op=get]
 
 Each build gets its own two-node fleet on its own file bucket (the bench Worker pushed with that
 build's deploy-tool): node a owns one counter object, node b forwards to it. Both fleets are warmed
@@ -9,7 +10,8 @@ under load in interleaved 10 s slices (wrk -t1 -c4, WARM_S in all on each path o
 neither build's JIT gets more idle time to finish compiling than the other's), then both are left
 idle until their processes stop using CPU (at most IDLE_MAX_S), then ROUNDS rounds alternate
 between the builds (the order flips every round), each round one `wrk -t1 -c1` of ROUND_S seconds
-on the local path (through a) and one on the forwarded path (through b), reads only (?op=get).
+on the local path (through a) and one on the forwarded path (through b), reads only (PATH: by default
+/counter/fwd?op=get, a stub.fetch; /rpc/fwd?op=get reads the same object over RPC).
 Per round: p50/p90/p99, and the CPU time per request of the two nodes' process groups (launcher
 and JIT child), which a loaded machine distorts less than latency. The overhead of a round is
 forwarded p50 - local p50 (and forwarded CPU - local CPU); the summary gives the medians over
@@ -132,6 +134,7 @@ def main():
     ap.add_argument("--idle-max-s", type=int, default=180, help="longest wait for both fleets to go idle after the warm-up")
     ap.add_argument("--ttl-ms", type=int, default=15000, help="lease TTL of the nodes (long: a loaded box renews late)")
     ap.add_argument("--port-base", type=int, default=28700)
+    ap.add_argument("--path", default="/counter/fwd?op=get", help="the read each request makes")
     ap.add_argument("--work", default=os.path.join(BENCH_DIR, ".work", "forward-ab"))
     a = ap.parse_args()
     script = os.path.join(BENCH_DIR, "wrk", "load.lua")
@@ -143,7 +146,7 @@ def main():
         for _ in range(max(1, a.warm_s // 10)):
             for f in fleets:
                 for node in ("a", "b"):
-                    wrk(f.url(node, "/counter/fwd?op=get"), 10, 4, script)
+                    wrk(f.url(node, a.path), 10, 4, script)
         log("warmed: %d s per path and build" % (max(1, a.warm_s // 10) * 10))
         wait_idle(fleets, a.idle_max_s)
         for r in range(1, a.rounds + 1):
@@ -151,7 +154,7 @@ def main():
                 got = {}
                 for path, node in (("local", "a"), ("forwarded", "b")):
                     c0 = f.cpu_s()
-                    got[path] = wrk(f.url(node, "/counter/fwd?op=get"), a.round_s, 1, script)
+                    got[path] = wrk(f.url(node, a.path), a.round_s, 1, script)
                     got[path]["cpu_us"] = (f.cpu_s() - c0) * 1e6 / max(1, got[path]["requests"])
                     rows.append((f.label, r, path, got[path]))
                 log("%s round %d: local p50 %.0f us, forwarded p50 %.0f us, overhead %+.0f us; CPU/request %.0f / %.0f us"
