@@ -182,11 +182,7 @@ class PeerForwardingIT {
         assertThat(n1.get(n1.publicUrl("/read/tamper")).body()).as("n1 owns the cell").isEqualTo("0");
         String scope = "Counter:" + n1.get(n1.publicUrl("/id/tamper")).body();
         String path = PeerWire.fetchPath(scope) + "?name=tamper";
-        Map<String, String> envelope = new LinkedHashMap<>();
-        envelope.put(PeerWire.H_METHOD, "GET");
-        envelope.put(PeerWire.H_URL, "http://do/read");
-        envelope.put(PeerWire.H_HEADERS, PeerWire.encodeHeaders(List.of(Map.entry("x-a", "1"))));
-        envelope.put(PeerWire.H_REQUEST_ID, "tamper-1");
+        Map<String, String> envelope = envelope("GET", "http://do/read", List.of(Map.entry("x-a", "1")), "tamper-1");
         HttpResponse<String> ok = PeerRequests.send(n1.internalUrl(path), "POST",
                 PeerRequests.signedFetch(fleet.openBucket(), path, new byte[0], "n2", "n1", envelope), new byte[0]);
         assertThat(ok.statusCode()).as("the untampered request: %s", ok.body()).isEqualTo(200);
@@ -211,8 +207,7 @@ class PeerForwardingIT {
         assertThat(n1.get(n1.publicUrl("/read/body-swap")).body()).as("n1 owns the cell").isEqualTo("0");
         String scope = "Counter:" + scopeHex("body-swap");
         String path = PeerWire.fetchPath(scope) + "?name=body-swap";
-        Map<String, String> envelope = Map.of(PeerWire.H_METHOD, "POST", PeerWire.H_URL, "http://do/post",
-                PeerWire.H_HEADERS, PeerWire.encodeHeaders(List.of()), PeerWire.H_REQUEST_ID, "swap-1");
+        Map<String, String> envelope = envelope("POST", "http://do/post", List.of(), "swap-1");
         Map<String, String> h = PeerRequests.signedFetch(fleet.openBucket(), path, "signed".getBytes(StandardCharsets.UTF_8), "n2", "n1",
                 envelope);
         HttpResponse<String> r = PeerRequests.send(n1.internalUrl(path), "POST", h, "swapped".getBytes(StandardCharsets.UTF_8));
@@ -226,11 +221,7 @@ class PeerForwardingIT {
     void theTunnelsEnvelopeIsCoveredToo() throws Exception {
         String scope = "Counter:" + scopeHex("tunnel-tamper");
         String path = PeerWire.socketPath(scope) + "?name=tunnel-tamper";
-        Map<String, String> envelope = new LinkedHashMap<>();
-        envelope.put(PeerWire.H_METHOD, "GET");
-        envelope.put(PeerWire.H_URL, "http://do/ws");
-        envelope.put(PeerWire.H_HEADERS, PeerWire.encodeHeaders(List.of(Map.entry("upgrade", "websocket"))));
-        envelope.put(PeerWire.H_REQUEST_ID, "t-1");
+        Map<String, String> envelope = envelope("GET", "http://do/ws", List.of(Map.entry("upgrade", "websocket")), "t-1");
         // Without an Upgrade header the authenticated request gets the route's own (signed) 400; a tampered one never gets that far.
         HttpResponse<String> ok = PeerRequests.send(n1.internalUrl(path), "GET", signedSocket(path, envelope));
         assertThat(ok.statusCode()).as("the untampered upgrade request: %s", ok.body()).isEqualTo(400);
@@ -397,6 +388,16 @@ class PeerForwardingIT {
                     now + 600_000, LeaseRecord.Load.IDLE).encode()).join();
             b.put(Keys.ownership(scope), new OwnershipRecord("fake", "fake-session", 1).encode()).join();
         }
+    }
+
+    /** The cg-fwd-* headers of a forwarded request, in order. */
+    static Map<String, String> envelope(String method, String url, List<Map.Entry<String, String>> headers, String requestId) {
+        Map<String, String> e = new LinkedHashMap<>();
+        e.put(PeerWire.H_METHOD, method);
+        e.put(PeerWire.H_URL, url);
+        e.put(PeerWire.H_HEADERS, PeerWire.encodeHeaders(headers));
+        e.put(PeerWire.H_REQUEST_ID, requestId);
+        return e;
     }
 
     static Map<String, String> okHeaders() {
