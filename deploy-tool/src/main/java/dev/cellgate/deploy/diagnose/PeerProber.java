@@ -9,6 +9,7 @@ import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,8 +20,9 @@ import java.util.concurrent.CompletionException;
  * Probes a live node on its advertised internal address: {@code GET /peer/v1/probe}, signed with
  * the fleet key exactly as a peer signs (same {@link PeerSignature}), so a success proves the
  * address is reachable from here, the node speaks our peer protocol version, and it accepts our
- * fleet key and clock. The answer carries the node's own name (a mismatch means the address now
- * belongs to another node) and its load.
+ * fleet key and clock; its answer must carry a valid answer MAC (peer protocol v2), which proves
+ * the node holds the same fleet key. The answer carries the node's own name (a mismatch means
+ * the address now belongs to another node) and its load.
  */
 public final class PeerProber {
     public static final String PATH = "/peer/v1/probe";
@@ -50,7 +52,8 @@ public final class PeerProber {
     }
 
     public CompletableFuture<Outcome> probe(String node, AdvertiseAddress address) {
-        PeerSignature.Signed s = signature.sign("GET", PATH, new byte[0], SOURCE, node, System.currentTimeMillis());
+        PeerSignature.Signed s = signature.sign("GET", PATH, new byte[0], SOURCE, node, System.currentTimeMillis(),
+                PeerSignature.Envelope.NONE);
         HttpRequest req = HttpRequest.newBuilder(URI.create("http://" + address.authority() + PATH)).timeout(timeout).GET()
                 .header(PeerSignature.H_VERSION, s.version()).header(PeerSignature.H_SOURCE, s.source())
                 .header(PeerSignature.H_TARGET, s.target()).header(PeerSignature.H_TS, s.ts())
@@ -58,17 +61,21 @@ public final class PeerProber {
                 .header(PeerSignature.H_MAC, s.mac()).build();
         long t0 = System.nanoTime();
         String advertise = address.authority();
-        return http.sendAsync(req, HttpResponse.BodyHandlers.ofString()).handle((resp, err) -> {
+        return http.sendAsync(req, HttpResponse.BodyHandlers.ofByteArray()).handle((resp, err) -> {
             long ms = (System.nanoTime() - t0) / 1_000_000;
             if (err != null) {
                 return new Outcome(node, advertise, false, 0, null, false, null, null, ms,
                         List.of("unreachable at " + advertise + ": " + describe(err)));
             }
-            return judge(node, advertise, resp.statusCode(), resp.body(), ms);
+            PeerSignature.Answer a = PeerSignature.Answer.read(resp.statusCode(), h -> resp.headers().firstValue(h).orElse(null));
+            boolean signed = signature.answerAuthentic(s.nonce(), a, resp.headers().firstValue(PeerSignature.H_ANSWER_MAC).orElse(null))
+                    && PeerSignature.sameHex(PeerSignature.sha256(resp.body()), a.bodySha256());
+            return judge(node, advertise, resp.statusCode(), new String(resp.body(), StandardCharsets.UTF_8), signed, ms);
         });
     }
 
-    static Outcome judge(String node, String advertise, int status, String body, long ms) {
+    /** @param signed the answer carries a valid answer MAC for our request (peer protocol v2) */
+    static Outcome judge(String node, String advertise, int status, String body, boolean signed, long ms) {
         List<String> problems = new ArrayList<>();
         if (status != 200) {
             String reason = errorOf(body);
@@ -81,6 +88,10 @@ public final class PeerProber {
                 case 503 -> "not ready (503: " + reason + ")";
                 default -> "answered HTTP " + status + ": " + reason;
             });
+            return new Outcome(node, advertise, true, status, null, false, null, null, ms, problems);
+        }
+        if (!signed) {
+            problems.add("answered 200 without a valid answer signature: not a node of this fleet, or one that speaks an older peer protocol");
             return new Outcome(node, advertise, true, status, null, false, null, null, ms, problems);
         }
         JsonObject j;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cellgate.core.logic.Keys;
 import dev.cellgate.core.plugin.BucketStores;
+import dev.cellgate.core.fleet.PeerSignature;
 import dev.cellgate.core.records.PeerAuthRecord;
 import dev.cellgate.core.spi.bucket.BucketStore;
 import dev.cellgate.core.spi.bucket.StoreOptions;
@@ -55,13 +56,13 @@ class DiagnoseRealNodeTest {
             assertThat(lease.getString("advertise")).isEqualTo(advertise);
             JsonObject peer = r.json().getJsonArray("peers").getJsonObject(0);
             assertThat(peer.getMap()).containsEntry("node", "diag-n1").containsEntry("reachable", true).containsEntry("status", 200)
-                    .containsEntry("protocol", 1).containsEntry("auth_ok", true).containsEntry("draining", false);
+                    .containsEntry("protocol", PeerSignature.VERSION).containsEntry("auth_ok", true).containsEntry("draining", false);
             assertThat(peer.getJsonObject("load").containsKey("resident")).isTrue();
             assertThat(r.json().getJsonObject("storage").getBoolean("ok")).isTrue();
 
             ToolRun named = ToolRun.run("diagnose", "--bucket", bucket, "--peer", "diag-n1", "--read-only", "--timeout-ms", T);
             assertThat(named.code()).isZero();
-            assertThat(named.out()).contains("OK      diag-n1  reachable at " + advertise + ", protocol 1, auth ok");
+            assertThat(named.out()).contains("OK      diag-n1  reachable at " + advertise + ", protocol " + PeerSignature.VERSION + ", auth ok");
 
             // Another fleet's key: the node (which keeps the key it started with) refuses our signature.
             try (BucketStore s = new BucketStores(null).open(bucket, StoreOptions.none())) {

@@ -11,28 +11,30 @@ class PeerProberTest {
     @Test
     void aHealthyAnswer() {
         PeerProber.Outcome o = PeerProber.judge("n1", "h:1", 200,
-                "{\"node\":\"n1\",\"protocol\":1,\"draining\":false,\"load\":{\"resident\":3}}", 5);
+                "{\"node\":\"n1\",\"protocol\":2,\"draining\":false,\"load\":{\"resident\":3}}", true, 5);
         assertThat(o.ok()).isTrue();
         assertThat(o.authOk()).isTrue();
-        assertThat(o.protocol()).isEqualTo(1);
+        assertThat(o.protocol()).isEqualTo(2);
         assertThat(o.load().getInteger("resident")).isEqualTo(3);
     }
 
     @Test
     void refusalsAndMismatchesNameTheirCause() {
-        assertThat(PeerProber.judge("n1", "h:1", 401, "{\"error\":\"bad peer signature\"}", 1).problems())
+        assertThat(PeerProber.judge("n1", "h:1", 401, "{\"error\":\"bad peer signature\"}", false, 1).problems())
                 .singleElement().asString().contains("refused our signature (401: bad peer signature)").contains("another fleet's key");
-        assertThat(PeerProber.judge("n1", "h:1", 426, "{\"error\":\"v\"}", 1).problems()).singleElement().asString()
+        assertThat(PeerProber.judge("n1", "h:1", 426, "{\"error\":\"v\"}", false, 1).problems()).singleElement().asString()
                 .contains("another peer protocol version");
-        assertThat(PeerProber.judge("n1", "h:1", 404, "nope", 1).problems()).singleElement().asString()
+        assertThat(PeerProber.judge("n1", "h:1", 404, "nope", false, 1).problems()).singleElement().asString()
                 .contains("not a cellgate internal listener");
-        assertThat(PeerProber.judge("n1", "h:1", 409, "{\"error\":\"request is for node n1, this is n2\"}", 1).problems())
+        assertThat(PeerProber.judge("n1", "h:1", 409, "{\"error\":\"request is for node n1, this is n2\"}", false, 1).problems())
                 .singleElement().asString().contains("belongs to another node");
-        assertThat(PeerProber.judge("n1", "h:1", 200, "{\"node\":\"n2\",\"protocol\":1}", 1).problems())
+        assertThat(PeerProber.judge("n1", "h:1", 200, "{\"node\":\"n2\",\"protocol\":2}", true, 1).problems())
                 .singleElement().asString().contains("answered as node 'n2'");
-        assertThat(PeerProber.judge("n1", "h:1", 200, "{\"node\":\"n1\",\"protocol\":2}", 1).problems())
-                .singleElement().asString().contains("reports peer protocol 2");
-        assertThat(PeerProber.judge("n1", "h:1", 200, "<html>", 1).problems())
+        assertThat(PeerProber.judge("n1", "h:1", 200, "{\"node\":\"n1\",\"protocol\":3}", true, 1).problems())
+                .singleElement().asString().contains("reports peer protocol 3");
+        assertThat(PeerProber.judge("n1", "h:1", 200, "{\"node\":\"n1\",\"protocol\":2}", false, 1).problems())
+                .singleElement().asString().contains("without a valid answer signature");
+        assertThat(PeerProber.judge("n1", "h:1", 200, "<html>", true, 1).problems())
                 .singleElement().asString().contains("not a JSON object");
     }
 

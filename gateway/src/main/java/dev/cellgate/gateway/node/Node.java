@@ -84,7 +84,7 @@ public final class Node {
      */
     static final long DEPLOY_POLL_MS = 500;
     /** Peer protocol version, published in the lease and checked on every peer request. */
-    public static final int PROTOCOL = 1;
+    public static final int PROTOCOL = PeerAuth.VERSION;
 
     private final NodeConfig config;
     private final Distribution dist;

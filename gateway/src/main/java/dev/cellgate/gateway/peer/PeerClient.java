@@ -1,8 +1,13 @@
 package dev.cellgate.gateway.peer;
 
+import dev.cellgate.core.cell.ForwardFailedException;
 import dev.cellgate.core.cell.Forwarder;
-import dev.cellgate.core.cell.RerouteException;
 import dev.cellgate.core.fleet.FleetView;
+import dev.cellgate.core.fleet.PeerSignature;
+import dev.cellgate.core.fleet.PeerSignature.Answer;
+import dev.cellgate.core.fleet.PeerSignature.Envelope;
+import dev.cellgate.core.fleet.PeerSignature.Signed;
+import dev.cellgate.core.logic.ForwardFailure.Kind;
 import dev.cellgate.core.records.LeaseRecord;
 import dev.cellgate.core.spi.js.Body;
 import dev.cellgate.core.spi.js.CellIdentity;
@@ -19,17 +24,17 @@ import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
-import java.net.ConnectException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /**
- * The sending half of the peer protocol: forwards a cell call to the owner's advertised
- * internal address, signed. Outcomes that mean "nothing ran there" (not the owner any more,
- * draining, unreachable) become {@link RerouteException}s so the router resolves again: a dead
- * owner's cell is then taken over here, a moved one is followed.
+ * The sending half of the peer protocol: forwards a cell call to the owner's advertised internal
+ * address, signed (the forwarded envelope included), and trusts only signed answers. Every
+ * failure says what happened ({@link ForwardFailedException} with its {@link Kind}): nothing sent
+ * (no live lease, no connection), a signed refusal, or a failure after the request left — the
+ * router re-sends only what provably did not run.
  */
 public final class PeerClient implements Forwarder {
     /** A lease read this recently is good enough to find a peer's address. */
@@ -65,6 +70,15 @@ public final class PeerClient implements Forwarder {
     }
 
     @Override
+    public CompletableFuture<HttpRequestData> replayable(HttpRequestData request) {
+        if (!(request.body() instanceof Body.Stream)) {
+            return CompletableFuture.completedFuture(request);
+        }
+        return BodyCollector.collect(request.body(), maxBody).thenApply(b -> new HttpRequestData(request.method(), request.url(),
+                request.headers(), Body.of(b), request.requestId()));
+    }
+
+    @Override
     public CompletableFuture<HttpResponseData> fetch(String node, CellIdentity id, HttpRequestData request) {
         if (PeerSocketClient.isUpgrade(request)) {
             if (sockets == null) {
@@ -73,63 +87,100 @@ public final class PeerClient implements Forwarder {
             return sockets.connect(node, id, request);
         }
         return BodyCollector.collect(request.body(), maxBody).thenCompose(body -> send(node, id, PeerWire.fetchPath(id.scope()),
-                body, req -> req
-                        .putHeader(PeerWire.H_METHOD, request.method())
-                        .putHeader(PeerWire.H_URL, request.url())
-                        .putHeader(PeerWire.H_HEADERS, PeerWire.encodeHeaders(request.headers()))
-                        .putHeader(PeerWire.H_REQUEST_ID, request.requestId() == null ? "" : request.requestId()),
-                resp -> {
+                body, envelope(request), (resp, answer, check) -> {
                     resp.pause();
-                    String statusText = resp.getHeader(PeerWire.H_STATUS_TEXT);
                     String len = resp.getHeader("content-length");
                     long length = len == null ? -1 : Long.parseLong(len);
-                    Body b = length == 0 ? Body.EMPTY : new Body.Stream(new ReadStreamPublisher(resp, Long.MAX_VALUE), length);
-                    return CompletableFuture.completedFuture(new HttpResponseData(resp.statusCode(),
-                            statusText == null ? "" : statusText, PeerWire.decodeHeaders(resp.getHeader(PeerWire.H_HEADERS)), b));
+                    VerifiedBody verified = new VerifiedBody(new ReadStreamPublisher(resp, Long.MAX_VALUE), resp::trailers,
+                            answer.bodySha256(), check.auth(), check.nonce(), check.mac());
+                    Body b;
+                    if (length == 0) {
+                        resp.resume();
+                        if (!verified.matches(PeerSignature.sha256(null))) {
+                            return CompletableFuture.failedFuture(new ForwardFailedException(Kind.RESULT_LOST,
+                                    "node " + node + " ran the call; its empty answer body does not match its signed digest"));
+                        }
+                        b = Body.EMPTY;
+                    } else {
+                        b = new Body.Stream(verified, length);
+                    }
+                    return CompletableFuture.completedFuture(new HttpResponseData(resp.statusCode(), answer.statusText(),
+                            PeerWire.decodeHeaders(answer.headers()), b));
                 }));
+    }
+
+    /** What the owner hands its cell besides the body: exactly what the request's MAC covers. */
+    static Envelope envelope(HttpRequestData request) {
+        return new Envelope(request.method(), request.url(), PeerWire.encodeHeaders(request.headers()), request.requestId());
     }
 
     @Override
     public CompletableFuture<byte[]> call(String node, CellIdentity id, String method, byte[] arguments) {
         String path = PeerWire.callPath(id.scope()) + "?method=" + URLEncoder.encode(method, StandardCharsets.UTF_8);
-        return send(node, id, path, arguments, req -> req,
-                resp -> resp.body().toCompletionStage().toCompletableFuture().thenApply(Buffer::getBytes));
+        return send(node, id, path, arguments, Envelope.NONE, (resp, answer, check) -> wholeBody(node, resp, answer));
     }
 
     @Override
     public CompletableFuture<Void> wake(String node, CellIdentity id) {
-        return send(node, id, PeerWire.wakePath(id.scope()), new byte[0], req -> req,
-                resp -> resp.body().toCompletionStage().toCompletableFuture().thenApply(b -> (Void) null));
+        return send(node, id, PeerWire.wakePath(id.scope()), new byte[0], Envelope.NONE,
+                (resp, answer, check) -> wholeBody(node, resp, answer).thenApply(b -> (Void) null));
     }
 
-    private <T> CompletableFuture<T> send(String node, CellIdentity id, String pathNoName, byte[] body,
-                                          java.util.function.UnaryOperator<io.vertx.core.http.HttpClientRequest> decorate,
-                                          java.util.function.Function<HttpClientResponse, CompletableFuture<T>> onOk) {
+    /** The body of a signed "ok", checked against its signed digest: the call ran, so a bad body is a lost result. */
+    private static CompletableFuture<byte[]> wholeBody(String node, HttpClientResponse resp, Answer answer) {
+        return resp.body().toCompletionStage().toCompletableFuture().handle((b, e) -> {
+            if (e != null) {
+                throw new ForwardFailedException(Kind.RESULT_LOST, "node " + node + " ran the call; its answer broke off: " + e.getMessage());
+            }
+            byte[] bytes = b.getBytes();
+            if (!PeerSignature.sameHex(PeerSignature.sha256(bytes), answer.bodySha256())) {
+                throw new ForwardFailedException(Kind.RESULT_LOST, "node " + node + " ran the call; its answer body does not match its signed digest");
+            }
+            return bytes;
+        });
+    }
+
+    /** The request's nonce and the answer's MAC, to check what follows the head. */
+    record AnswerCheck(PeerAuth auth, String nonce, String mac) {
+    }
+
+    /** Reads a signed "ok" answer. */
+    private interface OkReader<T> {
+        CompletableFuture<T> read(HttpClientResponse resp, Answer answer, AnswerCheck check);
+    }
+
+    private <T> CompletableFuture<T> send(String node, CellIdentity id, String pathNoName, byte[] body, Envelope envelope,
+                                          OkReader<T> onOk) {
         PeerAuth a = auth.get();
         String path = pathNoName + (id.name() == null ? ""
                 : (pathNoName.contains("?") ? "&" : "?") + "name=" + URLEncoder.encode(id.name(), StandardCharsets.UTF_8));
         return address(fleet, node).thenCompose(hp -> {
-            PeerAuth.Signed s = a.sign("POST", path, body, self, node, System.currentTimeMillis());
+            Signed s = a.sign("POST", path, body, self, node, System.currentTimeMillis(), envelope);
             RequestOptions ro = new RequestOptions().setMethod(HttpMethod.POST).setHost(hp[0]).setPort(Integer.parseInt(hp[1]))
-                    .setURI(path).setIdleTimeout(responseTimeoutMs)
-                    .putHeader(PeerAuth.H_VERSION, s.version()).putHeader(PeerAuth.H_SOURCE, s.source())
-                    .putHeader(PeerAuth.H_TARGET, s.target()).putHeader(PeerAuth.H_TS, s.ts())
-                    .putHeader(PeerAuth.H_NONCE, s.nonce()).putHeader(PeerAuth.H_BODY, s.bodySha256()).putHeader(PeerAuth.H_MAC, s.mac());
+                    .setURI(path).setIdleTimeout(responseTimeoutMs);
+            PeerWire.putSigned(ro::putHeader, s);
+            PeerWire.putEnvelope(ro::putHeader, envelope);
             CompletableFuture<T> out = new CompletableFuture<>();
             http.request(ro).onComplete(rq -> {
                 if (rq.failed()) {
                     out.completeExceptionally(unreachable(node, rq.cause()));
                     return;
                 }
-                decorate.apply(rq.result()).send(Buffer.buffer(body)).onComplete(ar -> {
+                rq.result().send(Buffer.buffer(body)).onComplete(ar -> {
                     if (ar.failed()) {
-                        out.completeExceptionally(unreachable(node, ar.cause()));
+                        out.completeExceptionally(lostAfterSend(node, ar.cause()));
                         return;
                     }
                     HttpClientResponse resp = ar.result();
-                    String result = resp.getHeader(PeerWire.H_RESULT);
-                    if (PeerWire.OK.equals(result)) {
-                        onOk.apply(resp).whenComplete((v, e) -> {
+                    Answer answer = PeerWire.answerOf(resp.statusCode(), resp::getHeader);
+                    String mac = resp.getHeader(PeerSignature.H_ANSWER_MAC);
+                    if (!a.answerAuthentic(s.nonce(), answer, mac)) {
+                        smallText(resp).thenCompose(text -> untrusted(fleet, node, answer, text))
+                                .whenComplete((f, e) -> out.completeExceptionally(f));
+                        return;
+                    }
+                    if (PeerWire.OK.equals(answer.result())) {
+                        onOk.read(resp, answer, new AnswerCheck(a, s.nonce(), mac)).whenComplete((v, e) -> {
                             if (e != null) {
                                 out.completeExceptionally(e);
                             } else {
@@ -138,58 +189,107 @@ public final class PeerClient implements Forwarder {
                         });
                         return;
                     }
-                    resp.body().onComplete(b -> out.completeExceptionally(refusal(node, resp, result,
-                            b.succeeded() ? b.result().toString(StandardCharsets.UTF_8) : "")));
+                    resp.body().onComplete(b -> {
+                        if (b.failed() || !PeerSignature.sameHex(PeerSignature.sha256(b.result().getBytes()), answer.bodySha256())) {
+                            out.completeExceptionally(new ForwardFailedException(Kind.UNTRUSTED_ANSWER, "node " + node + " answered "
+                                    + answer.result() + " (HTTP " + answer.status() + ") but its body did not arrive as signed"));
+                            return;
+                        }
+                        out.completeExceptionally(refusal(node, answer, b.result().toString(StandardCharsets.UTF_8)));
+                    });
                 });
             });
             return out;
         });
     }
 
+    /** Largest unsigned answer body read for its text; a longer one is not read at all. */
+    static final int UNTRUSTED_TEXT_MAX = 16 * 1024;
+
     /**
-     * The owner's advertised {@code [host, port]}, or a {@link RerouteException} when its lease is gone
-     * or expired (resolving again lets this node take the cell over).
+     * The text of an answer that cannot be trusted, if it is small: whoever sent it must not make
+     * this node buffer a large body. A larger one is not read; its connection is closed.
+     */
+    private static CompletableFuture<String> smallText(HttpClientResponse resp) {
+        String len = resp.getHeader("content-length");
+        if (len == null || !len.matches("\\d{1,9}") || Integer.parseInt(len) > UNTRUSTED_TEXT_MAX) {
+            resp.request().connection().close();
+            return CompletableFuture.completedFuture("");
+        }
+        return resp.body().toCompletionStage().toCompletableFuture().handle((b, e) -> e == null ? b.toString(StandardCharsets.UTF_8) : "");
+    }
+
+    /**
+     * The owner's advertised {@code [host, port]}; nothing is sent when its lease is gone or expired
+     * (resolving again lets this node take the cell over) or names another protocol version.
      */
     static CompletableFuture<String[]> address(FleetView fleet, String node) {
         return fleet.lease(node, LEASE_MAX_AGE_MS).thenCompose(lease -> {
             if (lease.isEmpty() || !fleet.isLive(lease.get())) {
-                return CompletableFuture.failedFuture(new RerouteException("owner " + node + " has no live lease", 50));
+                return CompletableFuture.failedFuture(new ForwardFailedException(Kind.NO_LIVE_LEASE, "owner " + node + " has no live lease"));
             }
             LeaseRecord l = lease.get();
             if (l.protocol() != PeerAuth.VERSION) {
-                return CompletableFuture.failedFuture(new StubCallException("owner " + node + " speaks peer protocol "
-                        + l.protocol() + ", this node " + PeerAuth.VERSION + " (mixed versions during an upgrade?)", true, null));
+                return CompletableFuture.failedFuture(new ForwardFailedException(Kind.OTHER_VERSION, "owner " + node
+                        + " speaks peer protocol " + l.protocol() + ", this node " + PeerAuth.VERSION
+                        + " (mixed versions during a rolling upgrade?)"));
             }
             return CompletableFuture.completedFuture(splitHostPort(l.advertise()));
         });
     }
 
-    private static RuntimeException refusal(String node, HttpClientResponse resp, String result, String text) {
-        return refusal(node, resp.statusCode(), resp::getHeader, result, text);
+    /** A signed answer other than "ok": what the owner says happened. */
+    static ForwardFailedException refusal(String node, Answer answer, String text) {
+        return switch (answer.result()) {
+            case PeerWire.NOT_OWNER -> new ForwardFailedException(Kind.NOT_OWNER,
+                    "node " + node + " is not the owner (it says " + answer.owner() + ")", answer.owner(), null);
+            case PeerWire.DRAINING -> new ForwardFailedException(Kind.DRAINING, "owner " + node + " is draining");
+            case PeerWire.UNAVAILABLE -> ForwardFailedException.answered(new StubCallException(text, "1".equals(answer.retryable()), null));
+            case PeerWire.EXCEPTION -> ForwardFailedException.answered(new RuntimeException(text));
+            case "" -> new ForwardFailedException(Kind.REFUSED, "node " + node + " refused the call: HTTP " + answer.status() + " " + text);
+            default -> new ForwardFailedException(Kind.UNTRUSTED_ANSWER,
+                    "node " + node + " answered '" + answer.result() + "', which this node does not know");
+        };
     }
 
-    static RuntimeException refusal(String node, int status, java.util.function.UnaryOperator<String> header, String result, String text) {
-        if (PeerWire.NOT_OWNER.equals(result)) {
-            String owner = header.apply(PeerWire.H_OWNER);
-            return new RerouteException("node " + node + " is not the owner (it says " + owner + ")", 1, owner);
+    /**
+     * An answer without a valid MAC. Not acted on — a forged "not owner" must not move the call —
+     * except for what can be proven otherwise: a 426 from a node whose lease, read again, names
+     * another protocol version (such a node refuses every request of this version at the door).
+     */
+    static CompletableFuture<ForwardFailedException> untrusted(FleetView fleet, String node, Answer answer, String text) {
+        // The text of an unsigned protocol refusal (401 bad signature, 409 replay…) helps the operator;
+        // the body of anything else it claims is not passed on.
+        boolean refusal = answer.result().isEmpty() && answer.status() >= 400;
+        String what = "node " + node + " gave an answer without a valid signature (HTTP " + answer.status()
+                + (answer.result().isEmpty() ? "" : ", result '" + clip(answer.result()) + "'")
+                + (refusal && !text.isBlank() ? ": " + clip(text) : "") + "): ignored";
+        if (answer.status() != 426 || !answer.result().isEmpty()) {
+            return CompletableFuture.completedFuture(new ForwardFailedException(Kind.UNTRUSTED_ANSWER, what));
         }
-        if (PeerWire.DRAINING.equals(result)) {
-            return new RerouteException("owner " + node + " is draining", 100);
-        }
-        if (PeerWire.UNAVAILABLE.equals(result)) {
-            return new StubCallException(text, "1".equals(header.apply(PeerWire.H_RETRYABLE)), null);
-        }
-        if (PeerWire.EXCEPTION.equals(result)) {
-            return new RuntimeException(text);
-        }
-        // No peer result header: a protocol refusal (401/409/426) or something that is not a cellgate node.
-        return new StubCallException("peer " + node + " refused the call: HTTP " + status + " " + text, false, null);
+        return fleet.readLease(node).handle((lease, e) -> {
+            if (e == null && lease.isPresent() && lease.get().protocol() != PeerAuth.VERSION) {
+                return new ForwardFailedException(Kind.VERSION_REFUSED, "node " + node + " speaks peer protocol "
+                        + lease.get().protocol() + ", this node " + PeerAuth.VERSION + " (426; mixed versions during a rolling upgrade)");
+            }
+            return new ForwardFailedException(Kind.UNTRUSTED_ANSWER, what);
+        });
     }
 
-    /** Connection refused or reset: if the owner died its lease will expire; until then this is retryable. */
-    static RuntimeException unreachable(String node, Throwable cause) {
-        boolean refused = cause instanceof ConnectException || String.valueOf(cause.getMessage()).contains("Connection refused");
-        return new RerouteException("owner " + node + " unreachable: " + cause.getMessage(), refused ? 200 : 100);
+    private static String clip(String s) {
+        String t = s.strip();
+        return t.length() > 200 ? t.substring(0, 200) + "…" : t;
+    }
+
+    /** No connection could be made: nothing was sent. */
+    static ForwardFailedException unreachable(String node, Throwable cause) {
+        return new ForwardFailedException(Kind.CONNECT_FAILED, "owner " + node + " unreachable: " + cause.getMessage());
+    }
+
+    /** The connection failed after the request went out: the owner may have run it. */
+    static ForwardFailedException lostAfterSend(String node, Throwable cause) {
+        return new ForwardFailedException(Kind.LOST_AFTER_SEND, "the call reached node " + node
+                + " (or may have) and no answer came back: " + cause.getMessage());
     }
 
     static String[] splitHostPort(String addr) {

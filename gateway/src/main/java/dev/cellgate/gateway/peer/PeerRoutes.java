@@ -1,25 +1,21 @@
 package dev.cellgate.gateway.peer;
 
 import dev.cellgate.core.cell.Cells;
-import dev.cellgate.core.cell.NodeFullException;
-import dev.cellgate.core.cell.OwnedElsewhereException;
+import dev.cellgate.core.fleet.PeerSignature.Envelope;
+import dev.cellgate.core.fleet.PeerSignature.Signed;
 import dev.cellgate.core.logic.Scopes;
 import dev.cellgate.core.spi.js.Body;
 import dev.cellgate.core.spi.js.CellIdentity;
 import dev.cellgate.core.spi.js.HttpRequestData;
 import dev.cellgate.core.spi.js.HttpResponseData;
-import dev.cellgate.core.spi.js.StubCallException;
 import dev.cellgate.gateway.http.Json;
-import dev.cellgate.gateway.http.body.ResponseBodySubscriber;
 import io.vertx.core.Context;
+import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
-import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import java.util.concurrent.CompletableFuture;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -28,7 +24,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The receiving half of the peer protocol on the internal listener: authenticated cell calls
  * forwarded by other nodes, answered from this node's cells only (never forwarded again, so a
- * stale view can never make two nodes bounce a call forever).
+ * stale view can never make two nodes bounce a call forever). The head is authenticated before a
+ * byte of the body is read (a stranger cannot make this node buffer a body); every answer after
+ * that is signed ({@link PeerAnswer}).
  */
 public final class PeerRoutes {
     private static final Logger LOG = LoggerFactory.getLogger(PeerRoutes.class);
@@ -51,116 +49,140 @@ public final class PeerRoutes {
     }
 
     public void mount(Router r) {
-        r.post(PeerWire.PREFIX + "fetch/:scope").handler(ctx -> authenticated(ctx, (body, scope) -> fetch(ctx, scope, body)));
-        r.post(PeerWire.PREFIX + "call/:scope").handler(ctx -> authenticated(ctx, (body, scope) -> call(ctx, scope, body)));
-        r.post(PeerWire.PREFIX + "wake/:scope").handler(ctx -> authenticated(ctx, (body, scope) -> wake(ctx, scope)));
-        r.get(PeerWire.PREFIX + "probe").handler(ctx -> authenticated(ctx, (body, scope) -> Json.send(ctx.response(), 200,
+        r.post(PeerWire.PREFIX + "fetch/:scope").handler(ctx -> authenticated(ctx, this::fetch));
+        r.post(PeerWire.PREFIX + "call/:scope").handler(ctx -> authenticated(ctx, this::call));
+        r.post(PeerWire.PREFIX + "wake/:scope").handler(ctx -> authenticated(ctx, this::wake));
+        r.get(PeerWire.PREFIX + "probe").handler(ctx -> authenticated(ctx, in -> in.answer().json(200,
                 new JsonObject().put("node", self).put("protocol", PeerAuth.VERSION).put("draining", draining.getAsBoolean())
                         .put("load", load.get()))));
     }
 
+    /** An authenticated request with its verified body, and the signed answer to give it. */
+    record Inbound(RoutingContext ctx, String scope, byte[] body, Envelope envelope, PeerAnswer answer) {
+    }
+
     private interface Handler {
-        void handle(byte[] body, String scope);
+        void handle(Inbound in);
     }
 
     private void authenticated(RoutingContext ctx, Handler next) {
         HttpServerRequest req = ctx.request();
+        req.pause();
+        PeerAuth a = auth.get();
+        Signed got = PeerWire.signedOf(req::getHeader);
+        Envelope envelope = PeerWire.envelopeOf(req::getHeader);
+        PeerAuth.Refusal no = a == null ? new PeerAuth.Refusal(503, "fleet key not loaded yet")
+                : a.verifyHead(req.method().name(), req.uri(), got, envelope, self, System.currentTimeMillis(), nonces);
+        if (no != null) {
+            LOG.atWarn().setMessage("peer.refused").addKeyValue("status", no.status()).addKeyValue("reason", no.reason())
+                    .addKeyValue("source", String.valueOf(got.source())).addKeyValue("remote", String.valueOf(req.remoteAddress())).log();
+            refuseUnread(ctx, no.status(), Json.error(no.reason()));
+            return;
+        }
+        PeerAnswer answer = new PeerAnswer(a, got.nonce(), ctx.response());
         String declared = req.getHeader("content-length");
-        if (declared != null && declared.matches("\\d+") && Long.parseLong(declared) > maxBody) {
-            Json.send(ctx.response(), 413, Json.error("body over " + maxBody + " bytes"));
+        if (declared != null && declared.matches("\\d{1,18}") && Long.parseLong(declared) > maxBody) {
+            closeAfter(ctx);
+            answer.refuse(413, "body over " + maxBody + " bytes");
             return;
         }
-        req.body().onComplete(ar -> {
-            if (ar.failed()) {
-                Json.send(ctx.response(), 400, Json.error("could not read the body: " + ar.cause().getMessage()));
-                return;
+        String scope = ctx.pathParam("scope");
+        if (scope != null && !Scopes.isValid(scope)) {
+            closeAfter(ctx);
+            answer.refuse(400, "invalid cell scope '" + scope + "'");
+            return;
+        }
+        Context vctx = Vertx.currentContext();
+        HashedBody.read(req, maxBody).whenComplete((body, e) -> vctx.runOnContext(v -> {
+            if (e instanceof HashedBody.TooLarge) {
+                closeAfter(ctx);
+                answer.refuse(413, e.getMessage());
+            } else if (e != null) {
+                answer.refuse(400, "could not read the body: " + e.getMessage());
+            } else if (!PeerAuth.bodyMatches(got, body.sha256())) {
+                answer.refuse(401, "body does not match its signed digest");
+            } else {
+                next.handle(new Inbound(ctx, scope, body.bytes(), envelope, answer));
             }
-            byte[] body = ar.result().getBytes();
-            if (body.length > maxBody) {
-                Json.send(ctx.response(), 413, Json.error("body over " + maxBody + " bytes"));
-                return;
-            }
-            PeerAuth a = auth.get();
-            PeerAuth.Signed got = new PeerAuth.Signed(req.getHeader(PeerAuth.H_VERSION), req.getHeader(PeerAuth.H_SOURCE),
-                    req.getHeader(PeerAuth.H_TARGET), req.getHeader(PeerAuth.H_TS), req.getHeader(PeerAuth.H_NONCE),
-                    req.getHeader(PeerAuth.H_BODY), req.getHeader(PeerAuth.H_MAC));
-            PeerAuth.Refusal no = a == null ? new PeerAuth.Refusal(503, "fleet key not loaded yet")
-                    : a.verify(req.method().name(), req.uri(), body, got, self, System.currentTimeMillis(), nonces);
-            if (no != null) {
-                LOG.atWarn().setMessage("peer.refused").addKeyValue("status", no.status()).addKeyValue("reason", no.reason())
-                        .addKeyValue("source", String.valueOf(got.source())).addKeyValue("remote", String.valueOf(req.remoteAddress())).log();
-                Json.send(ctx.response(), no.status(), Json.error(no.reason()));
-                return;
-            }
-            String scope = ctx.pathParam("scope");
-            if (scope != null && !Scopes.isValid(scope)) {
-                Json.send(ctx.response(), 400, Json.error("invalid cell scope '" + scope + "'"));
-                return;
-            }
-            next.handle(body, scope);
-        });
+        }));
     }
 
-    private void fetch(RoutingContext ctx, String scope, byte[] body) {
+    /**
+     * A refusal before the body: answered at once, unsigned (the request is not authenticated),
+     * with {@code Connection: close}; what the client still sends is read and dropped, never kept.
+     */
+    static void refuseUnread(RoutingContext ctx, int status, JsonObject body) {
         HttpServerRequest req = ctx.request();
-        CellIdentity id = identity(scope, req.getParam("name"));
-        HttpRequestData data = new HttpRequestData(req.getHeader(PeerWire.H_METHOD), req.getHeader(PeerWire.H_URL),
-                PeerWire.decodeHeaders(req.getHeader(PeerWire.H_HEADERS)), Body.of(body), req.getHeader(PeerWire.H_REQUEST_ID));
-        Context vctx = Vertx.currentContext();
-        if (refuseWhenDraining(ctx)) {
+        closeAfter(ctx);
+        req.handler(ignored -> { });
+        req.resume();
+        Json.send(ctx.response(), status, body);
+    }
+
+    /** The connection closes after this answer: the rest of an unread body is not worth reading. */
+    private static void closeAfter(RoutingContext ctx) {
+        ctx.response().putHeader("connection", "close");
+    }
+
+    private void fetch(Inbound in) {
+        HttpServerRequest req = in.ctx().request();
+        CellIdentity id = identity(in.scope(), req.getParam("name"));
+        Envelope e = in.envelope();
+        HttpRequestData data = new HttpRequestData(e.method(), e.url(), PeerWire.decodeHeaders(e.headers()), Body.of(in.body()),
+                e.requestId().isEmpty() ? null : e.requestId());
+        if (refuseWhenDraining(in)) {
             return;
         }
-        cells.fetch(id, data).whenComplete((resp, e) -> vctx.runOnContext(v -> {
-            if (e != null) {
-                failure(ctx.response(), e);
+        Context vctx = Vertx.currentContext();
+        cells.fetch(id, data).whenComplete((resp, err) -> vctx.runOnContext(v -> {
+            if (err != null) {
+                in.answer().failure(err);
             } else {
-                writeOk(ctx.response(), vctx, resp);
+                writeOk(in.answer(), vctx, resp);
             }
         }));
     }
 
-    private void call(RoutingContext ctx, String scope, byte[] body) {
-        CellIdentity id = identity(scope, ctx.request().getParam("name"));
-        String method = ctx.request().getParam("method");
+    private void call(Inbound in) {
+        CellIdentity id = identity(in.scope(), in.ctx().request().getParam("name"));
+        String method = in.ctx().request().getParam("method");
         if (method == null || method.isEmpty()) {
-            Json.send(ctx.response(), 400, Json.error("missing method"));
+            in.answer().refuse(400, "missing method");
             return;
         }
-        if (refuseWhenDraining(ctx)) {
+        if (refuseWhenDraining(in)) {
             return;
         }
         Context vctx = Vertx.currentContext();
-        cells.call(id, method, body).whenComplete((result, e) -> vctx.runOnContext(v -> {
+        cells.call(id, method, in.body()).whenComplete((result, e) -> vctx.runOnContext(v -> {
             if (e != null) {
-                failure(ctx.response(), e);
+                in.answer().failure(e);
             } else {
-                ctx.response().putHeader(PeerWire.H_RESULT, PeerWire.OK).putHeader("content-type", "application/octet-stream")
-                        .end(Buffer.buffer(result));
+                in.answer().send(200, PeerAnswer.result(PeerWire.OK).add("content-type", "application/octet-stream"), result);
             }
         }));
     }
 
-    private void wake(RoutingContext ctx, String scope) {
-        if (refuseWhenDraining(ctx)) {
+    private void wake(Inbound in) {
+        if (refuseWhenDraining(in)) {
             return;
         }
         Context vctx = Vertx.currentContext();
-        cells.wake(identity(scope, null)).whenComplete((v, e) -> vctx.runOnContext(x -> {
+        cells.wake(identity(in.scope(), null)).whenComplete((v, e) -> vctx.runOnContext(x -> {
             if (e != null) {
-                failure(ctx.response(), e);
+                in.answer().failure(e);
             } else {
-                ctx.response().putHeader(PeerWire.H_RESULT, PeerWire.OK).end();
+                in.answer().send(200, PeerAnswer.result(PeerWire.OK), new byte[0]);
             }
         }));
     }
 
     /** A draining node takes no new work: the caller re-resolves (the cell is being handed off). */
-    private boolean refuseWhenDraining(RoutingContext ctx) {
+    private boolean refuseWhenDraining(Inbound in) {
         if (!draining.getAsBoolean()) {
             return false;
         }
-        ctx.response().setStatusCode(503).putHeader(PeerWire.H_RESULT, PeerWire.DRAINING).putHeader("retry-after", "1")
-                .end("node " + self + " is draining");
+        in.answer().draining("node " + self + " is draining");
         return true;
     }
 
@@ -168,37 +190,22 @@ public final class PeerRoutes {
         return new CellIdentity(Scopes.className(scope), Scopes.hexId(scope), name);
     }
 
-    private void writeOk(HttpServerResponse resp, Context vctx, HttpResponseData r) {
-        resp.setStatusCode(r.status()).putHeader(PeerWire.H_RESULT, PeerWire.OK)
-                .putHeader(PeerWire.H_HEADERS, PeerWire.encodeHeaders(r.headers()));
-        if (r.statusText() != null && !r.statusText().isEmpty()) {
-            resp.putHeader(PeerWire.H_STATUS_TEXT, r.statusText());
-        }
+    /** The cell's response: its envelope in headers, its body whole or streamed, signed either way. */
+    static void writeOk(PeerAnswer answer, Context vctx, HttpResponseData r) {
+        MultiMap h = okHeaders(r);
         switch (r.body()) {
-            case Body.Empty e -> resp.end();
-            case Body.Bytes b -> resp.end(Buffer.buffer(b.data()));
-            case Body.Stream s -> {
-                resp.setChunked(true);
-                s.publisher().subscribe(new ResponseBodySubscriber(resp, vctx));
-            }
+            case Body.Empty e -> answer.send(r.status(), h, new byte[0]);
+            case Body.Bytes b -> answer.send(r.status(), h, b.data());
+            case Body.Stream s -> answer.stream(r.status(), h, s.publisher(), vctx);
         }
     }
 
-    static void failure(HttpServerResponse resp, Throwable e) {
-        Throwable c = e;
-        while (c instanceof java.util.concurrent.CompletionException && c.getCause() != null) {
-            c = c.getCause();
+    /** The result and envelope headers of a cell's response. */
+    static MultiMap okHeaders(HttpResponseData r) {
+        MultiMap h = PeerAnswer.result(PeerWire.OK).add(PeerWire.H_HEADERS, PeerWire.encodeHeaders(r.headers()));
+        if (r.statusText() != null && !r.statusText().isEmpty()) {
+            h.add(PeerWire.H_STATUS_TEXT, r.statusText());
         }
-        if (c instanceof OwnedElsewhereException o) {
-            resp.setStatusCode(409).putHeader(PeerWire.H_RESULT, PeerWire.NOT_OWNER).putHeader(PeerWire.H_OWNER, o.node()).end(o.getMessage());
-        } else if (c instanceof NodeFullException) {
-            resp.setStatusCode(503).putHeader(PeerWire.H_RESULT, PeerWire.UNAVAILABLE).putHeader(PeerWire.H_RETRYABLE, "1").end(c.getMessage());
-        } else if (c instanceof StubCallException s) {
-            resp.setStatusCode(503).putHeader(PeerWire.H_RESULT, PeerWire.UNAVAILABLE)
-                    .putHeader(PeerWire.H_RETRYABLE, s.retryable() ? "1" : "0").end(String.valueOf(c.getMessage()));
-        } else {
-            resp.setStatusCode(500).putHeader(PeerWire.H_RESULT, PeerWire.EXCEPTION)
-                    .end(String.valueOf(c.getMessage() == null ? c.toString() : c.getMessage()));
-        }
+        return h;
     }
 }

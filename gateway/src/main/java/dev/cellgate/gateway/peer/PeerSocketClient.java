@@ -1,6 +1,12 @@
 package dev.cellgate.gateway.peer;
 
+import dev.cellgate.core.cell.ForwardFailedException;
 import dev.cellgate.core.fleet.FleetView;
+import dev.cellgate.core.fleet.PeerSignature;
+import dev.cellgate.core.fleet.PeerSignature.Answer;
+import dev.cellgate.core.fleet.PeerSignature.Envelope;
+import dev.cellgate.core.fleet.PeerSignature.Signed;
+import dev.cellgate.core.logic.ForwardFailure.Kind;
 import dev.cellgate.core.spi.js.Body;
 import dev.cellgate.core.spi.js.CellIdentity;
 import dev.cellgate.core.spi.js.HttpRequestData;
@@ -15,18 +21,21 @@ import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketClient;
 import io.vertx.core.http.WebSocketClientOptions;
 import io.vertx.core.http.WebSocketConnectOptions;
+import java.net.ConnectException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /**
  * A WebSocket upgrade for a cell another node owns: opens a tunnel — a WebSocket to the owner's
  * internal listener, its upgrade request signed like every peer request (method GET, the path,
- * an empty body) and carrying the client's method, URL and headers — and answers the Worker with
- * a {@code 101} whose socket end is joined to it. When the owner answers without a socket (say
- * 426 "expected Upgrade"), that answer is passed on as an ordinary response; the owner's
- * refusals (not the owner, draining) become the same reroutes as for other peer calls.
+ * an empty body, and the client's method, URL, headers and request id as the forwarded envelope)
+ * — and answers the Worker with a {@code 101} whose socket end is joined to it, once the owner's
+ * 101 carries a valid answer MAC. When the owner answers without a socket (say 426 "expected
+ * Upgrade"), that signed answer is passed on as an ordinary response; the owner's signed
+ * refusals (not the owner, draining) are the same failures as for other peer calls.
  */
 public final class PeerSocketClient {
     private final WebSocketClient client;
@@ -54,48 +63,62 @@ public final class PeerSocketClient {
         String path = PeerWire.socketPath(id.scope())
                 + (id.name() == null ? "" : "?name=" + URLEncoder.encode(id.name(), StandardCharsets.UTF_8));
         return PeerClient.address(fleet, node).thenCompose(hp -> {
-            PeerAuth.Signed s = auth.get().sign("GET", path, new byte[0], self, node, System.currentTimeMillis());
-            WebSocketConnectOptions o = new WebSocketConnectOptions().setHost(hp[0]).setPort(Integer.parseInt(hp[1])).setURI(path)
-                    .addHeader(PeerAuth.H_VERSION, s.version()).addHeader(PeerAuth.H_SOURCE, s.source())
-                    .addHeader(PeerAuth.H_TARGET, s.target()).addHeader(PeerAuth.H_TS, s.ts())
-                    .addHeader(PeerAuth.H_NONCE, s.nonce()).addHeader(PeerAuth.H_BODY, s.bodySha256()).addHeader(PeerAuth.H_MAC, s.mac())
-                    .addHeader(PeerWire.H_METHOD, request.method()).addHeader(PeerWire.H_URL, request.url())
-                    .addHeader(PeerWire.H_HEADERS, PeerWire.encodeHeaders(request.headers()))
-                    .addHeader(PeerWire.H_REQUEST_ID, request.requestId() == null ? "" : request.requestId());
+            PeerAuth a = auth.get();
+            Envelope envelope = PeerClient.envelope(request);
+            Signed s = a.sign("GET", path, new byte[0], self, node, System.currentTimeMillis(), envelope);
+            WebSocketConnectOptions o = new WebSocketConnectOptions().setHost(hp[0]).setPort(Integer.parseInt(hp[1])).setURI(path);
+            PeerWire.putSigned(o::addHeader, s);
+            PeerWire.putEnvelope(o::addHeader, envelope);
             CompletableFuture<HttpResponseData> out = new CompletableFuture<>();
             client.connect(o).onComplete(ar -> {
                 if (ar.succeeded()) {
-                    out.complete(joined(node, ar.result()));
+                    accepted(a, s.nonce(), node, ar.result(), out);
                 } else if (ar.cause() instanceof UpgradeRejectedException r) {
-                    rejected(node, r, out);
+                    rejected(a, s.nonce(), node, r, out);
+                } else if (ar.cause() instanceof ConnectException) {
+                    out.completeExceptionally(PeerClient.unreachable(node, ar.cause())); // no connection: nothing was sent
                 } else {
-                    out.completeExceptionally(PeerClient.unreachable(node, ar.cause()));
+                    out.completeExceptionally(PeerClient.lostAfterSend(node, ar.cause()));
                 }
             });
             return out;
         });
     }
 
-    /** The owner accepted: the Worker gets one end of a pipe whose other end rides the tunnel. */
-    private HttpResponseData joined(String node, WebSocket tunnel) {
-        WebSocketEnd[] pipe = WebSocketPipe.pair();
-        TunnelBridge.join(tunnel, pipe[1], registry, node);
-        String statusText = tunnel.headers().get(PeerWire.H_STATUS_TEXT);
-        return new HttpResponseData(101, statusText == null ? "" : statusText,
-                PeerWire.decodeHeaders(tunnel.headers().get(PeerWire.H_HEADERS)), Body.EMPTY, pipe[0]);
-    }
-
-    private static void rejected(String node, UpgradeRejectedException r, CompletableFuture<HttpResponseData> out) {
-        String result = r.getHeaders() == null ? null : r.getHeaders().get(PeerWire.H_RESULT);
-        String text = r.getBody() == null ? "" : r.getBody().toString(StandardCharsets.UTF_8);
-        if (PeerWire.OK.equals(result)) {
-            String statusText = r.getHeaders().get(PeerWire.H_STATUS_TEXT);
-            out.complete(new HttpResponseData(r.getStatus(), statusText == null ? "" : statusText,
-                    PeerWire.decodeHeaders(r.getHeaders().get(PeerWire.H_HEADERS)),
-                    r.getBody() == null ? Body.EMPTY : Body.of(r.getBody().getBytes())));
+    /** The owner accepted, if its signed 101 says so: the Worker gets one end of a pipe whose other end rides the tunnel. */
+    private void accepted(PeerAuth a, String nonce, String node, WebSocket tunnel, CompletableFuture<HttpResponseData> out) {
+        Answer answer = PeerWire.answerOf(101, tunnel.headers()::get);
+        if (!a.answerAuthentic(nonce, answer, tunnel.headers().get(PeerSignature.H_ANSWER_MAC)) || !PeerWire.OK.equals(answer.result())) {
+            tunnel.close((short) 1008, "unsigned tunnel");
+            out.completeExceptionally(new ForwardFailedException(Kind.UNTRUSTED_ANSWER,
+                    "node " + node + " accepted the WebSocket without a valid signature: closed"));
             return;
         }
-        out.completeExceptionally(PeerClient.refusal(node, r.getStatus(),
-                h -> r.getHeaders() == null ? null : r.getHeaders().get(h), result, text));
+        WebSocketEnd[] pipe = WebSocketPipe.pair();
+        TunnelBridge.join(tunnel, pipe[1], registry, node);
+        out.complete(new HttpResponseData(101, answer.statusText(), PeerWire.decodeHeaders(answer.headers()), Body.EMPTY, pipe[0]));
+    }
+
+    /** The owner answered without a socket: passed on when signed "ok", else what its signed refusal says. */
+    private void rejected(PeerAuth a, String nonce, String node, UpgradeRejectedException r, CompletableFuture<HttpResponseData> out) {
+        UnaryOperator<String> header = h -> r.getHeaders() == null ? null : r.getHeaders().get(h);
+        Answer answer = PeerWire.answerOf(r.getStatus(), header);
+        byte[] body = r.getBody() == null ? new byte[0] : r.getBody().getBytes();
+        String text = new String(body, StandardCharsets.UTF_8);
+        if (!a.answerAuthentic(nonce, answer, header.apply(PeerSignature.H_ANSWER_MAC))) {
+            PeerClient.untrusted(fleet, node, answer, text).whenComplete((f, e) -> out.completeExceptionally(f));
+            return;
+        }
+        if (!PeerSignature.sameHex(PeerSignature.sha256(body), answer.bodySha256())) {
+            boolean ok = PeerWire.OK.equals(answer.result());
+            out.completeExceptionally(new ForwardFailedException(ok ? Kind.RESULT_LOST : Kind.UNTRUSTED_ANSWER,
+                    "node " + node + "'s answer body does not match its signed digest"));
+            return;
+        }
+        if (PeerWire.OK.equals(answer.result())) {
+            out.complete(new HttpResponseData(r.getStatus(), answer.statusText(), PeerWire.decodeHeaders(answer.headers()), Body.of(body)));
+            return;
+        }
+        out.completeExceptionally(PeerClient.refusal(node, answer, text));
     }
 }

@@ -1,6 +1,8 @@
 package dev.cellgate.gateway.peer;
 
 import dev.cellgate.core.cell.Cells;
+import dev.cellgate.core.fleet.PeerSignature.Envelope;
+import dev.cellgate.core.fleet.PeerSignature.Signed;
 import dev.cellgate.core.logic.Scopes;
 import dev.cellgate.core.spi.js.Body;
 import dev.cellgate.core.spi.js.CellIdentity;
@@ -13,7 +15,7 @@ import dev.cellgate.gateway.ws.SocketRegistry;
 import dev.cellgate.gateway.ws.TunnelBridge;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
+import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -24,10 +26,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The owner's half of a WebSocket tunnel ({@link PeerSocketClient}): an upgrade to
- * {@code /peer/v1/socket/<scope>}, authenticated like every peer request (over GET, the path and
- * an empty body), delivered to this node's cell only. A {@code 101} with a socket accepts the
- * upgrade and joins the tunnel to the socket's end; any other answer goes back as an ordinary
- * response, which the caller passes on. The request stays paused until then: the upgrade reads it.
+ * {@code /peer/v1/socket/<scope>}, authenticated like every peer request (over GET, the path, an
+ * empty body and the forwarded envelope) before anything else, delivered to this node's cell
+ * only. A {@code 101} with a socket accepts the upgrade — its headers signed — and joins the
+ * tunnel to the socket's end; any other answer goes back as an ordinary signed response, which
+ * the caller passes on. The request stays paused until then: the upgrade reads it.
  */
 public final class PeerSocketRoute {
     private static final Logger LOG = LoggerFactory.getLogger(PeerSocketRoute.class);
@@ -55,50 +58,69 @@ public final class PeerSocketRoute {
         HttpServerRequest req = ctx.request();
         req.pause();
         PeerAuth a = auth.get();
-        PeerAuth.Signed got = new PeerAuth.Signed(req.getHeader(PeerAuth.H_VERSION), req.getHeader(PeerAuth.H_SOURCE),
-                req.getHeader(PeerAuth.H_TARGET), req.getHeader(PeerAuth.H_TS), req.getHeader(PeerAuth.H_NONCE),
-                req.getHeader(PeerAuth.H_BODY), req.getHeader(PeerAuth.H_MAC));
+        Signed got = PeerWire.signedOf(req::getHeader);
+        Envelope envelope = PeerWire.envelopeOf(req::getHeader);
         PeerAuth.Refusal no = a == null ? new PeerAuth.Refusal(503, "fleet key not loaded yet")
-                : a.verify("GET", req.uri(), new byte[0], got, self, System.currentTimeMillis(), nonces);
-        String scope = ctx.pathParam("scope");
-        if (no == null && !Scopes.isValid(scope)) {
-            no = new PeerAuth.Refusal(400, "invalid cell scope '" + scope + "'");
-        }
-        if (no == null && !"websocket".equalsIgnoreCase(req.getHeader("upgrade"))) {
-            no = new PeerAuth.Refusal(400, "the socket route takes WebSocket upgrades only");
-        }
+                : a.verifyHead("GET", req.uri(), got, envelope, self, System.currentTimeMillis(), nonces);
         if (no != null) {
             LOG.atWarn().setMessage("peer.refused").addKeyValue("status", no.status()).addKeyValue("reason", no.reason())
                     .addKeyValue("source", String.valueOf(got.source())).addKeyValue("remote", String.valueOf(req.remoteAddress())).log();
+            PeerRoutes.refuseUnread(ctx, no.status(), Json.error(no.reason()));
+            return;
+        }
+        PeerAnswer answer = new PeerAnswer(a, got.nonce(), ctx.response());
+        String scope = ctx.pathParam("scope");
+        String refusal = !PeerAuth.bodyMatches(got, PeerAuth.sha256(null)) ? "an upgrade has no body"
+                : !Scopes.isValid(scope) ? "invalid cell scope '" + scope + "'"
+                : !"websocket".equalsIgnoreCase(req.getHeader("upgrade")) ? "the socket route takes WebSocket upgrades only" : null;
+        if (refusal != null) {
             req.resume();
-            Json.send(ctx.response(), no.status(), Json.error(no.reason()));
+            answer.refuse(400, refusal);
             return;
         }
         if (draining.getAsBoolean()) {
             req.resume();
-            ctx.response().setStatusCode(503).putHeader(PeerWire.H_RESULT, PeerWire.DRAINING).end("node " + self + " is draining");
+            answer.draining("node " + self + " is draining");
             return;
         }
         CellIdentity id = PeerRoutes.identity(scope, req.getParam("name"));
-        HttpRequestData data = new HttpRequestData(req.getHeader(PeerWire.H_METHOD), req.getHeader(PeerWire.H_URL),
-                PeerWire.decodeHeaders(req.getHeader(PeerWire.H_HEADERS)), Body.EMPTY, req.getHeader(PeerWire.H_REQUEST_ID));
+        HttpRequestData data = new HttpRequestData(envelope.method(), envelope.url(), PeerWire.decodeHeaders(envelope.headers()),
+                Body.EMPTY, envelope.requestId().isEmpty() ? null : envelope.requestId());
         Context vctx = Vertx.currentContext();
         String source = got.source();
         cells.fetch(id, data).whenComplete((resp, e) -> vctx.runOnContext(v -> {
             if (e != null) {
                 req.resume();
-                PeerRoutes.failure(ctx.response(), e);
+                answer.failure(e);
             } else if (resp.webSocket() != null) {
-                accept(ctx, resp, source);
+                accept(ctx, resp, source, a, got.nonce());
             } else {
-                answer(ctx, resp);
+                req.resume();
+                answerWhole(answer, vctx, resp);
             }
         }));
     }
 
-    private void accept(RoutingContext ctx, HttpResponseData resp, String source) {
+    /** Not a socket: the whole answer with a length (the caller reads it from the refused upgrade, trailers unseen). */
+    private static void answerWhole(PeerAnswer answer, Context vctx, HttpResponseData resp) {
+        BodyCollector.collect(resp.body(), Long.MAX_VALUE).whenComplete((body, e) -> vctx.runOnContext(x -> {
+            if (e != null) {
+                answer.failure(e);
+            } else {
+                answer.send(resp.status(), PeerRoutes.okHeaders(resp), body);
+            }
+        }));
+    }
+
+    /** The cell accepted a socket: a signed 101, and the tunnel joined to the socket's end. */
+    private void accept(RoutingContext ctx, HttpResponseData resp, String source, PeerAuth a, String nonce) {
         HttpServerRequest req = ctx.request();
-        req.response().headers().add(PeerWire.H_RESULT, PeerWire.OK).add(PeerWire.H_HEADERS, PeerWire.encodeHeaders(resp.headers()));
+        MultiMap h = PeerAnswer.result(PeerWire.OK).add(PeerWire.H_HEADERS, PeerWire.encodeHeaders(resp.headers()));
+        if (resp.statusText() != null && !resp.statusText().isEmpty()) {
+            h.add(PeerWire.H_STATUS_TEXT, resp.statusText());
+        }
+        PeerAnswer.signUpgrade(a, nonce, h);
+        req.response().headers().addAll(h);
         req.toWebSocket().onComplete(ar -> {
             if (ar.failed()) {
                 // The caller went away before the tunnel opened: the Durable Object sees its socket drop.
@@ -107,23 +129,5 @@ public final class PeerSocketRoute {
             }
             TunnelBridge.join(ar.result(), resp.webSocket(), registry, source);
         });
-    }
-
-    /** Not a socket: the whole answer, with a length (the caller reads it from the refused upgrade). */
-    private static void answer(RoutingContext ctx, HttpResponseData resp) {
-        ctx.request().resume();
-        Context vctx = Vertx.currentContext();
-        BodyCollector.collect(resp.body(), Long.MAX_VALUE).whenComplete((body, e) -> vctx.runOnContext(x -> {
-            if (e != null) {
-                PeerRoutes.failure(ctx.response(), e);
-                return;
-            }
-            var r = ctx.response().setStatusCode(resp.status()).putHeader(PeerWire.H_RESULT, PeerWire.OK)
-                    .putHeader(PeerWire.H_HEADERS, PeerWire.encodeHeaders(resp.headers()));
-            if (resp.statusText() != null && !resp.statusText().isEmpty()) {
-                r.putHeader(PeerWire.H_STATUS_TEXT, resp.statusText());
-            }
-            r.end(Buffer.buffer(body));
-        }));
     }
 }

@@ -1,29 +1,39 @@
 package dev.cellgate.gateway.peer;
 
+import dev.cellgate.core.fleet.PeerSignature;
+import dev.cellgate.core.fleet.PeerSignature.Answer;
+import dev.cellgate.core.fleet.PeerSignature.Envelope;
+import dev.cellgate.core.fleet.PeerSignature.Signed;
 import io.vertx.core.json.JsonArray;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
+import java.util.function.UnaryOperator;
 
 /**
  * How a cell call travels between nodes. The original request's method, URL and headers ride in
  * {@code cg-fwd-*} headers (headers as base64 JSON pairs, so repeated and hop-by-hop-looking
  * headers survive exactly); the body is the peer request's body. The answer says what happened
  * in {@code cg-peer-result}: {@code ok}, {@code not-owner}, {@code draining}, {@code unavailable},
- * {@code exception}.
+ * {@code exception} (no result header: a protocol refusal). Requests and answers are signed
+ * ({@link PeerSignature}): the {@code cg-peer-*} signature headers, and on answers
+ * {@code cg-peer-answer-mac} over the status, these result headers, the answer's envelope and its
+ * body digest. The path's {@code v1} is historical: the protocol version is the
+ * {@code cg-peer-version} header, so a node of another version answers 426, not 404.
  */
 public final class PeerWire {
     public static final String PREFIX = "/peer/v1/";
     public static final String H_METHOD = "cg-fwd-method";
     public static final String H_URL = "cg-fwd-url";
-    public static final String H_HEADERS = "cg-fwd-headers";
-    public static final String H_STATUS_TEXT = "cg-fwd-status-text";
+    public static final String H_HEADERS = PeerSignature.H_FWD_HEADERS;
+    public static final String H_STATUS_TEXT = PeerSignature.H_STATUS_TEXT;
     public static final String H_REQUEST_ID = "cg-fwd-request-id";
-    public static final String H_RESULT = "cg-peer-result";
-    public static final String H_OWNER = "cg-owner";
-    public static final String H_RETRYABLE = "cg-retryable";
+    public static final String H_RESULT = PeerSignature.H_RESULT;
+    public static final String H_OWNER = PeerSignature.H_OWNER;
+    public static final String H_RETRYABLE = PeerSignature.H_RETRYABLE;
 
     public static final String OK = "ok";
     public static final String NOT_OWNER = "not-owner";
@@ -32,6 +42,43 @@ public final class PeerWire {
     public static final String EXCEPTION = "exception";
 
     private PeerWire() {
+    }
+
+    /** The signature headers of a request, as read (absent ones null). */
+    static Signed signedOf(UnaryOperator<String> header) {
+        return new Signed(header.apply(PeerSignature.H_VERSION), header.apply(PeerSignature.H_SOURCE),
+                header.apply(PeerSignature.H_TARGET), header.apply(PeerSignature.H_TS), header.apply(PeerSignature.H_NONCE),
+                header.apply(PeerSignature.H_BODY), header.apply(PeerSignature.H_MAC));
+    }
+
+    public static void putSigned(BiConsumer<String, String> put, Signed s) {
+        put.accept(PeerSignature.H_VERSION, s.version());
+        put.accept(PeerSignature.H_SOURCE, s.source());
+        put.accept(PeerSignature.H_TARGET, s.target());
+        put.accept(PeerSignature.H_TS, s.ts());
+        put.accept(PeerSignature.H_NONCE, s.nonce());
+        put.accept(PeerSignature.H_BODY, s.bodySha256());
+        put.accept(PeerSignature.H_MAC, s.mac());
+    }
+
+    /** The forwarded envelope of a request exactly as the receiver will use it (what its MAC must cover). */
+    static Envelope envelopeOf(UnaryOperator<String> header) {
+        return new Envelope(header.apply(H_METHOD), header.apply(H_URL), header.apply(H_HEADERS), header.apply(H_REQUEST_ID));
+    }
+
+    static void putEnvelope(BiConsumer<String, String> put, Envelope e) {
+        if (e.equals(Envelope.NONE)) {
+            return;
+        }
+        put.accept(H_METHOD, e.method());
+        put.accept(H_URL, e.url());
+        put.accept(H_HEADERS, e.headers());
+        put.accept(H_REQUEST_ID, e.requestId());
+    }
+
+    /** What an answer's MAC covers, as the answer's headers say. */
+    static Answer answerOf(int status, UnaryOperator<String> header) {
+        return Answer.read(status, header);
     }
 
     public static String encodeHeaders(List<Map.Entry<String, String>> headers) {

@@ -14,9 +14,8 @@ import dev.cellgate.core.spi.bucket.StoreOptions;
 
 /** Several real nodes on one bucket, and the Worker they run. */
 public final class Fleet implements AutoCloseable {
-    public static final String COUNTER_WORKER = """
-            import { DurableObject } from "cloudflare:workers";
-            export class Counter extends DurableObject {
+    /** The Counter object's state and RPC methods: its class body without a fetch handler. */
+    public static final String COUNTER_STATE = """
               constructor(ctx, env) {
                 super(ctx, env);
                 ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS c (id INTEGER PRIMARY KEY, v INTEGER NOT NULL)");
@@ -29,6 +28,12 @@ public final class Fleet implements AutoCloseable {
                 const r = this.ctx.storage.sql.exec("SELECT v FROM c WHERE id = 1").toArray();
                 return r.length ? r[0].v : 0;
               }
+            """;
+
+    public static final String COUNTER_WORKER = """
+            import { DurableObject } from "cloudflare:workers";
+            export class Counter extends DurableObject {
+            """ + COUNTER_STATE + """
               async fetch(request) {
                 const op = new URL(request.url).searchParams.get("op");
                 return new Response(String(op === "get" ? this.read() : this.increment()));

@@ -153,10 +153,10 @@ class FleetIT {
                 System.currentTimeMillis());
         assertThat(PeerRequests.send(url, "GET", wrongTarget).statusCode()).as("wrong target").isEqualTo(409);
 
-        Map<String, String> v2 = PeerRequests.signedHeaders(fleet.openBucket(), "GET", "/peer/v1/probe", new byte[0], "n2", "n1",
+        Map<String, String> next = PeerRequests.signedHeaders(fleet.openBucket(), "GET", "/peer/v1/probe", new byte[0], "n2", "n1",
                 System.currentTimeMillis());
-        v2.put("cg-peer-version", "2");
-        assertThat(PeerRequests.send(url, "GET", v2).statusCode()).as("other protocol version").isEqualTo(426);
+        next.put("cg-peer-version", Integer.toString(dev.cellgate.core.fleet.PeerSignature.VERSION + 1));
+        assertThat(PeerRequests.send(url, "GET", next).statusCode()).as("other protocol version").isEqualTo(426);
     }
 
     @Test

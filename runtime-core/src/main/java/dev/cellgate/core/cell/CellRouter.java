@@ -1,5 +1,6 @@
 package dev.cellgate.core.cell;
 
+import dev.cellgate.core.logic.ForwardFailure;
 import dev.cellgate.core.observe.LogContext;
 import dev.cellgate.core.observe.RuntimeMetrics;
 import dev.cellgate.core.spi.js.CellIdentity;
@@ -10,12 +11,17 @@ import dev.cellgate.core.spi.js.StubChannel;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiFunction;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Where a stub call goes: to the cell here when this node owns it (or may take it), to the
  * owner's node when another live node owns it, to a node with capacity when this one is full.
+ * A forwarded attempt that fails is sent again only when it provably did not run
+ * ({@link ForwardFailure}): a call runs at most once.
  */
 public final class CellRouter implements StubChannel {
+    private static final Logger LOG = LoggerFactory.getLogger(CellRouter.class);
     /** How long a call keeps re-resolving an owner that moved, drains or is unreachable. */
     static final long REROUTE_BUDGET_MS = 5_000;
 
@@ -23,6 +29,7 @@ public final class CellRouter implements StubChannel {
     private final io.vertx.core.Vertx vertx;
     private volatile Forwarder forwarder;
     private volatile RuntimeMetrics metrics = RuntimeMetrics.NOOP;
+    private volatile ForwardFailure.Policy policy = ForwardFailure.Policy.AT_MOST_ONCE;
 
     public CellRouter(Cells cells, io.vertx.core.Vertx vertx) {
         this.cells = cells;
@@ -33,6 +40,11 @@ public final class CellRouter implements StubChannel {
         this.forwarder = f;
     }
 
+    /** Tests only: swaps in the deliberately broken {@link ForwardFailure.Policy#RESEND_AFTER_DELIVERY}. */
+    void policy(ForwardFailure.Policy p) {
+        this.policy = p;
+    }
+
     /** Installs the node's metrics: every call is timed as served here or forwarded. */
     public void metrics(RuntimeMetrics m) {
         this.metrics = m == null ? RuntimeMetrics.NOOP : m;
@@ -41,19 +53,23 @@ public final class CellRouter implements StubChannel {
     @Override
     public CompletableFuture<HttpResponseData> fetch(CellIdentity target, HttpRequestData request) {
         try (LogContext.Scope s = LogContext.enter(request.requestId(), target.scope())) {
-            return route(target, () -> cells.fetch(target, request), (node, f) -> f.fetch(node, target, request));
+            ReplayableRequest replay = new ReplayableRequest(request);
+            return route(target, () -> cells.fetch(target, replay.forLocal()),
+                    (node, f) -> replay.forRemote(f).thenCompose(r -> f.fetch(node, target, r)), false);
         }
     }
 
     @Override
     public CompletableFuture<byte[]> call(CellIdentity target, String method, byte[] arguments) {
         try (LogContext.Scope s = LogContext.enter(null, target.scope())) {
-            return route(target, () -> cells.call(target, method, arguments), (node, f) -> f.call(node, target, method, arguments));
+            return route(target, () -> cells.call(target, method, arguments), (node, f) -> f.call(node, target, method, arguments),
+                    false);
         }
     }
 
+    /** @param idempotent the call may run more than once (a wake-up): any forwarding failure may be re-sent */
     private <T> CompletableFuture<T> route(CellIdentity target, java.util.function.Supplier<CompletableFuture<T>> local,
-                                           BiFunction<String, Forwarder, CompletableFuture<T>> remote) {
+                                           BiFunction<String, Forwarder, CompletableFuture<T>> remote, boolean idempotent) {
         long deadline = System.currentTimeMillis() + REROUTE_BUDGET_MS;
         long t0 = System.nanoTime();
         // Which way the call went last (a reroute may turn a local call into a forwarded one).
@@ -62,7 +78,7 @@ public final class CellRouter implements StubChannel {
             forwarded[0] = true;
             return remote.apply(node, f);
         };
-        CompletableFuture<T> out = attempt(target, local, counted, deadline, null);
+        CompletableFuture<T> out = attempt(target, local, counted, deadline, null, idempotent);
         RuntimeMetrics m = metrics;
         if (m != RuntimeMetrics.NOOP) {
             out.whenComplete((v, e) -> m.cellCall(forwarded[0], e == null, System.nanoTime() - t0));
@@ -70,30 +86,53 @@ public final class CellRouter implements StubChannel {
         return out;
     }
 
-    /** One resolution; a {@link RerouteException} from a peer resolves again until the budget is spent. */
+    /**
+     * One resolution. A forwarded attempt's failure goes to the policy: re-send (resolve again, until
+     * the budget is spent) only when the call did not run; otherwise the call fails.
+     */
     private <T> CompletableFuture<T> attempt(CellIdentity target, java.util.function.Supplier<CompletableFuture<T>> local,
                                              BiFunction<String, Forwarder, CompletableFuture<T>> remote, long deadline,
-                                             RerouteException last) {
+                                             ForwardFailedException last, boolean idempotent) {
         if (last != null && System.currentTimeMillis() > deadline) {
             return CompletableFuture.failedFuture(new StubCallException("could not reach the owner of " + target.scope()
                     + " (" + last.getMessage() + "); retry", true, last));
         }
         return once(target, local, remote, last == null ? null : last.ownerHint()).exceptionallyCompose(e -> {
             Throwable c = Cells.unwrap(e);
-            if (!(c instanceof RerouteException r)) {
+            if (!(c instanceof ForwardFailedException f)) {
                 return CompletableFuture.failedFuture(c);
+            }
+            ForwardFailure.Verdict verdict = policy.verdict(f.kind(), idempotent);
+            if (verdict != ForwardFailure.Verdict.RESEND) {
+                if (verdict != ForwardFailure.Verdict.AS_ANSWERED) {
+                    cells.forgetOwner(target.scope()); // the next call reads the bucket again
+                    LOG.atWarn().setMessage("forward.failed").addKeyValue("scope", target.scope()).addKeyValue("kind", f.kind())
+                            .addKeyValue("verdict", verdict).addKeyValue("error", f.getMessage()).log();
+                }
+                return CompletableFuture.failedFuture(callerError(target, f, verdict));
             }
             cells.forgetOwner(target.scope()); // the owner this node had in mind is wrong or gone
             CompletableFuture<T> again = new CompletableFuture<>();
-            vertx.setTimer(Math.max(1, r.delayMs()), id -> attempt(target, local, remote, deadline, r).whenComplete((v, x) -> {
-                if (x != null) {
-                    again.completeExceptionally(x);
-                } else {
-                    again.complete(v);
-                }
-            }));
+            vertx.setTimer(ForwardFailure.resendDelayMs(f.kind()), id -> attempt(target, local, remote, deadline, f, idempotent)
+                    .whenComplete((v, x) -> {
+                        if (x != null) {
+                            again.completeExceptionally(x);
+                        } else {
+                            again.complete(v);
+                        }
+                    }));
             return again;
         });
+    }
+
+    /** The error a failed forward gives the caller (Cloudflare's shape: {@code retryable} says whether a retry is safe). */
+    private static RuntimeException callerError(CellIdentity target, ForwardFailedException f, ForwardFailure.Verdict verdict) {
+        return switch (verdict) {
+            case NOT_RUN -> new StubCallException(f.getMessage() + " (the call did not run; retry)", true, f);
+            case OUTCOME_UNKNOWN -> new OutcomeUnknownException(target.scope(), f);
+            case AS_ANSWERED -> f.answered();
+            case RESEND -> throw new IllegalStateException("a re-send is not an error");
+        };
     }
 
     /** @param ownerHint the owner a peer named when it refused the previous try, or null */
@@ -130,7 +169,7 @@ public final class CellRouter implements StubChannel {
 
     /** The waker's call for a cell with a due alarm: resident here, on its live owner, or on a node with capacity. */
     public CompletableFuture<Void> wake(CellIdentity target) {
-        return route(target, () -> cells.wake(target), (node, f) -> f.wake(node, target));
+        return route(target, () -> cells.wake(target), (node, f) -> f.wake(node, target), true);
     }
 
     /** For tests and the peer listener: the local cell, no forwarding. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cellgate.core.fleet.OwnershipStore;
 import dev.cellgate.core.fleet.Self;
 import dev.cellgate.core.fleet.WakeIndex;
+import dev.cellgate.core.logic.ForwardFailure;
 import dev.cellgate.core.spi.js.Body;
 import dev.cellgate.core.spi.js.CellIdentity;
 import dev.cellgate.core.spi.js.HttpRequestData;
@@ -129,6 +130,11 @@ class CellsLifecycleTest extends WithCellHost {
         CellRouter router = new CellRouter(cells, vertx);
         router.forwarder(new Forwarder() {
             @Override
+            public CompletableFuture<HttpRequestData> replayable(HttpRequestData request) {
+                return CompletableFuture.completedFuture(request);
+            }
+
+            @Override
             public CompletableFuture<HttpResponseData> fetch(String node, CellIdentity id, HttpRequestData request) {
                 throw new UnsupportedOperationException();
             }
@@ -139,7 +145,8 @@ class CellsLifecycleTest extends WithCellHost {
                 if (node.equals("owner")) {
                     return CompletableFuture.completedFuture(new byte[] {42});
                 }
-                return CompletableFuture.failedFuture(new RerouteException("node " + node + " is not the owner", 1, "owner"));
+                return CompletableFuture.failedFuture(new ForwardFailedException(ForwardFailure.Kind.NOT_OWNER,
+                        "node " + node + " is not the owner", "owner", null));
             }
 
             @Override

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cellgate.core.fleet.OwnershipStore;
 import dev.cellgate.core.fleet.Self;
 import dev.cellgate.core.fleet.WakeIndex;
+import dev.cellgate.core.logic.ForwardFailure;
 import dev.cellgate.core.logic.Keys;
 import dev.cellgate.core.logic.Liveness;
 import dev.cellgate.core.records.LeaseRecord;
@@ -56,6 +57,11 @@ class OwnerHintsTest extends WithCellHost {
     static final class PeerStandIn implements Forwarder {
         final List<String> calls = new ArrayList<>();
         volatile RuntimeException refuse;
+
+        @Override
+        public CompletableFuture<HttpRequestData> replayable(HttpRequestData request) {
+            return CompletableFuture.completedFuture(request);
+        }
 
         @Override
         public synchronized CompletableFuture<HttpResponseData> fetch(String node, CellIdentity id, HttpRequestData request) {
@@ -129,7 +135,7 @@ class OwnerHintsTest extends WithCellHost {
         assertThat(reads.gets.get()).as("later calls go on the hint").isEqualTo(afterFirst);
 
         // The owner says it is not the owner any more: the hint goes, the next try reads the bucket again.
-        peers.refuse = new RerouteException("node n1 is not the owner", 1, null);
+        peers.refuse = new ForwardFailedException(ForwardFailure.Kind.NOT_OWNER, "node n1 is not the owner");
         assertThat(body(router.fetch(cell, get("/")))).isEqualTo("from n1");
         assertThat(reads.gets.get()).as("a refusal sends the node back to the bucket").isGreaterThan(afterFirst);
 
@@ -156,7 +162,7 @@ class OwnerHintsTest extends WithCellHost {
         // resolve again, and the expired lease lets it take the cell.
         clock.addAndGet(3_500);
         assertThat(3_500L).isLessThan(OwnerHints.HINT_MS).isGreaterThan(1_000 + Liveness.DEFAULT_SKEW_MS);
-        peers.refuse = new RerouteException("owner n1 unreachable", 1);
+        peers.refuse = new ForwardFailedException(ForwardFailure.Kind.CONNECT_FAILED, "owner n1 unreachable");
         // (no replicator here, so n2 starts the counter from its own empty database)
         assertThat(body(router.fetch(cell, get("/")))).as("n2 serves the cell itself").isEqualTo("1");
         assertThat(n2.ownerHints()).isZero();
