@@ -38,7 +38,7 @@ public final class WalReplicator implements Replicator {
     @Override
     public CompletableFuture<RestoreResult> restore(String scope, long acquiredEpoch, Path dbFile) {
         try {
-            return new DatabaseRestorer(new LineageKeys(scope), reads, config.ioExecutor(), policy.parallelism())
+            return new DatabaseRestorer(new LineageKeys(scope), reads, config.ioExecutor(), policy.parallelism(), policy.pins())
                     .restore(acquiredEpoch, dbFile);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);

@@ -42,10 +42,10 @@ public final class DatabaseRestorer {
     private final Executor io;
     private final int parallelism;
 
-    public DatabaseRestorer(LineageKeys keys, BucketReads reads, Executor io, int parallelism) {
+    public DatabaseRestorer(LineageKeys keys, BucketReads reads, Executor io, int parallelism, PinRule pins) {
         this.keys = keys;
         this.reads = reads;
-        this.resolver = new LineageResolver(keys, reads);
+        this.resolver = new LineageResolver(keys, reads, pins);
         this.io = io;
         this.parallelism = parallelism;
     }
