@@ -3,6 +3,7 @@ package dev.cellgate.replicator.wal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cellgate.core.spi.replication.CommitOutcomeUnknownException;
 import dev.cellgate.replicator.wal.bucket.BucketWriteException;
 import dev.cellgate.replicator.wal.replica.NotOwnerException;
 import java.util.ArrayList;
@@ -97,8 +98,8 @@ class GroupCommitTest extends WithFixture {
         owner.set(false);
         CompletableFuture<Void> lost = a.sql("INSERT INTO t VALUES (1)");
         assertThatThrownBy(() -> lost.get(30, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
-                .hasCauseInstanceOf(NotOwnerException.class);
-        owner.set(true);
+                .hasCauseInstanceOf(CommitOutcomeUnknownException.class).hasRootCauseInstanceOf(NotOwnerException.class);
+        owner.set(true); // later commits never left the node: plainly not durable
         assertThatThrownBy(() -> a.sql("INSERT INTO t VALUES (2)").get(30, TimeUnit.SECONDS))
                 .hasCauseInstanceOf(NotOwnerException.class);
         assertThatThrownBy(() -> a.flush().get(30, TimeUnit.SECONDS)).hasCauseInstanceOf(NotOwnerException.class);
@@ -111,7 +112,7 @@ class GroupCommitTest extends WithFixture {
         a.sql("CREATE TABLE t (i INTEGER)", "INSERT INTO t VALUES (1)").get(30, TimeUnit.SECONDS);
         BucketOwnership.acquire(fx.bucket, Fixture.SCOPE, "node-b"); // B takes over; A is not told
         assertThatThrownBy(() -> a.sql("INSERT INTO t VALUES (2)").get(30, TimeUnit.SECONDS))
-                .hasCauseInstanceOf(NotOwnerException.class);
+                .hasCauseInstanceOf(CommitOutcomeUnknownException.class).hasRootCauseInstanceOf(NotOwnerException.class);
     }
 
     @Test
@@ -122,7 +123,7 @@ class GroupCommitTest extends WithFixture {
         a.sql("CREATE TABLE t (i INTEGER)").get(30, TimeUnit.SECONDS);
         store.ambiguousWithoutWrite(k -> k.contains("/l0/"));
         assertThatThrownBy(() -> a.sql("INSERT INTO t VALUES (1)").get(30, TimeUnit.SECONDS))
-                .hasCauseInstanceOf(BucketWriteException.class)
+                .hasCauseInstanceOf(CommitOutcomeUnknownException.class).hasRootCauseInstanceOf(BucketWriteException.class)
                 .hasMessageContaining("failed after 4 attempts");
     }
 
