@@ -32,7 +32,7 @@ public final class WalReplicator implements Replicator {
         }
         this.config = config;
         this.policy = policy;
-        this.reads = new BucketReads(config.store(), policy.retry());
+        this.reads = new BucketReads(config.store());
     }
 
     @Override

@@ -30,6 +30,8 @@ final class FaultyStore implements BucketStore {
     private volatile Predicate<String> ambiguousWithoutWrite = k -> false;
     private final AtomicInteger ambiguousBudget = new AtomicInteger();
     private volatile Predicate<String> readTimesOut = k -> false;
+    private volatile long readDelayMs;
+    final AtomicInteger gets = new AtomicInteger();
 
     FaultyStore(BucketStore inner) {
         this.inner = inner;
@@ -59,6 +61,12 @@ final class FaultyStore implements BucketStore {
         return this;
     }
 
+    /** Every read answers after {@code ms} (a slow bucket). */
+    FaultyStore delayReads(long ms) {
+        this.readDelayMs = ms;
+        return this;
+    }
+
     /** Reads of matching keys fail as a read that timed out would (the bucket answered nothing in time). */
     FaultyStore readsTimeOut(Predicate<String> keys) {
         this.readTimesOut = keys;
@@ -81,8 +89,13 @@ final class FaultyStore implements BucketStore {
 
     @Override
     public CompletableFuture<Optional<StoredObject>> get(String key) {
+        gets.incrementAndGet();
         if (readTimesOut.test(key)) {
             return CompletableFuture.failedFuture(new java.util.concurrent.TimeoutException("injected: no answer to the read of " + key));
+        }
+        if (readDelayMs > 0) {
+            return CompletableFuture.runAsync(() -> { }, CompletableFuture.delayedExecutor(readDelayMs, TimeUnit.MILLISECONDS))
+                    .thenCompose(x -> crashed.get() ? down() : inner.get(key));
         }
         return crashed.get() ? down() : inner.get(key);
     }

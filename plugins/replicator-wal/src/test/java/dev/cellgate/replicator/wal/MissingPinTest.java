@@ -110,7 +110,7 @@ class MissingPinTest extends WithFixture {
         counterAtThree(strict);
         deletePins();
         List<String> data = fx.lineageKeys();
-        WalReplicator broken = fx.replicator(fx.bucket, Fixture.fastPolicy().withPins(rule), 64L << 20);
+        WalReplicator broken = fx.replicator(fx.bucket, Fixture.policy().withPins(rule), 64L << 20);
         CellHarness h = fx.activate(broken, fx.bucket, "node-4");
         ((WalCellReplica) h.replica()).maintenanceIdle().get(30, TimeUnit.SECONDS);
         assertThat(h.dump()).as("the broken variant serves a database without the counter").noneMatch(r -> r.startsWith("c:"));

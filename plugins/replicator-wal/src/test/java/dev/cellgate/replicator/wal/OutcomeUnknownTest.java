@@ -33,7 +33,7 @@ class OutcomeUnknownTest extends WithFixture {
     @Test
     void aSegmentThatLandedBeforeTheCheckTimedOutIsOutcomeUnknownAndIsRestored() throws Exception {
         FaultyStore store = new FaultyStore(fx.bucket);
-        WalReplicator r = fx.replicator(store, Fixture.fastPolicy(), 64L << 20);
+        WalReplicator r = fx.replicator(store, Fixture.policy(), 64L << 20);
         long ea = BucketOwnership.acquire(fx.bucket, Fixture.SCOPE, "node-a");
         CellHarness a = fx.harness(fx.db("node-a"));
         a.attach(r, Fixture.SCOPE, ea, BucketOwnership.check(store, Fixture.SCOPE, "node-a", ea));
@@ -51,7 +51,7 @@ class OutcomeUnknownTest extends WithFixture {
     void aCommitThatNeverLeftTheNodeIsNotDurableNotOutcomeUnknown() throws Exception {
         // The pin never lands, so no segment is ever uploaded.
         FaultyStore store = new FaultyStore(fx.bucket).ambiguousWithoutWrite(k -> k.endsWith("/base.json"));
-        WalReplicator r = fx.replicator(store, Fixture.fastPolicy(), 64L << 20);
+        WalReplicator r = fx.replicator(store, Fixture.policy(), 64L << 20);
         long ea = BucketOwnership.acquire(fx.bucket, Fixture.SCOPE, "node-a");
         CellHarness a = fx.harness(fx.db("node-a"));
         a.attach(r, Fixture.SCOPE, ea, BucketOwnership.check(fx.bucket, Fixture.SCOPE, "node-a", ea));

@@ -76,7 +76,7 @@ class TakeoverTest extends WithFixture {
         a.sql("CREATE TABLE t (v TEXT PRIMARY KEY)", "INSERT INTO t VALUES ('a1')").get(30, TimeUnit.SECONDS);
         a.sql("INSERT INTO t VALUES ('a2')").get(30, TimeUnit.SECONDS);
 
-        WalReplicator rb = fx.replicator(storeOfB, Fixture.fastPolicy(), 64L << 20);
+        WalReplicator rb = fx.replicator(storeOfB, Fixture.policy(), 64L << 20);
         long eb = BucketOwnership.acquire(fx.bucket, Fixture.SCOPE, "node-b");
         Path dbB = fx.db("node-b");
         rb.restore(Fixture.SCOPE, eb, dbB).get(30, TimeUnit.SECONDS);
@@ -91,7 +91,7 @@ class TakeoverTest extends WithFixture {
         b.sql("INSERT INTO t VALUES ('b2')").get(30, TimeUnit.SECONDS);
 
         long ec = BucketOwnership.acquire(fx.bucket, Fixture.SCOPE, "node-c");
-        fx.replicator(fx.bucket, Fixture.fastPolicy().withPins(restoreOfC), 64L << 20)
+        fx.replicator(fx.bucket, Fixture.policy().withPins(restoreOfC), 64L << 20)
                 .restore(Fixture.SCOPE, ec, fx.db("node-c")).get(30, TimeUnit.SECONDS);
         return rows(fx.db("node-c"));
     }
