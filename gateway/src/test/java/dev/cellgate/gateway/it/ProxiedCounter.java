@@ -16,22 +16,8 @@ import java.util.Map;
  * as JSON: what a Worker that handles Durable Object errors sees.
  */
 final class ProxiedCounter implements AutoCloseable {
-    static final String WORKER = """
-            import { DurableObject } from "cloudflare:workers";
-            export class Counter extends DurableObject {
-              constructor(ctx, env) {
-                super(ctx, env);
-                ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS c (id INTEGER PRIMARY KEY, v INTEGER NOT NULL)");
-              }
-              async fetch(request) {
-                if (new URL(request.url).searchParams.get("op") === "get") {
-                  const r = this.ctx.storage.sql.exec("SELECT v FROM c WHERE id = 1").toArray();
-                  return new Response(String(r.length ? r[0].v : 0));
-                }
-                return new Response(String(this.ctx.storage.sql.exec(
-                  "INSERT INTO c (id, v) VALUES (1, 1) ON CONFLICT(id) DO UPDATE SET v = v + 1 RETURNING v").one().v));
-              }
-            }
+    /** Fleet's counter class, and a Worker that catches what its stub call throws. */
+    static final String WORKER = Fleet.COUNTER_WORKER.substring(0, Fleet.COUNTER_WORKER.indexOf("export default")) + """
             export default {
               async fetch(request, env) {
                 const name = new URL(request.url).pathname.slice(1) || "counter";

@@ -9,19 +9,12 @@ import dev.cellgate.core.fleet.WakeIndex;
 import dev.cellgate.core.records.OwnershipRecord;
 import dev.cellgate.core.spi.js.CellIdentity;
 import dev.cellgate.core.spi.js.StubCallException;
-import dev.cellgate.core.spi.replication.CellReplica;
-import dev.cellgate.core.spi.replication.OwnershipCheck;
-import dev.cellgate.core.spi.replication.ReplicaStats;
-import dev.cellgate.core.spi.replication.Replicator;
 import dev.cellgate.core.spi.replication.RestoreResult;
-import dev.cellgate.core.spi.replication.WalCheckpoint;
 import dev.cellgate.core.time.Ticker;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -34,8 +27,22 @@ import org.junit.jupiter.api.Test;
 class ActivationDeadlineTest extends WithCellHost {
     static final long DEADLINE_MS = 400;
     /** Long enough for the steps before the constructor on a loaded machine: the deadline falls inside the constructor. */
-    static final long CONSTRUCT_DEADLINE_MS = 1500;
-    final HeldRestores restores = new HeldRestores();
+    static final long CONSTRUCT_DEADLINE_MS = 5000;
+    final ScriptedReplicator restores = new ScriptedReplicator();
+    /** Restores of these scopes never answer (a hung bucket); they are kept to see them cancelled. */
+    final java.util.Set<String> hungScopes = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    final List<CompletableFuture<RestoreResult>> held = new CopyOnWriteArrayList<>();
+
+    {
+        restores.restore = scope -> {
+            if (!hungScopes.contains(scope)) {
+                return CompletableFuture.completedFuture(RestoreResult.empty());
+            }
+            CompletableFuture<RestoreResult> f = new CompletableFuture<>();
+            held.add(f);
+            return f;
+        };
+    }
 
     Cells cells(long deadlineMs) {
         CellsConfig cfg = new CellsConfig(dir.resolve("watch"), true, 3_600_000, OptionalInt.empty(), OptionalInt.empty(), 0, 1,
@@ -50,7 +57,7 @@ class ActivationDeadlineTest extends WithCellHost {
     void aHungRestoreFailsAtTheDeadlineFreesTheSlotAndGivesTheCellBack() throws Exception {
         Cells c = cells(DEADLINE_MS);
         CellIdentity hung = CellsLifecycleTest.id(1);
-        restores.hang(hung.scope());
+        hungScopes.add(hung.scope());
         long t0 = System.nanoTime();
         Throwable e = catchThrowable(() -> c.fetch(hung, CellsLifecycleTest.get("/")).get(30, TimeUnit.SECONDS));
         long ms = (System.nanoTime() - t0) / 1_000_000;
@@ -61,12 +68,12 @@ class ActivationDeadlineTest extends WithCellHost {
         assertThat(ms).as("answered after the deadline, and soon").isBetween(DEADLINE_MS - 50, DEADLINE_MS + 1500);
         // One activation slot: another cell activates while the hung restore is still held.
         assertThat(CellsLifecycleTest.body(c.fetch(CellsLifecycleTest.id(2), CellsLifecycleTest.get("/")))).isEqualTo("1");
-        assertThat(restores.held.getFirst().isCancelled()).as("the hung restore was cancelled").isTrue();
+        assertThat(held.getFirst().isCancelled()).as("the hung restore was cancelled").isTrue();
 
         CellsLifecycleTest.eventually(() -> c.releasingCount() == 0, "the late work wound down");
         assertThat(ownerOf(hung)).as("released, not half-acquired").isEmpty();
         assertThat(c.residentScopes()).doesNotContain(hung.scope());
-        restores.release(hung.scope());
+        hungScopes.remove(hung.scope());
         assertThat(CellsLifecycleTest.body(c.fetch(hung, CellsLifecycleTest.get("/")))).as("the next activation works").isEqualTo("1");
     }
 
@@ -74,8 +81,9 @@ class ActivationDeadlineTest extends WithCellHost {
     void aCellBuiltAfterTheDeadlineIsReleasedNotServed() throws Exception {
         Cells c = cells(CONSTRUCT_DEADLINE_MS);
         CellIdentity slow = CellsLifecycleTest.id(3);
-        script.constructMs = CONSTRUCT_DEADLINE_MS + 1500;
+        script.constructGate = new java.util.concurrent.CountDownLatch(1); // the constructor runs until the deadline passed
         Throwable e = catchThrowable(() -> c.fetch(slow, CellsLifecycleTest.get("/")).get(30, TimeUnit.SECONDS));
+        script.constructGate.countDown();
         assertThat(e.getCause()).hasMessageContaining("CELLD_ACTIVATION_DEADLINE_MS").hasMessageContaining("construct");
         CellsLifecycleTest.eventually(() -> c.releasingCount() == 0, "the late cell was released");
         assertThat(c.residentScopes()).as("installed for nobody").doesNotContain(slow.scope());
@@ -88,8 +96,9 @@ class ActivationDeadlineTest extends WithCellHost {
         Cells c = cells(CONSTRUCT_DEADLINE_MS);
         c.brokenInstallsLateCells = true;
         CellIdentity slow = CellsLifecycleTest.id(4);
-        script.constructMs = CONSTRUCT_DEADLINE_MS + 1500;
+        script.constructGate = new java.util.concurrent.CountDownLatch(1);
         Throwable e = catchThrowable(() -> c.fetch(slow, CellsLifecycleTest.get("/")).get(30, TimeUnit.SECONDS));
+        script.constructGate.countDown();
         assertThat(e.getCause()).hasMessageContaining("CELLD_ACTIVATION_DEADLINE_MS");
         CellsLifecycleTest.eventually(() -> c.releasingCount() == 0, "the late work ended");
         assertThat(c.residentScopes()).as("the broken variant installs the late cell").contains(slow.scope());
@@ -99,54 +108,5 @@ class ActivationDeadlineTest extends WithCellHost {
     private String ownerOf(CellIdentity id) {
         return bucket.get("cells/" + id.scope() + "/own.json").join()
                 .map(o -> OwnershipRecord.decode(o.bytes()).node()).orElse("(none)");
-    }
-
-    /** Restores that complete at once (an empty cell), except for scopes the test holds. */
-    static final class HeldRestores implements Replicator {
-        final List<CompletableFuture<RestoreResult>> held = new CopyOnWriteArrayList<>();
-        private final java.util.Set<String> hung = java.util.concurrent.ConcurrentHashMap.newKeySet();
-
-        void hang(String scope) {
-            hung.add(scope);
-        }
-
-        void release(String scope) {
-            hung.remove(scope);
-        }
-
-        @Override
-        public CompletableFuture<RestoreResult> restore(String scope, long acquiredEpoch, Path dbFile) {
-            if (!hung.contains(scope)) {
-                return CompletableFuture.completedFuture(RestoreResult.empty());
-            }
-            CompletableFuture<RestoreResult> f = new CompletableFuture<>();
-            held.add(f);
-            return f;
-        }
-
-        @Override
-        public CellReplica attach(String scope, long epoch, Path dbFile, Executor cellExecutor, OwnershipCheck ownership,
-                                  WalCheckpoint checkpoint) {
-            return new CellReplica() {
-                @Override
-                public CompletableFuture<Void> committed() {
-                    return CompletableFuture.completedFuture(null);
-                }
-
-                @Override
-                public CompletableFuture<Void> flush() {
-                    return CompletableFuture.completedFuture(null);
-                }
-
-                @Override
-                public void detach() {
-                }
-
-                @Override
-                public ReplicaStats stats() {
-                    return new ReplicaStats(0, 0, 0, 0);
-                }
-            };
-        }
     }
 }
