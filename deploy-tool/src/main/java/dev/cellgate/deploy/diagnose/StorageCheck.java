@@ -7,10 +7,9 @@ import java.util.List;
 
 /**
  * The storage step of {@code diagnose}: proves on the live bucket that conditional writes are
- * atomic, writing only under {@code probe/} (skipped with {@code --read-only}). Behind this
- * interface so the node's own startup probe ({@code dev.cellgate.core.store.probe.StorageProbe},
- * on another branch when this was written) can replace {@link ConditionalWriteCheck} with a
- * one-class adapter, and so tests can hand diagnose a check against a deliberately broken store.
+ * atomic, writing only under {@code probe/} (skipped with {@code --read-only}). The real one,
+ * {@link ConditionalWriteCheck}, runs the node's own start-up probe; the interface lets tests hand
+ * diagnose a check against a deliberately broken store.
  */
 public interface StorageCheck {
 

@@ -53,7 +53,9 @@ class StorageCheckTest {
         try (BucketStore s = real()) {
             StorageCheck.Result r = new ConditionalWriteCheck().run(s, "t");
             assertThat(r.ok()).as(r.toString()).isTrue();
-            assertThat(r.steps()).hasSize(6);
+            assertThat(r.steps()).extracting(StorageCheck.Step::name)
+                    .containsExactly("create", "reject-create", "cas-update", "reject-stale-cas", "race", "cleanup");
+            assertThat(r.steps().get(4).detail()).as("the node's probe: 8 rounds").contains("x 8 rounds");
         }
     }
 
@@ -62,7 +64,7 @@ class StorageCheckTest {
         try (BucketStore s = real()) {
             StorageCheck.Result r = new ConditionalWriteCheck().run(new Unconditional(s, true), "t");
             assertThat(r.ok()).isFalse();
-            assertThat(r.summary()).contains("at reject-create");
+            assertThat(r.summary()).contains("at step 'reject-create'");
             assertThat(r.steps()).extracting(StorageCheck.Step::name).containsExactly("create", "reject-create", "cleanup");
             assertThat(r.steps().get(2).ok()).isTrue();
             assertThat(s.list("probe/", null, 10).join().keys()).isEmpty();
@@ -74,7 +76,7 @@ class StorageCheckTest {
         try (BucketStore s = real()) {
             StorageCheck.Result r = new ConditionalWriteCheck().run(new Unconditional(s, false), "t");
             assertThat(r.ok()).isFalse();
-            assertThat(r.summary()).contains("at reject-stale-cas");
+            assertThat(r.summary()).contains("at step 'reject-stale-cas'");
         }
     }
 

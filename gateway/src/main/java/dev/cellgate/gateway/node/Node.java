@@ -259,7 +259,7 @@ public final class Node {
         OptionalInt lowWater = maxResident.equals(config.maxResidentCells()) ? config.residentLowWater()
                 : OptionalInt.of(Math.max(1, (int) (maxResident.getAsInt() * 0.8)));
         CellsConfig cc = new CellsConfig(Path.of(config.watchDir()).toAbsolutePath().normalize(), config.outputGate(),
-                config.idleEvictMs(), maxResident, lowWater, config.maxRssMb(), config.activations());
+                config.idleEvictMs(), maxResident, lowWater, config.maxRssMb(), config.activations(), config.activationDeadlineMs());
         wakeIndex = new WakeIndex(bucket);
         cells = new Cells(vertx, cc, ownership, replicator, () -> workers == null ? null : workers.current(), Ticker.SYSTEM,
                 cellIo, this::leaseValid, wakeIndex);

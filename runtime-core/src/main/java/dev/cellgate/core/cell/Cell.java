@@ -191,8 +191,7 @@ final class Cell {
             gate.barrier(storage.dirty()).whenComplete((x, ge) -> {
                 metrics.outputGateWait(System.nanoTime() - gated);
                 if (ge != null) {
-                    out.completeExceptionally(new StubCallException("the write this result follows did not become durable: "
-                            + rootMessage(ge), true, ge));
+                    out.completeExceptionally(GateFailure.toCaller(ge));
                 } else if (e != null) {
                     out.completeExceptionally(e);
                 } else {

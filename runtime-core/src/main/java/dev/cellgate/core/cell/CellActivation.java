@@ -38,34 +38,42 @@ final class CellActivation {
         this.env = env;
     }
 
-    /** @param cause the request that needs the cell (named in the activation's log lines), or null */
-    CompletableFuture<Cell> activate(CellIdentity id, String cause) {
+    /**
+     * @param cause   the request that needs the cell (named in the activation's log lines), or null
+     * @param attempt the race with the deadline: once abandoned, each next step gives the cell back
+     */
+    CompletableFuture<Cell> activate(CellIdentity id, String cause, ActivationAttempt attempt) {
         String scope = id.scope();
         long t0 = env.ticker().nowMs();
+        attempt.enter("acquire");
         return env.ownership().acquire(scope).thenCompose(acq -> switch (acq) {
             case Acquisition.OwnedElsewhere o -> CompletableFuture.failedFuture(new OwnedElsewhereException(scope, o.node()));
             case Acquisition.Unavailable u -> CompletableFuture.failedFuture(new StubCallException(
                     "cell " + scope + " cannot be activated now: " + u.reason(), true, null));
-            case Acquisition.Acquired a -> bringUp(id, a, t0, cause).exceptionallyCompose(e -> giveBack(scope, a, e, cause));
+            case Acquisition.Acquired a -> bringUp(id, a, t0, cause, attempt)
+                    .exceptionallyCompose(e -> giveBack(scope, a, e, cause, attempt));
         });
     }
 
-    /** Restores from the bucket, timing it for the metrics. */
-    private CompletableFuture<RestoreResult> restore(String scope, long epoch, CellFiles files) {
+    /** Restores from the bucket, timing it for the metrics; the deadline cancels it. */
+    private CompletableFuture<RestoreResult> restore(String scope, long epoch, CellFiles files, ActivationAttempt attempt) {
         long r0 = System.nanoTime();
         env.restoring().incrementAndGet();
-        return env.replicator().restore(scope, epoch, files.database()).whenComplete((r, e) -> {
+        attempt.enter("restore");
+        return attempt.cancellable(env.replicator().restore(scope, epoch, files.database())).whenComplete((r, e) -> {
             env.restoring().decrementAndGet();
             env.metrics().restore(e == null, System.nanoTime() - r0, r == null ? 0 : r.bytesRead());
         });
     }
 
-    private CompletableFuture<Cell> bringUp(CellIdentity id, Acquisition.Acquired a, long t0, String cause) {
+    private CompletableFuture<Cell> bringUp(CellIdentity id, Acquisition.Acquired a, long t0, String cause,
+                                            ActivationAttempt attempt) {
         String scope = id.scope();
         CellFiles files = new CellFiles(env.config().watchDir(), scope);
         Replicator replicator = env.replicator();
         return CompletableFuture.supplyAsync(() -> {
             try {
+                attempt.enter("prepare the local files");
                 files.prepare();
                 OptionalLong kept = files.releasedEpoch();
                 boolean reuse = kept.isPresent() && kept.getAsLong() == a.previousEpoch() && a.previousEpoch() > 0;
@@ -82,19 +90,21 @@ final class CellActivation {
             if (reused || replicator == null) {
                 return CompletableFuture.completedFuture(new Brought(reused, RestoreResult.empty()));
             }
-            return restore(scope, a.epoch(), files).thenApply(r -> new Brought(false, r));
+            return restore(scope, a.epoch(), files, attempt).thenApply(r -> new Brought(false, r));
         }).thenApplyAsync(b -> {
+            attempt.enter("open the database");
             SqliteCellStorage storage = new SqliteCellStorage(files.database());
             return new Opened(b, storage);
-        }, env.io()).thenCompose(o -> construct(id, a, files, o, t0, cause));
+        }, env.io()).thenCompose(o -> construct(id, a, files, o, t0, cause, attempt));
     }
 
     private CompletableFuture<Cell> construct(CellIdentity id, Acquisition.Acquired a, CellFiles files, Opened o, long t0,
-                                              String cause) {
+                                              String cause, ActivationAttempt attempt) {
         String scope = id.scope();
         CellExecutor executor = new CellExecutor(((VertxInternal) env.vertx()).createEventLoopContext(), scope);
         CellReplica replica;
         try {
+            attempt.enter("attach replication");
             replica = env.replicator() == null ? null
                     : env.replicator().attach(scope, a.epoch(), files.database(), executor,
                     () -> env.ownership().confirm(scope, a.epoch(), a.version()), o.storage.walCheckpoint());
@@ -111,9 +121,9 @@ final class CellActivation {
                     } catch (java.io.IOException e) {
                         throw new CompletionException(e);
                     }
-                }, env.io()).thenCompose(x -> restore(scope, a.epoch(), files))
+                }, env.io()).thenCompose(x -> restore(scope, a.epoch(), files, attempt))
                         .thenApplyAsync(r -> new Opened(new Brought(false, r), new SqliteCellStorage(files.database())), env.io())
-                        .thenCompose(again -> construct(id, a, files, again, t0, cause));
+                        .thenCompose(again -> construct(id, a, files, again, t0, cause, attempt));
             }
             return CompletableFuture.failedFuture(refused);
         } catch (RuntimeException e) {
@@ -130,6 +140,7 @@ final class CellActivation {
         executor.execute(() -> {
             LoadedScript script = env.script();
             try (LogContext.Scope s = LogContext.enter(cause, null)) {
+                attempt.enter("construct the Durable Object");
                 if (script == null) {
                     throw new StubCallException("no deployment is loaded on this node", true, null);
                 }
@@ -156,11 +167,25 @@ final class CellActivation {
         return done;
     }
 
-    /** Activation failed after the acquire: hand the cell back so it is not stuck here. */
-    private CompletableFuture<Cell> giveBack(String scope, Acquisition.Acquired a, Throwable e, String cause) {
+    /**
+     * Activation failed after the acquire (or was abandoned at its deadline): hand the cell back so
+     * it is not stuck here. An abandoned one also drops what it brought to disk: nobody attaches it.
+     * A release that does not land leaves the cell owned by this node but not resident, which the
+     * next activation anywhere takes over at a new epoch.
+     */
+    private CompletableFuture<Cell> giveBack(String scope, Acquisition.Acquired a, Throwable e, String cause,
+                                             ActivationAttempt attempt) {
         LogContext.run(cause, scope, () -> LOG.atWarn().setMessage("cell.activation_failed").addKeyValue("epoch", a.epoch())
                 .addKeyValue("error", Cell.rootMessage(e)).log());
-        return env.ownership().release(scope, a.epoch(), a.version())
+        CompletableFuture<Void> dropped = !attempt.abandoned() ? CompletableFuture.completedFuture(null)
+                : CompletableFuture.runAsync(() -> {
+                    try {
+                        new CellFiles(env.config().watchDir(), scope).wipe();
+                    } catch (java.io.IOException io) {
+                        LOG.atWarn().setMessage("cell.wipe_failed").addKeyValue("scope", scope).addKeyValue("error", io.toString()).log();
+                    }
+                }, env.io());
+        return dropped.thenCompose(x -> env.ownership().release(scope, a.epoch(), a.version()))
                 .handle((ok, re) -> null)
                 .thenCompose(x -> CompletableFuture.failedFuture(e instanceof CompletionException && e.getCause() != null ? e.getCause() : e));
     }

@@ -59,11 +59,22 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
     private volatile RuntimeMetrics metrics = RuntimeMetrics.NOOP;
     private volatile StubChannel stubs;
     private volatile boolean acceptingWork = true;
+    /**
+     * The deliberately broken variant (tests only): an activation past its deadline carries on and
+     * its cell is installed although the request that needed it already failed.
+     */
+    volatile boolean brokenInstallsLateCells;
 
-    /** One scope's slot: the activation (or active cell), and the release when one runs. */
+    /**
+     * One scope's slot: the activation (or active cell), the release when one runs, and the late
+     * work of an activation abandoned at its deadline while it winds down.
+     */
     private static final class Entry {
         final CompletableFuture<Cell> cell;
         volatile CompletableFuture<Void> leaving;
+        /** Set when its activation was abandoned at the deadline; {@link #windingDown} completes when its late work is done. */
+        volatile boolean abandoned;
+        final CompletableFuture<Void> windingDown = new CompletableFuture<>();
 
         Entry(CompletableFuture<Cell> cell) {
             this.cell = cell;
@@ -167,6 +178,11 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
         }
         String scope = id.scope();
         Entry e = entries.get(scope);
+        if (e != null && e.abandoned && !e.windingDown.isDone()) {
+            // Never a second activation of one scope on this node while the first still touches its files.
+            return CompletableFuture.failedFuture(new StubCallException("cell " + scope + ": an earlier activation ran past"
+                    + " CELLD_ACTIVATION_DEADLINE_MS and is still giving the cell back; retry", true, null));
+        }
         if (e == null) {
             String owner = owners.owner(scope, ticker.nowMs());
             if (owner != null) {
@@ -194,7 +210,7 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
         CompletableFuture<Cell> f;
         try {
             Admission.check(this);
-            f = activations.run(() -> activation.activate(id, cause));
+            f = activations.run(() -> bounded(id.scope(), entry, cause, attempt -> activation.activate(id, cause, attempt)));
         } catch (RuntimeException ex) {
             f = CompletableFuture.failedFuture(ex);
         }
@@ -207,13 +223,91 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
                 if (unwrap(err) instanceof OwnedElsewhereException o) {
                     owners.remember(id.scope(), o.node(), ticker.nowMs());
                 }
-                entries.remove(id.scope(), entry);
+                if (!(unwrap(err) instanceof ActivationDeadlineException)) {
+                    entries.remove(id.scope(), entry); // past the deadline the entry stays until the late work is done
+                }
                 entry.cell.completeExceptionally(unwrap(err));
             } else {
                 owners.forget(id.scope());
                 cell.busyWhile(() -> entry.cell.complete(cell));
             }
         });
+    }
+
+    /**
+     * The activation, or the deadline's error when that comes first: then the activation's slot
+     * (the limiter's permit) is free at once, and its late work winds down on its own — a restore
+     * in flight is cancelled, and every later step gives the cell back instead of installing it.
+     * The scope's entry stays (requests fail fast, retryable) until that is done, and counts as
+     * releasing for the drain.
+     */
+    private CompletableFuture<Cell> bounded(String scope, Entry entry, String cause,
+                                            java.util.function.Function<ActivationAttempt, CompletableFuture<Cell>> activate) {
+        boolean broken = brokenInstallsLateCells;
+        ActivationAttempt attempt = new ActivationAttempt(scope, !broken);
+        CompletableFuture<Cell> out = new CompletableFuture<>();
+        long deadlineMs = config.activationDeadlineMs();
+        long started = ticker.nowMs();
+        long timer = vertx.setTimer(deadlineMs, t -> {
+            // Marked before the abandon: the late work may end at once, and it reads these.
+            entry.abandoned = true;
+            releasing.incrementAndGet();
+            if (!attempt.abandon()) {
+                entry.abandoned = false; // it finished first
+                releasing.decrementAndGet();
+                return;
+            }
+            LogContext.run(cause, scope, () -> LOG.atWarn().setMessage("cell.activation_deadline").addKeyValue("deadline_ms", deadlineMs)
+                    .addKeyValue("stage", attempt.stage()).log());
+            out.completeExceptionally(new ActivationDeadlineException(scope, deadlineMs, attempt.stage()));
+            attempt.stopWaiting();
+        });
+        CompletableFuture<Cell> work;
+        try {
+            work = activate.apply(attempt);
+        } catch (RuntimeException e) {
+            work = CompletableFuture.failedFuture(e);
+        }
+        work.whenComplete((cell, err) -> {
+            if (attempt.finish()) {
+                vertx.cancelTimer(timer);
+                if (err != null) {
+                    out.completeExceptionally(err);
+                } else {
+                    out.complete(cell);
+                }
+                return;
+            }
+            if (cell != null && broken) {
+                entries.replace(scope, entry, new Entry(CompletableFuture.completedFuture(cell)));
+                woundDown(scope, entry, started, "installed the late cell (broken variant)");
+            } else if (cell != null) {
+                releaseLate(scope, entry, cell, started);
+            } else {
+                entries.remove(scope, entry);
+                woundDown(scope, entry, started, "gave the cell back: " + Cell.rootMessage(err));
+            }
+        });
+        return out;
+    }
+
+    /**
+     * An abandoned activation built its cell after all: released at once (final flush, ownership
+     * back), never served for the request that already failed. Requests arriving meanwhile wait for
+     * that release, as for any release, then activate the cell again.
+     */
+    private void releaseLate(String scope, Entry abandoned, Cell cell, long started) {
+        Entry late = new Entry(CompletableFuture.completedFuture(cell));
+        entries.replace(scope, abandoned, late);
+        release(scope, "its activation finished past CELLD_ACTIVATION_DEADLINE_MS").whenComplete((ok, e) ->
+                woundDown(scope, abandoned, started, Boolean.TRUE.equals(ok) ? "released the late cell" : "the late cell's release failed"));
+    }
+
+    private void woundDown(String scope, Entry abandoned, long started, String outcome) {
+        releasing.decrementAndGet();
+        LOG.atInfo().setMessage("cell.activation_wound_down").addKeyValue("scope", scope).addKeyValue("outcome", outcome)
+                .addKeyValue("ms", ticker.nowMs() - started).log();
+        abandoned.windingDown.complete(null);
     }
 
     /** A forwarded call for {@code scope} was refused or could not reach the owner: resolve from the bucket next time. */

@@ -48,13 +48,18 @@ final class OutputGate {
         }
     }
 
-    /** The turn's writes are gone (commit failed, cell reset): whoever waits on them fails. */
+    /**
+     * The turn's writes are gone (commit failed, cell reset): whoever waits on them fails. The open
+     * turn's writes were never handed to replication, so they fail as not durable whatever the cause
+     * (even one whose outcome is unknown for earlier commits); later results keep the cause itself.
+     */
     void lost(Throwable cause) {
         CompletableFuture<Void> waiting = openTurn;
         openTurn = null;
         lastCommit = CompletableFuture.failedFuture(cause);
         if (waiting != null) {
-            waiting.completeExceptionally(cause);
+            waiting.completeExceptionally(new IllegalStateException("the turn's writes were never committed: "
+                    + Cell.rootMessage(cause)));
         }
     }
 

@@ -161,6 +161,10 @@ public final class NodeConfig {
         return v != null ? v : Math.min(Runtime.getRuntime().availableProcessors(), 128);
     }
 
+    public int activationDeadlineMs() {
+        return intValue(Settings.ACTIVATION_DEADLINE_MS);
+    }
+
     public boolean outputGate() {
         return flag(Settings.OUTPUT_GATE);
     }

@@ -36,6 +36,8 @@ public final class Settings {
     public static final Setting RESIDENT_LOW_WATER = Setting.computed("CELLD_RESIDENT_LOW_WATER", POSITIVE_INT, "80% of the max", "when over the max, shed idle cells down to this");
     public static final Setting MAX_RSS_MB = Setting.computed("CELLD_MAX_RSS_MB", NON_NEGATIVE_INT, "80% of memory", "memory-pressure threshold for shedding in MB (0 disables)");
     public static final Setting ACTIVATIONS = Setting.computed("CELLD_ACTIVATIONS", POSITIVE_INT, "min(cores, 128)", "concurrent cold activations");
+    public static final Setting ACTIVATION_DEADLINE_MS = Setting.of("CELLD_ACTIVATION_DEADLINE_MS", POSITIVE_INT, "30000",
+            "bound on one cell activation (acquire, restore, construct) in ms; past it the request fails retryably and the slot is freed");
     public static final Setting OUTPUT_GATE = Setting.of("CELLD_OUTPUT_GATE", BOOL, "1", "0 acknowledges writes before replication (may lose acknowledged writes)");
     public static final Setting STORAGE_PROBE = Setting.of("CELLD_STORAGE_PROBE", BOOL, "1", "run the conditional-write probe at startup");
 
@@ -56,7 +58,7 @@ public final class Settings {
     public static final List<Setting> ALL = List.of(
             BUCKET, S3_ENDPOINT, AWS_REGION, ADDR, INTERNAL_ADDR, ADVERTISE, NODE, WATCH, TTL_MS, CLOCK_SKEW_MS, RELEASES,
             SHUTDOWN_DRAIN_MS, WAKER_TICK_MS, MAX_RESIDENT_CELLS, RESIDENT_LOW_WATER, MAX_RSS_MB, ACTIVATIONS,
-            OUTPUT_GATE, STORAGE_PROBE,
+            ACTIVATION_DEADLINE_MS, OUTPUT_GATE, STORAGE_PROBE,
             PLUGINS_DIR, IDLE_EVICT_MS, MAX_REQUEST_BODY_BYTES, CPU_MS, STOP_GRACE_MS, LOG_FORMAT, JIT, FILE_FSYNC, GCS_ENDPOINT, ESBUILD);
 
     private static final Map<String, Setting> BY_ENV = new LinkedHashMap<>();

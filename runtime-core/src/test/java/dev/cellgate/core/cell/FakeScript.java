@@ -27,6 +27,8 @@ final class FakeScript implements LoadedScript {
     final Map<String, AtomicInteger> constructed = new ConcurrentHashMap<>();
     final java.util.concurrent.BlockingQueue<CompletableFuture<HttpResponseData>> waiting = new java.util.concurrent.LinkedBlockingQueue<>();
     volatile long constructMs;
+    /** When set, a constructor waits for it to open (a constructor that takes as long as the test wants). */
+    volatile java.util.concurrent.CountDownLatch constructGate;
     private final String prefix;
 
     FakeScript() {
@@ -57,6 +59,14 @@ final class FakeScript implements LoadedScript {
         if (constructMs > 0) {
             try {
                 Thread.sleep(constructMs);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        java.util.concurrent.CountDownLatch gate = constructGate;
+        if (gate != null) {
+            try {
+                gate.await();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

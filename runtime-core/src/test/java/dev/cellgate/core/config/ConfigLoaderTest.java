@@ -48,6 +48,12 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void theActivationDeadlineDefaultsToThirtySeconds() {
+        assertThat(NodeConfig.defaults().activationDeadlineMs()).isEqualTo(30_000);
+        assertThat(ConfigLoader.load(null, Map.of("CELLD_ACTIVATION_DEADLINE_MS", "5000")).activationDeadlineMs()).isEqualTo(5000);
+    }
+
+    @Test
     void lowWaterDefaultsToEightyPercentOfTheMax() {
         NodeConfig c = ConfigLoader.load(null, Map.of("CELLD_MAX_RESIDENT_CELLS", "1000"));
         assertThat(c.residentLowWater()).hasValue(800);
@@ -73,6 +79,8 @@ class ConfigLoaderTest {
         "CELLD_MAX_RSS_MB|-1",
         "CELLD_LOG_FORMAT|xml",
         "CELLD_RELEASE|4",
+        "CELLD_ACTIVATION_DEADLINE_MS|0",
+        "CELLD_ACTIVATION_DEADLINE_MS|30s",
     })
     void invalidEnvironmentValuesNameTheVariableAndTheValue(String name, String value) {
         assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(name, value)))

@@ -99,7 +99,7 @@ final class Attacher {
         if (meta.restored() && meta.epoch() == epoch) {
             return new AttachState(cp, image, meta.lineage(), null);
         }
-        Optional<RestorePlan> plan = await(scope, new LineageResolver(keys, reads).resolve(epoch)).plan();
+        Optional<RestorePlan> plan = await(scope, new LineageResolver(keys, reads, policy.pins()).resolve(epoch)).plan();
         LineageEnd bucket = plan.isEmpty() ? LineageEnd.empty() : await(scope, LineageEndReader.read(scope, reads, plan.get()));
         if (!bucket.end().sameContent(local)) {
             throw new AttachRefusedException("cell " + scope + ": local copy is at " + local + " but the bucket lineage below epoch "
@@ -117,7 +117,7 @@ final class Attacher {
         }
         LineageEnd lineage = LineageEnd.empty();
         if (epoch > 1) {
-            Optional<RestorePlan> plan = await(scope, new LineageResolver(keys, reads).resolve(epoch)).plan();
+            Optional<RestorePlan> plan = await(scope, new LineageResolver(keys, reads, policy.pins()).resolve(epoch)).plan();
             if (plan.isPresent() && !plan.get().empty()) {
                 throw new AttachRefusedException("cell " + scope + ": the bucket holds data for this cell (lineage of epoch "
                         + plan.get().tip() + ") but " + dbFile + " has no replica metadata: restore it first");

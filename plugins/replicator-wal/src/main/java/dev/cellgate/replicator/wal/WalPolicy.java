@@ -1,6 +1,6 @@
 package dev.cellgate.replicator.wal;
 
-import dev.cellgate.replicator.wal.bucket.RetryPolicy;
+import dev.cellgate.replicator.wal.restore.PinRule;
 import java.time.Duration;
 
 /**
@@ -17,52 +17,54 @@ import java.time.Duration;
  * @param forceCheckpointBytes checkpoint at this WAL size even while uploads are in flight (the frames
  *                             are already read and held in memory, so nothing can be lost)
  * @param parallelism          concurrent bucket reads in a restore and writes of snapshot chunks
- * @param retry                bounded retries of every bucket call
  * @param attachTimeout        bound on the bucket reads attach makes to verify a kept local copy
+ * @param pins                 {@link PinRule#REFUSE}; the other values are broken variants for tests
  */
 public record WalPolicy(int l1EveryL0, long l1MaxBytes, int maxRestoreSegments, int attachSnapshotSpans,
                         int chunkBytes, long checkpointWalBytes, long forceCheckpointBytes, int parallelism,
-                        RetryPolicy retry, Duration attachTimeout) {
+                        Duration attachTimeout, PinRule pins) {
 
     public WalPolicy {
         if (l1EveryL0 < 2 || l1MaxBytes < 1 || maxRestoreSegments < 2 || attachSnapshotSpans < 1 || chunkBytes < 65536
-                || checkpointWalBytes < 1 || forceCheckpointBytes < checkpointWalBytes || parallelism < 1) {
+                || checkpointWalBytes < 1 || forceCheckpointBytes < checkpointWalBytes || parallelism < 1 || pins == null) {
             throw new IllegalArgumentException("invalid WAL replicator policy " + this);
         }
     }
 
     public static WalPolicy defaults() {
-        return new WalPolicy(32, 8L << 20, 64, 4, 4 << 20, 4L << 20, 64L << 20, 16, RetryPolicy.defaults(),
-                Duration.ofSeconds(30));
+        return new WalPolicy(32, 8L << 20, 64, 4, 4 << 20, 4L << 20, 64L << 20, 16, Duration.ofSeconds(30),
+                PinRule.REFUSE);
     }
 
     public WalPolicy withL1EveryL0(int n) {
         return new WalPolicy(n, l1MaxBytes, maxRestoreSegments, attachSnapshotSpans, chunkBytes, checkpointWalBytes,
-                forceCheckpointBytes, parallelism, retry, attachTimeout);
+                forceCheckpointBytes, parallelism, attachTimeout, pins);
     }
 
     public WalPolicy withMaxRestoreSegments(int n) {
         return new WalPolicy(l1EveryL0, l1MaxBytes, n, attachSnapshotSpans, chunkBytes, checkpointWalBytes,
-                forceCheckpointBytes, parallelism, retry, attachTimeout);
+                forceCheckpointBytes, parallelism, attachTimeout, pins);
     }
 
     public WalPolicy withChunkBytes(int n) {
         return new WalPolicy(l1EveryL0, l1MaxBytes, maxRestoreSegments, attachSnapshotSpans, n, checkpointWalBytes,
-                forceCheckpointBytes, parallelism, retry, attachTimeout);
+                forceCheckpointBytes, parallelism, attachTimeout, pins);
     }
 
     public WalPolicy withCheckpointWalBytes(long n) {
         return new WalPolicy(l1EveryL0, l1MaxBytes, maxRestoreSegments, attachSnapshotSpans, chunkBytes, n,
-                Math.max(n, forceCheckpointBytes), parallelism, retry, attachTimeout);
+                Math.max(n, forceCheckpointBytes), parallelism, attachTimeout, pins);
     }
 
     public WalPolicy withForceCheckpointBytes(long n) {
         return new WalPolicy(l1EveryL0, l1MaxBytes, maxRestoreSegments, attachSnapshotSpans, chunkBytes, checkpointWalBytes,
-                n, parallelism, retry, attachTimeout);
+                n, parallelism, attachTimeout, pins);
     }
 
-    public WalPolicy withRetry(RetryPolicy r) {
+
+    /** A deliberately broken variant (tests only), or {@link PinRule#REFUSE}. */
+    public WalPolicy withPins(PinRule p) {
         return new WalPolicy(l1EveryL0, l1MaxBytes, maxRestoreSegments, attachSnapshotSpans, chunkBytes, checkpointWalBytes,
-                forceCheckpointBytes, parallelism, r, attachTimeout);
+                forceCheckpointBytes, parallelism, attachTimeout, p);
     }
 }

@@ -32,13 +32,13 @@ public final class WalReplicator implements Replicator {
         }
         this.config = config;
         this.policy = policy;
-        this.reads = new BucketReads(config.store(), policy.retry());
+        this.reads = new BucketReads(config.store());
     }
 
     @Override
     public CompletableFuture<RestoreResult> restore(String scope, long acquiredEpoch, Path dbFile) {
         try {
-            return new DatabaseRestorer(new LineageKeys(scope), reads, config.ioExecutor(), policy.parallelism())
+            return new DatabaseRestorer(new LineageKeys(scope), reads, config.ioExecutor(), policy.parallelism(), policy.pins())
                     .restore(acquiredEpoch, dbFile);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);

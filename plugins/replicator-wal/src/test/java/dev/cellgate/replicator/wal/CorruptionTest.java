@@ -24,7 +24,7 @@ class CorruptionTest {
     void setUp() throws Exception {
         fx = new Fixture(tmp);
         // No compaction and no snapshot: the history stays as one l0 segment per transaction.
-        WalReplicator r = fx.replicator(fx.bucket, Fixture.fastPolicy().withL1EveryL0(1000), 1L << 40);
+        WalReplicator r = fx.replicator(fx.bucket, Fixture.policy().withL1EveryL0(1000), 1L << 40);
         CellHarness a = fx.activate(r, fx.bucket, "node-a");
         a.sql("CREATE TABLE t (v TEXT)").get(30, TimeUnit.SECONDS);
         for (int i = 0; i < 6; i++) {

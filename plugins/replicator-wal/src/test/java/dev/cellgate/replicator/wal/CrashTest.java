@@ -40,7 +40,7 @@ class CrashTest extends WithFixture {
         int next = 0;
         for (int cycle = 0; cycle < cycles; cycle++) {
             FaultyStore store = new FaultyStore(fx.bucket).delay(15); // each upload takes a while: crashes hit in-flight ones
-            WalReplicator r = fx.replicator(store, Fixture.fastPolicy(), 64L << 20);
+            WalReplicator r = fx.replicator(store, Fixture.policy(), 64L << 20);
             String node = "node-" + cycle;
             CellHarness h = fx.activate(r, store, node);
             if (cycle == 0) {

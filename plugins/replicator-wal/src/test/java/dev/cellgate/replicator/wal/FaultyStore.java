@@ -29,6 +29,9 @@ final class FaultyStore implements BucketStore {
     private volatile Predicate<String> ambiguousAfterWrite = k -> false;
     private volatile Predicate<String> ambiguousWithoutWrite = k -> false;
     private final AtomicInteger ambiguousBudget = new AtomicInteger();
+    private volatile Predicate<String> readTimesOut = k -> false;
+    private volatile long readDelayMs;
+    final AtomicInteger gets = new AtomicInteger();
 
     FaultyStore(BucketStore inner) {
         this.inner = inner;
@@ -58,6 +61,18 @@ final class FaultyStore implements BucketStore {
         return this;
     }
 
+    /** Every read answers after {@code ms} (a slow bucket). */
+    FaultyStore delayReads(long ms) {
+        this.readDelayMs = ms;
+        return this;
+    }
+
+    /** Reads of matching keys fail as a read that timed out would (the bucket answered nothing in time). */
+    FaultyStore readsTimeOut(Predicate<String> keys) {
+        this.readTimesOut = keys;
+        return this;
+    }
+
     /** From now on nothing reaches the bucket: delayed writes still in flight are dropped. */
     void crash() {
         crashed.set(true);
@@ -74,6 +89,14 @@ final class FaultyStore implements BucketStore {
 
     @Override
     public CompletableFuture<Optional<StoredObject>> get(String key) {
+        gets.incrementAndGet();
+        if (readTimesOut.test(key)) {
+            return CompletableFuture.failedFuture(new java.util.concurrent.TimeoutException("injected: no answer to the read of " + key));
+        }
+        if (readDelayMs > 0) {
+            return CompletableFuture.runAsync(() -> { }, CompletableFuture.delayedExecutor(readDelayMs, TimeUnit.MILLISECONDS))
+                    .thenCompose(x -> crashed.get() ? down() : inner.get(key));
+        }
         return crashed.get() ? down() : inner.get(key);
     }
 

@@ -6,10 +6,8 @@ import dev.cellgate.core.spi.bucket.BucketStore;
 import dev.cellgate.core.spi.replication.ReplicatorConfig;
 import dev.cellgate.core.spi.replication.RestoreResult;
 import dev.cellgate.core.store.file.FileBucketStore;
-import dev.cellgate.replicator.wal.bucket.RetryPolicy;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -35,8 +33,8 @@ final class Fixture implements AutoCloseable {
         this.bucket = new FileBucketStore("file://" + dir.resolve("bucket"), dir.resolve("bucket"), false);
     }
 
-    static WalPolicy fastPolicy() {
-        return WalPolicy.defaults().withRetry(new RetryPolicy(4, Duration.ofMillis(5), Duration.ofMillis(40)));
+    static WalPolicy policy() {
+        return WalPolicy.defaults();
     }
 
     WalReplicator replicator(BucketStore store, WalPolicy policy, long snapshotEveryBytes) {
@@ -44,7 +42,7 @@ final class Fixture implements AutoCloseable {
     }
 
     WalReplicator replicator() {
-        return replicator(bucket, fastPolicy(), 64L << 20);
+        return replicator(bucket, policy(), 64L << 20);
     }
 
     Path db(String node) {

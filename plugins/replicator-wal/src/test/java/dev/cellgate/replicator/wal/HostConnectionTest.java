@@ -30,7 +30,7 @@ class HostConnectionTest extends WithFixture {
     void anAttachedReplicaHoldsNoDescriptorOfItsOwn() throws Exception {
         Path fdDir = Paths.get("/proc/self/fd");
         assumeTrue(Files.isDirectory(fdDir), "needs /proc/self/fd (Linux)");
-        WalReplicator r = fx.replicator(fx.bucket, Fixture.fastPolicy().withCheckpointWalBytes(64 * 1024), 64L << 20);
+        WalReplicator r = fx.replicator(fx.bucket, Fixture.policy().withCheckpointWalBytes(64 * 1024), 64L << 20);
         CellHarness a = fx.activate(r, fx.bucket, "node-a");
         a.sql("CREATE TABLE kv (k INTEGER PRIMARY KEY, v BLOB)").get(30, TimeUnit.SECONDS);
         for (int i = 0; i < 40; i++) { // 40 × 8 KB: the WAL passes the 64 KB checkpoint size several times

@@ -125,7 +125,7 @@ class LocalReattachTest {
         // A slow bucket keeps the commit's upload in flight at the detach; on the plain file bucket
         // it could land first (then the copy is clean and re-attaching it is right).
         FaultyStore slow = new FaultyStore(fx.bucket).delay(1_000);
-        WalReplicator slowReplicator = fx.replicator(slow, Fixture.fastPolicy(), 64L << 20);
+        WalReplicator slowReplicator = fx.replicator(slow, Fixture.policy(), 64L << 20);
         CellHarness a = fx.activate(slowReplicator, slow, "node-a");
         a.sql("CREATE TABLE t (v TEXT)").get(30, TimeUnit.SECONDS);
         // fencing: detach without flush while a commit is not yet durable

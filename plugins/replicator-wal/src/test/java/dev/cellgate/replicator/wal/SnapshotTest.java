@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 /** Snapshots and compaction keep a restore to a bounded number of objects; GC keeps the bucket bounded too. */
 class SnapshotTest extends WithFixture {
-    static final WalPolicy SMALL = Fixture.fastPolicy().withL1EveryL0(4).withMaxRestoreSegments(8).withChunkBytes(65536)
+    static final WalPolicy SMALL = Fixture.policy().withL1EveryL0(4).withMaxRestoreSegments(8).withChunkBytes(65536)
             .withCheckpointWalBytes(32 * 1024);
 
     @Test

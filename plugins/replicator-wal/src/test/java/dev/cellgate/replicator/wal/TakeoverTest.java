@@ -3,7 +3,9 @@ package dev.cellgate.replicator.wal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cellgate.core.spi.replication.RestoreException;
 import dev.cellgate.core.spi.replication.RestoreResult;
+import dev.cellgate.replicator.wal.restore.PinRule;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,16 +42,27 @@ class TakeoverTest extends WithFixture {
 
     @Test
     void aStaleOwnersLateWritesAreIgnoredOnceANewerEpochPinned() throws Exception {
-        List<String> rows = splitBrain(new FaultyStore(fx.bucket));
+        List<String> rows = splitBrain(new FaultyStore(fx.bucket), PinRule.REFUSE);
         assertThat(rows).containsExactlyInAnyOrder("t:a1|", "t:a2|", "t:b1|", "t:b2|");
     }
 
-    /** The broken variant: B's pin silently never reaches the bucket. The same check must catch it. */
+    /** A broken store: B's pin silently never reaches the bucket. C's restore refuses rather than pass over B's data. */
     @Test
-    void withoutThePinTheSplitBrainCheckCatchesLostAcknowledgedWrites() throws Exception {
-        List<String> rows = splitBrain(new FaultyStore(fx.bucket).lose(k -> k.endsWith("/base.json") && k.contains("/e0000000000000002/")));
+    void withoutThePinTheRestoreIsRefusedRatherThanLoseAcknowledgedWrites() throws Exception {
+        assertThatThrownBy(() -> splitBrain(lostPinOfB(), PinRule.REFUSE)).hasRootCauseInstanceOf(RestoreException.class)
+                .rootCause().hasMessageContaining("e2 holds").hasMessageContaining("e1 is the newest pinned epoch");
+    }
+
+    /** The broken variant of the restore (it passes over data without a pin): the split-brain check catches it. */
+    @Test
+    void aRestoreThatPassesOverTheMissingPinIsCaughtLosingAcknowledgedWrites() throws Exception {
+        List<String> rows = splitBrain(lostPinOfB(), PinRule.BROKEN_RESTORE_IGNORES_UNPINNED_DATA);
         assertThat(rows).as("B's acknowledged writes").doesNotContain("t:b1|", "t:b2|");
         assertThat(rows).as("A's unacknowledged late write").contains("t:a3|");
+    }
+
+    private FaultyStore lostPinOfB() {
+        return new FaultyStore(fx.bucket).lose(k -> k.endsWith("/base.json") && k.contains("/e0000000000000002/"));
     }
 
     /**
@@ -57,13 +70,13 @@ class TakeoverTest extends WithFixture {
      * told, commits a3: its segment lands under e1 after B's restore (A's commit fails: not owner).
      * B attaches (pins) and writes b1, b2. C takes epoch 3 and restores: returns C's rows.
      */
-    private List<String> splitBrain(FaultyStore storeOfB) throws Exception {
+    private List<String> splitBrain(FaultyStore storeOfB, PinRule restoreOfC) throws Exception {
         WalReplicator r = fx.replicator();
         CellHarness a = fx.activate(r, fx.bucket, "node-a");
         a.sql("CREATE TABLE t (v TEXT PRIMARY KEY)", "INSERT INTO t VALUES ('a1')").get(30, TimeUnit.SECONDS);
         a.sql("INSERT INTO t VALUES ('a2')").get(30, TimeUnit.SECONDS);
 
-        WalReplicator rb = fx.replicator(storeOfB, Fixture.fastPolicy(), 64L << 20);
+        WalReplicator rb = fx.replicator(storeOfB, Fixture.policy(), 64L << 20);
         long eb = BucketOwnership.acquire(fx.bucket, Fixture.SCOPE, "node-b");
         Path dbB = fx.db("node-b");
         rb.restore(Fixture.SCOPE, eb, dbB).get(30, TimeUnit.SECONDS);
@@ -78,7 +91,8 @@ class TakeoverTest extends WithFixture {
         b.sql("INSERT INTO t VALUES ('b2')").get(30, TimeUnit.SECONDS);
 
         long ec = BucketOwnership.acquire(fx.bucket, Fixture.SCOPE, "node-c");
-        r.restore(Fixture.SCOPE, ec, fx.db("node-c")).get(30, TimeUnit.SECONDS);
+        fx.replicator(fx.bucket, Fixture.policy().withPins(restoreOfC), 64L << 20)
+                .restore(Fixture.SCOPE, ec, fx.db("node-c")).get(30, TimeUnit.SECONDS);
         return rows(fx.db("node-c"));
     }
 

@@ -8,7 +8,9 @@ public interface CellReplica {
     /**
      * Called right after a local commit. Returns a future that completes when that commit (and
      * everything before it) is durable in the bucket and ownership was confirmed. Commits made
-     * while an upload runs share the next upload (group commit).
+     * while an upload runs share the next upload (group commit). It fails with
+     * {@link CommitOutcomeUnknownException} when the commit may be in the bucket all the same (its
+     * upload had started), with another exception when the commit never left the node.
      */
     CompletableFuture<Void> committed();
 

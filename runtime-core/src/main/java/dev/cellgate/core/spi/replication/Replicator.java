@@ -17,7 +17,9 @@ public interface Replicator {
      * current lineage (the replicator pins each epoch's starting point when it attaches).
      * Completes with what was read; fails with {@link RestoreException} on a gap or corruption,
      * never leaving a partial database behind. A cell with no data completes with
-     * {@link RestoreResult#empty()} and creates no file.
+     * {@link RestoreResult#empty()} and creates no file. The caller may cancel the returned future
+     * (an activation past its deadline): the replicator then starts no further bucket read and never
+     * creates {@code dbFile} after {@code cancel} returned.
      */
     CompletableFuture<RestoreResult> restore(String scope, long acquiredEpoch, Path dbFile);
 

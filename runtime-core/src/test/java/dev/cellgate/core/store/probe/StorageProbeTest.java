@@ -122,4 +122,68 @@ class StorageProbeTest {
         assertThat(r.steps().get(r.steps().size() - 1).name()).isEqualTo("cleanup");
         assertThat(Map.copyOf(r.toMap())).containsKey("steps");
     }
+
+    /**
+     * A flaky connection: in every probe, the answer of one racer of the first race round is lost
+     * after its write landed (what a reset connection does). The store is atomic; the probe must not
+     * refuse it for want of one clear answer (issue 30 item 10), whatever the whole-probe retries.
+     */
+    @Test
+    void aRaceRoundWithALostAnswerIsRunAgainAndAnAtomicStoreQualifies() throws Exception {
+        try (FileBucketStore real = new FileBucketStore("file://" + dir, dir, false)) {
+            LostRaceAnswer flaky = new LostRaceAnswer(real, 1);
+            ProbeResult r = StorageProbe.run(flaky, "n1");
+            assertThat(flaky.lost.get()).as("answers lost").isPositive();
+            assertThat(r.ok()).as(r.summary()).isTrue();
+            assertThat(r.steps()).filteredOn(st -> st.name().equals("race")).singleElement()
+                    .satisfies(st -> assertThat(st.detail()).contains("8 rounds"));
+        }
+    }
+
+    /** A store that loses an answer in every race round cannot be shown atomic: refused, after a bounded number of rounds. */
+    @Test
+    void aStoreThatLosesAnAnswerInEveryRoundIsStillRefused() throws Exception {
+        try (FileBucketStore real = new FileBucketStore("file://" + dir, dir, false)) {
+            LostRaceAnswer flaky = new LostRaceAnswer(real, Integer.MAX_VALUE);
+            ProbeResult r = StorageProbe.run(flaky, "n1");
+            assertRefused(r, "race", "atomicity cannot be shown");
+            assertThat(flaky.lost.get()).as("bounded").isLessThan(StorageProbe.ATTEMPTS * 10);
+        }
+    }
+
+    /** Rerunning unclear rounds must not let a non-atomic store through: flaky and check-then-write is refused. */
+    @Test
+    void aNonAtomicStoreBehindAFlakyConnectionIsStillRefused() throws Exception {
+        try (FileBucketStore real = new FileBucketStore("file://" + dir, dir, false)) {
+            BucketStore broken = new LostRaceAnswer(new MisbehavingStore(real, MisbehavingStore.Fault.CAS_CHECK_THEN_WRITE), 1);
+            ProbeResult r = StorageProbe.run(broken, "n1");
+            assertRefused(r, "race", "not atomic");
+        }
+    }
+
+    /** Loses the answer (after the write) of the 3rd racer of the first {@code rounds} race rounds of every probe key. */
+    static final class LostRaceAnswer extends ForwardingBucketStore {
+        final java.util.concurrent.atomic.AtomicInteger lost = new java.util.concurrent.atomic.AtomicInteger();
+        private final int rounds;
+        private final Map<String, java.util.concurrent.atomic.AtomicInteger> casCalls = new java.util.concurrent.ConcurrentHashMap<>();
+
+        LostRaceAnswer(BucketStore real, int rounds) {
+            super(real);
+            this.rounds = rounds;
+        }
+
+        @Override
+        public CompletableFuture<WriteOutcome> putIfVersion(String key, byte[] bytes, String version) {
+            // Calls 1 and 2 are the sequential compare-and-swaps; then 16 racers per round.
+            int n = casCalls.computeIfAbsent(key, k -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
+            int inRound = (n - 3) % StorageProbe.RACERS;
+            int round = (n - 3) / StorageProbe.RACERS;
+            CompletableFuture<WriteOutcome> w = inner.putIfVersion(key, bytes, version);
+            if (n < 3 || inRound != 2 || round >= rounds) {
+                return w;
+            }
+            lost.incrementAndGet();
+            return w.thenApply(o -> new WriteOutcome.Ambiguous("injected: connection reset after the write was sent", null));
+        }
+    }
 }

@@ -8,19 +8,20 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
-/** Reads and listings with the same bounded retries as writes. */
+/**
+ * Reads and listings. No retries here: the store's own policy is the one retry layer (an S3 read
+ * is tried up to 6 times by the store plugin; a second layer here multiplied that to 36 requests
+ * per object). A failure names the operation, the key and the store.
+ */
 public final class BucketReads {
     private static final int PAGE = 1000;
 
     private final BucketStore store;
-    private final RetryPolicy retry;
 
-    public BucketReads(BucketStore store, RetryPolicy retry) {
+    public BucketReads(BucketStore store) {
         this.store = store;
-        this.retry = retry;
     }
 
     public BucketStore store() {
@@ -34,14 +35,14 @@ public final class BucketReads {
     }
 
     private CompletableFuture<Void> page(String prefix, String cursor, List<String> into) {
-        return withRetry("list " + prefix, () -> store.list(prefix, cursor, PAGE)).thenCompose((ListPage p) -> {
+        return named("list " + prefix, () -> store.list(prefix, cursor, PAGE)).thenCompose((ListPage p) -> {
             into.addAll(p.keys());
             return p.last() ? CompletableFuture.completedFuture(null) : page(prefix, p.nextCursor(), into);
         });
     }
 
     public CompletableFuture<Optional<StoredObject>> get(String key) {
-        return withRetry("get " + key, () -> store.get(key));
+        return named("get " + key, () -> store.get(key));
     }
 
     /** The object's bytes; fails with {@link MissingObjectException} when it does not exist. */
@@ -49,24 +50,13 @@ public final class BucketReads {
         return get(key).thenApply(o -> o.orElseThrow(() -> new MissingObjectException(key)).bytes());
     }
 
-    private <T> CompletableFuture<T> withRetry(String what, Supplier<CompletableFuture<T>> call) {
-        return tryOnce(what, call, 1);
-    }
-
-    private <T> CompletableFuture<T> tryOnce(String what, Supplier<CompletableFuture<T>> call, int n) {
-        CompletableFuture<T> f = DurableWrites.safe(call);
-        return f.handle((v, err) -> {
-            if (err == null) {
-                return CompletableFuture.completedFuture(v);
+    private <T> CompletableFuture<T> named(String what, Supplier<CompletableFuture<T>> call) {
+        return DurableWrites.safe(call).handle((v, err) -> {
+            if (err != null) {
+                throw new BucketException(what + " in " + store.url() + " failed: " + DurableWrites.unwrap(err), err);
             }
-            if (n >= retry.attempts()) {
-                return CompletableFuture.<T>failedFuture(new BucketException(what + " in " + store.url() + " failed after "
-                        + n + " attempts: " + DurableWrites.unwrap(err), err));
-            }
-            return CompletableFuture.runAsync(() -> { },
-                            CompletableFuture.delayedExecutor(retry.delayMillis(n + 1), TimeUnit.MILLISECONDS))
-                    .thenCompose(x -> tryOnce(what, call, n + 1));
-        }).thenCompose(x -> x);
+            return v;
+        });
     }
 
     /** A key the plan needs is not in the bucket. */

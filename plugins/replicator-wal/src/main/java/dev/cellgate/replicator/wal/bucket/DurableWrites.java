@@ -7,22 +7,21 @@ import java.util.Arrays;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Creates immutable objects exactly once. Every object of a lineage is written create-only: a key
- * names one content forever. An ambiguous outcome (timeout, 5xx) is reconciled by reading the key
- * back, never assumed: present with our bytes is success, present with other bytes is another
- * writer in our epoch (a protocol violation, fatal), absent means the write did not happen and is
- * retried, within the retry policy.
+ * names one content forever. A rejected or ambiguous outcome (timeout, 5xx) is reconciled by
+ * reading the key back, never assumed: present with our bytes is success, present with other bytes
+ * is another writer in our epoch (a protocol violation, fatal), absent is a failure.
+ *
+ * <p>No retries here: the store's own policy is the one retry layer (it retries what provably did
+ * nothing, such as throttling); a write whose answer was lost is reconciled, not sent again.
  */
 public final class DurableWrites {
     private final BucketStore store;
-    private final RetryPolicy retry;
 
-    public DurableWrites(BucketStore store, RetryPolicy retry) {
+    public DurableWrites(BucketStore store) {
         this.store = store;
-        this.retry = retry;
     }
 
     public BucketStore store() {
@@ -31,54 +30,38 @@ public final class DurableWrites {
 
     /** Completes when {@code key} holds exactly {@code bytes}; fails with {@link BucketWriteException} otherwise. */
     public CompletableFuture<Void> create(String key, byte[] bytes) {
-        return attempt(key, bytes, 1, "no attempt made");
-    }
-
-    private CompletableFuture<Void> attempt(String key, byte[] bytes, int n, String lastProblem) {
-        if (n > retry.attempts()) {
-            return CompletableFuture.failedFuture(new BucketWriteException("writing " + key + " to " + store.url()
-                    + " failed after " + retry.attempts() + " attempts: " + lastProblem));
-        }
-        return delay(n).thenCompose(x -> safe(() -> store.putIfAbsent(key, bytes)))
-                .handle((outcome, err) -> {
-                    if (outcome instanceof WriteOutcome.Written) {
-                        return CompletableFuture.<Void>completedFuture(null);
-                    }
-                    String problem = err != null ? "error " + unwrap(err)
-                            : outcome instanceof WriteOutcome.Rejected r ? "rejected (" + r.reason() + ")"
-                            : "ambiguous (" + ((WriteOutcome.Ambiguous) outcome).reason() + ")";
-                    return reconcile(key, bytes, n, problem);
-                })
-                .thenCompose(f -> f);
-    }
-
-    /** After a rejected or ambiguous write: read the key to learn what the bucket holds. */
-    private CompletableFuture<Void> reconcile(String key, byte[] bytes, int n, String problem) {
-        return safe(() -> store.get(key)).handle((found, err) -> {
-            if (err != null) {
-                return attempt(key, bytes, n + 1, problem + "; reading it back failed: " + unwrap(err));
+        return safe(() -> store.putIfAbsent(key, bytes)).handle((outcome, err) -> {
+            if (outcome instanceof WriteOutcome.Written) {
+                return CompletableFuture.<Void>completedFuture(null);
             }
-            return decide(key, bytes, n, problem, found);
+            String problem = err != null ? "error " + unwrap(err)
+                    : outcome instanceof WriteOutcome.Rejected r ? "rejected (" + r.reason() + ")"
+                    : "ambiguous (" + ((WriteOutcome.Ambiguous) outcome).reason() + ")";
+            return reconcile(key, bytes, problem);
         }).thenCompose(f -> f);
     }
 
-    private CompletableFuture<Void> decide(String key, byte[] bytes, int n, String problem, Optional<StoredObject> found) {
-        if (found.isEmpty()) {
-            return attempt(key, bytes, n + 1, problem + "; the object is absent");
-        }
-        if (Arrays.equals(found.get().bytes(), bytes)) {
-            return CompletableFuture.completedFuture(null);
-        }
-        return CompletableFuture.failedFuture(new BucketWriteException("object " + key + " in " + store.url()
-                + " already exists with other content: another writer used this epoch"));
+    /** After a failed, rejected or ambiguous write: read the key to learn what the bucket holds. */
+    private CompletableFuture<Void> reconcile(String key, byte[] bytes, String problem) {
+        return safe(() -> store.get(key)).handle((found, err) -> {
+            if (err != null) {
+                throw new BucketWriteException("writing " + key + " to " + store.url() + " failed: " + problem
+                        + "; reading it back failed: " + unwrap(err));
+            }
+            return decide(key, bytes, problem, found);
+        });
     }
 
-    private CompletableFuture<Void> delay(int n) {
-        long ms = retry.delayMillis(n);
-        if (ms == 0) {
-            return CompletableFuture.completedFuture(null);
+    private Void decide(String key, byte[] bytes, String problem, Optional<StoredObject> found) {
+        if (found.isEmpty()) {
+            throw new BucketWriteException("writing " + key + " to " + store.url() + " failed: " + problem
+                    + "; the object is absent when read back");
         }
-        return CompletableFuture.runAsync(() -> { }, CompletableFuture.delayedExecutor(ms, TimeUnit.MILLISECONDS));
+        if (!Arrays.equals(found.get().bytes(), bytes)) {
+            throw new BucketWriteException("object " + key + " in " + store.url()
+                    + " already exists with other content: another writer used this epoch");
+        }
+        return null;
     }
 
     /** Turns a store method that throws synchronously into a failed future. */

@@ -5,13 +5,18 @@ import dev.cellgate.replicator.wal.bucket.Parallel;
 import dev.cellgate.replicator.wal.format.LineageKeys;
 import dev.cellgate.replicator.wal.format.ObjectKey;
 import dev.cellgate.replicator.wal.restore.LineageListing;
+import dev.cellgate.replicator.wal.restore.LineagePlanner;
 import dev.cellgate.replicator.wal.restore.LineageResolver;
+import dev.cellgate.replicator.wal.restore.PinRule;
 import dev.cellgate.replicator.wal.restore.RestorePlan;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,6 +29,12 @@ import org.slf4j.LoggerFactory;
  * {@code N} from a point at or after them. What the current plan of {@code N} does not read —
  * older epochs outside its spans, segments before its snapshot or under a compaction, older
  * snapshots, stale owners' late writes — is garbage. Epochs above {@code N} are never touched.
+ *
+ * <p>Never data of a lineage it could not read: data without a pin between the point {@code N}
+ * continues from and {@code N} stops the whole pass ({@link LineagePlanner#gcRefusal}). So that its
+ * own deletions never create such data, an epoch's pin goes last, once every other garbage object
+ * of that epoch is gone; the epochs whose pins it deleted are remembered, as a stale owner may
+ * still land a late write there.
  */
 final class GarbageCollector {
     private static final Logger LOG = LoggerFactory.getLogger(GarbageCollector.class);
@@ -32,37 +43,70 @@ final class GarbageCollector {
     private final BucketReads reads;
     private final long epoch;
     private final int parallelism;
+    private final PinRule pins;
+    private final Set<Long> retired = ConcurrentHashMap.newKeySet();
 
-    GarbageCollector(LineageKeys keys, BucketReads reads, long epoch, int parallelism) {
+    GarbageCollector(LineageKeys keys, BucketReads reads, long epoch, int parallelism, PinRule pins) {
         this.keys = keys;
         this.reads = reads;
         this.epoch = epoch;
         this.parallelism = parallelism;
+        this.pins = pins;
     }
 
     /** Returns how many objects were deleted. */
     CompletableFuture<Integer> collect() {
-        return new LineageResolver(keys, reads).resolve(epoch + 1).thenCompose(r -> {
+        return new LineageResolver(keys, reads, pins).resolve(epoch + 1).thenCompose(r -> {
             if (r.plan().isEmpty() || r.plan().get().tip() != epoch) {
-                LOG.atWarn().setMessage("replica.gc_skipped").addKeyValue("scope", keys.scope()).addKeyValue("epoch", epoch)
-                        .addKeyValue("reason", "own pin not found").log();
-                return CompletableFuture.completedFuture(0);
+                return skipped("own pin not found");
             }
-            List<String> garbage = garbage(r.listing(), r.plan().get());
-            return Parallel.map(garbage, parallelism, k -> reads.store().delete(k).handle((v, err) -> err == null ? 1 : 0))
-                    .thenApply(done -> {
-                        int n = done.stream().mapToInt(Integer::intValue).sum();
-                        LOG.atInfo().setMessage("replica.gc").addKeyValue("scope", keys.scope()).addKeyValue("epoch", epoch)
-                                .addKeyValue("deleted", n).addKeyValue("failed", garbage.size() - n).log();
-                        return n;
-                    });
+            Optional<String> refusal = LineagePlanner.gcRefusal(keys.scope(), r.listing(), r.plan().get(), Set.copyOf(retired), pins);
+            if (refusal.isPresent()) {
+                return skipped(refusal.get());
+            }
+            Garbage g = garbage(r.listing(), r.plan().get());
+            return delete(g.data()).thenCompose(failed -> {
+                // A pin goes only once the rest of its epoch's garbage is gone (never unpinned leftovers).
+                Map<Long, String> pinsNow = new TreeMap<>(g.pins());
+                pinsNow.keySet().removeAll(failed);
+                return delete(List.copyOf(pinsNow.values())).thenApply(pinFailed -> {
+                    pinsNow.keySet().removeAll(pinFailed);
+                    retired.addAll(pinsNow.keySet());
+                    int deleted = g.data().size() - failed.size() + pinsNow.size();
+                    LOG.atInfo().setMessage("replica.gc").addKeyValue("scope", keys.scope()).addKeyValue("epoch", epoch)
+                            .addKeyValue("deleted", deleted).addKeyValue("failed", g.data().size() + g.pins().size() - deleted).log();
+                    return deleted;
+                });
+            });
         });
     }
 
+    private CompletableFuture<Integer> skipped(String reason) {
+        LOG.atWarn().setMessage("replica.gc_skipped").addKeyValue("scope", keys.scope()).addKeyValue("epoch", epoch)
+                .addKeyValue("reason", reason).log();
+        return CompletableFuture.completedFuture(0);
+    }
+
+    /** Deletes the keys; completes with the epochs of the keys that could not be deleted (one entry per failure). */
+    private CompletableFuture<List<Long>> delete(List<String> garbage) {
+        return Parallel.map(garbage, parallelism, k -> reads.store().delete(k).handle((v, err) -> err == null ? -1L : epochOf(k)))
+                .thenApply(done -> done.stream().filter(e -> e >= 0).toList());
+    }
+
+    private long epochOf(String key) {
+        ObjectKey o = keys.parse(key);
+        return o == null ? -1 : o.epoch();
+    }
+
+    /** Garbage of one pass: pins by epoch (deleted last), everything else. */
+    record Garbage(List<String> data, Map<Long, String> pins) {
+    }
+
     /** Listed keys of epochs up to ours that the plan does not read (pure). */
-    static List<String> garbage(LineageListing listing, RestorePlan plan) {
+    static Garbage garbage(LineageListing listing, RestorePlan plan) {
         Set<String> keep = plan.keysRead();
-        List<String> out = new ArrayList<>();
+        List<String> data = new ArrayList<>();
+        Map<Long, String> pins = new TreeMap<>();
         for (Map.Entry<Long, LineageListing.EpochObjects> e : listing.epochs().entrySet()) {
             if (e.getKey() > plan.tip()) {
                 break;
@@ -72,11 +116,16 @@ final class GarbageCollector {
                         || (k.type() == ObjectKey.Type.BASE && k.epoch() == plan.tip())
                         || (k.type() == ObjectKey.Type.CHUNK && plan.snapshot() != null
                             && k.epoch() == plan.snapshot().epoch() && k.minTxid() == plan.snapshot().txid());
-                if (!keepIt) {
-                    out.add(k.key());
+                if (keepIt) {
+                    continue;
+                }
+                if (k.type() == ObjectKey.Type.BASE) {
+                    pins.put(k.epoch(), k.key());
+                } else {
+                    data.add(k.key());
                 }
             }
         }
-        return out;
+        return new Garbage(data, pins);
     }
 }

@@ -72,7 +72,7 @@ final class Maintenance implements UploadPipeline.Listener {
         this.snapshotEveryBytes = snapshotEveryBytes;
         this.host = host;
         this.snapshots = new SnapshotWriter(keys, epoch, writes, io, policy.chunkBytes(), Math.min(4, policy.parallelism()));
-        this.gc = new GarbageCollector(keys, reads, epoch, policy.parallelism());
+        this.gc = new GarbageCollector(keys, reads, epoch, policy.parallelism(), policy.pins());
         this.segmentsSinceSnapshot = inherited.segmentsSinceSnapshot();
         this.bytesSinceSnapshot = inherited.bytesSinceSnapshot();
     }

@@ -1,5 +1,6 @@
 package dev.cellgate.replicator.wal.replica;
 
+import dev.cellgate.core.spi.replication.CommitOutcomeUnknownException;
 import dev.cellgate.core.spi.replication.OwnershipCheck;
 import dev.cellgate.replicator.wal.bucket.DurableWrites;
 import dev.cellgate.replicator.wal.format.LineageKeys;
@@ -24,6 +25,11 @@ import java.util.concurrent.CompletableFuture;
  * a "yes" completes that segment's commits. A "no", a failed check or a failed upload fails every
  * unacknowledged commit and every later one: the host resets the cell. Checks run in upload order,
  * so commits are acknowledged in order. Nothing is uploaded before the epoch's pin is durable.
+ *
+ * <p>A failure says what is known about each commit: one whose upload had started fails with
+ * {@link CommitOutcomeUnknownException} (its segment may have landed, and a later owner that lists
+ * after the landing restores it), one still waiting for its upload fails with the cause itself
+ * (it never left the node).
  */
 final class UploadPipeline {
     interface Listener {
@@ -157,18 +163,30 @@ final class UploadPipeline {
 
     /** Fails every commit not yet acknowledged, and all later ones. */
     void fail(Throwable cause) {
-        List<CommitBatch> victims = new ArrayList<>();
+        List<CommitBatch> sent = new ArrayList<>();
+        List<CommitBatch> unsent = new ArrayList<>();
         synchronized (this) {
             if (broken == null) {
                 broken = cause;
             }
-            victims.addAll(unconfirmed);
+            sent.addAll(unconfirmed);
             unconfirmed.clear();
-            victims.addAll(waiting);
+            unsent.addAll(waiting);
             waiting.clear();
         }
-        victims.forEach(b -> b.done.completeExceptionally(cause));
+        sent.forEach(b -> b.done.completeExceptionally(outcomeUnknown(b, cause)));
+        unsent.forEach(b -> b.done.completeExceptionally(cause));
         listener.failed(cause);
+    }
+
+    /** A commit whose upload had started when {@code cause} broke the pipeline: it may be in the bucket. */
+    private CommitOutcomeUnknownException outcomeUnknown(CommitBatch b, Throwable cause) {
+        Throwable c = cause instanceof java.util.concurrent.CompletionException && cause.getCause() != null ? cause.getCause() : cause;
+        return new CommitOutcomeUnknownException("cell " + keys.scope() + ": outcome unknown: the commit of txids " + b.minTxid()
+                + ".." + b.maxTxid() + " at epoch " + epoch + " may have been applied: its segment "
+                + keys.segment(epoch, SegmentKind.L0, b.minTxid(), b.maxTxid())
+                + " was sent to the bucket, then: " + (c.getMessage() == null ? c.toString() : c.getMessage())
+                + " (a later restore of the cell includes it if the segment landed before the next owner listed)", c);
     }
 
     private CommitBatch takeNextLocked() {
@@ -224,11 +242,17 @@ final class UploadPipeline {
         } catch (RuntimeException e) {
             asked = CompletableFuture.failedFuture(e);
         }
-        return asked.thenAccept(owner -> {
-            if (!Boolean.TRUE.equals(owner)) {
-                throw new NotOwnerException("cell " + keys.scope() + ": no longer owned at epoch " + epoch
-                        + " (another node took it over): the commits are not acknowledged");
+        return asked.<Void>handle((owner, err) -> {
+            if (err != null) {
+                Throwable c = err instanceof java.util.concurrent.CompletionException && err.getCause() != null ? err.getCause() : err;
+                throw new IllegalStateException("the ownership check after the upload got no answer: "
+                        + (c.getMessage() == null ? c.toString() : c.getMessage()), c);
             }
+            if (!Boolean.TRUE.equals(owner)) {
+                throw new NotOwnerException("the ownership check after the upload says cell " + keys.scope()
+                        + " is no longer owned at epoch " + epoch + " (another node took it over)");
+            }
+            return null;
         });
     }
 

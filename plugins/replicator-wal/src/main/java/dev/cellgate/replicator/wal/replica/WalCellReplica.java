@@ -60,8 +60,8 @@ public final class WalCellReplica implements CellReplica, UploadPipeline.Listene
         this.checkpoint = st.checkpoint();
         this.txid = st.lineage().end().txid();
         LineageKeys keys = new LineageKeys(scope);
-        DurableWrites writes = new DurableWrites(config.store(), policy.retry());
-        BucketReads reads = new BucketReads(config.store(), policy.retry());
+        DurableWrites writes = new DurableWrites(config.store());
+        BucketReads reads = new BucketReads(config.store());
         this.maintenance = new Maintenance(keys, epoch, writes, reads, ownership, policy, config.snapshotEveryBytes(),
                 config.ioExecutor(), this, st.lineage());
         CompletableFuture<Void> pin = writes.create(keys.base(epoch), st.lineage().baseFor(scope, epoch).toBytes());

@@ -30,7 +30,8 @@ import org.slf4j.LoggerFactory;
  * Rebuilds a cell database from its lineage into a temporary file next to the target, verifying
  * every object and the checksum chain, then the whole file, and only then renames it into place
  * (and writes {@code <db>.replica.json}). Any failure deletes the temporary file: a partial
- * database never appears under the target name.
+ * database never appears under the target name. A caller that cancels the returned future stops
+ * the restore: no further bucket reads, no rename ({@link RestoreCancellation}).
  */
 public final class DatabaseRestorer {
     private static final Logger LOG = LoggerFactory.getLogger(DatabaseRestorer.class);
@@ -42,10 +43,10 @@ public final class DatabaseRestorer {
     private final Executor io;
     private final int parallelism;
 
-    public DatabaseRestorer(LineageKeys keys, BucketReads reads, Executor io, int parallelism) {
+    public DatabaseRestorer(LineageKeys keys, BucketReads reads, Executor io, int parallelism, PinRule pins) {
         this.keys = keys;
         this.reads = reads;
-        this.resolver = new LineageResolver(keys, reads);
+        this.resolver = new LineageResolver(keys, reads, pins);
         this.io = io;
         this.parallelism = parallelism;
     }
@@ -67,7 +68,15 @@ public final class DatabaseRestorer {
                     + ": cannot clear leftovers of " + dbFile + ": " + e.getMessage(), e));
         }
         long t0 = System.nanoTime();
-        return attempt(acquiredEpoch, dbFile, 1).handle((res, err) -> {
+        RestoreCancellation cancel = new RestoreCancellation(keys.scope());
+        CompletableFuture<RestoreResult> out = new CompletableFuture<>();
+        // Runs in the cancelling thread, before cancel() returns: no rename can happen after it.
+        out.whenComplete((r, e) -> {
+            if (out.isCancelled()) {
+                cancel.cancel();
+            }
+        });
+        attempt(acquiredEpoch, dbFile, 1, cancel).handle((res, err) -> {
             if (err == null) {
                 LOG.atInfo().setMessage("replica.restored").addKeyValue("scope", keys.scope()).addKeyValue("epoch", res.epoch())
                         .addKeyValue("objects", res.objectsRead()).addKeyValue("bytes", res.databaseBytes())
@@ -75,6 +84,10 @@ public final class DatabaseRestorer {
                 return res;
             }
             Throwable c = err instanceof CompletionException && err.getCause() != null ? err.getCause() : err;
+            if (c instanceof java.util.concurrent.CancellationException ce) {
+                LOG.atInfo().setMessage("replica.restore_cancelled").addKeyValue("scope", keys.scope()).log();
+                throw ce;
+            }
             LOG.atError().setMessage("replica.restore_failed").addKeyValue("scope", keys.scope())
                     .addKeyValue("error", c.getMessage()).log();
             if (c instanceof RestoreException re) {
@@ -87,7 +100,14 @@ public final class DatabaseRestorer {
                 throw ia;
             }
             throw new RestoreException("cell " + keys.scope() + ": restore failed: " + c, c);
+        }).whenComplete((res, err) -> {
+            if (err != null) {
+                out.completeExceptionally(err instanceof CompletionException && err.getCause() != null ? err.getCause() : err);
+            } else {
+                out.complete(res);
+            }
         });
+        return out;
     }
 
     /**
@@ -95,22 +115,30 @@ public final class DatabaseRestorer {
      * the garbage collection of an owner that still ran (possible only for a reader that did not
      * acquire the cell first): list and plan again, a bounded number of times.
      */
-    private CompletableFuture<RestoreResult> attempt(long acquiredEpoch, Path dbFile, int n) {
-        return resolver.resolve(acquiredEpoch).thenCompose(r -> {
+    private CompletableFuture<RestoreResult> attempt(long acquiredEpoch, Path dbFile, int n, RestoreCancellation cancel) {
+        CompletableFuture<LineageResolver.Resolved> resolved;
+        try {
+            cancel.check();
+            resolved = resolver.resolve(acquiredEpoch);
+        } catch (RuntimeException e) {
+            resolved = CompletableFuture.failedFuture(e);
+        }
+        return resolved.thenCompose(r -> {
             if (r.plan().isEmpty() || r.plan().get().empty()) {
                 return CompletableFuture.completedFuture(RestoreResult.empty());
             }
-            return run(new RestoreBuild(keys.scope(), r.plan().get(), dbFile), acquiredEpoch);
+            cancel.check();
+            return run(new RestoreBuild(keys.scope(), r.plan().get(), dbFile), acquiredEpoch, cancel);
         }).handle((res, err) -> {
             Throwable c = err instanceof CompletionException && err.getCause() != null ? err.getCause() : err;
             if (c instanceof BucketReads.MissingObjectException && n < MISSING_RETRIES) {
-                return attempt(acquiredEpoch, dbFile, n + 1);
+                return attempt(acquiredEpoch, dbFile, n + 1, cancel);
             }
             return err == null ? CompletableFuture.completedFuture(res) : CompletableFuture.<RestoreResult>failedFuture(c);
         }).thenCompose(f -> f);
     }
 
-    private CompletableFuture<RestoreResult> run(RestoreBuild b, long acquiredEpoch) {
+    private CompletableFuture<RestoreResult> run(RestoreBuild b, long acquiredEpoch, RestoreCancellation cancel) {
         RestorePlan plan = b.plan;
         CompletableFuture<Void> f;
         try {
@@ -118,10 +146,10 @@ public final class DatabaseRestorer {
         } catch (IOException e) {
             return CompletableFuture.failedFuture(new UncheckedIOException(e));
         }
-        f = plan.manifest() == null ? CompletableFuture.completedFuture(null) : loadSnapshot(b);
+        f = plan.manifest() == null ? CompletableFuture.completedFuture(null) : loadSnapshot(b, cancel);
         List<List<ObjectKey>> batches = batches(plan.segments());
         for (List<ObjectKey> batch : batches) {
-            f = f.thenCompose(x -> Parallel.map(batch, parallelism, k -> fetch(b, k.key())
+            f = f.thenCompose(x -> Parallel.map(batch, parallelism, k -> fetch(b, k.key(), cancel)
                             .thenApplyAsync(bytes -> SegmentChecks.decodeSegment(keys.scope(), k, bytes), io)))
                     .thenAcceptAsync(segments -> {
                         for (int i = 0; i < segments.size(); i++) {
@@ -129,16 +157,16 @@ public final class DatabaseRestorer {
                         }
                     }, io);
         }
-        return f.thenApplyAsync(x -> finish(b, acquiredEpoch), io).whenComplete((r, err) -> {
+        return f.thenApplyAsync(x -> finish(b, acquiredEpoch, cancel), io).whenComplete((r, err) -> {
             if (err != null) {
                 b.discard();
             }
         });
     }
 
-    private CompletableFuture<Void> loadSnapshot(RestoreBuild b) {
+    private CompletableFuture<Void> loadSnapshot(RestoreBuild b, RestoreCancellation cancel) {
         ObjectKey mk = b.plan.manifest();
-        return fetch(b, mk.key()).thenCompose(bytes -> {
+        return fetch(b, mk.key(), cancel).thenCompose(bytes -> {
             SnapshotManifest m;
             try {
                 m = SnapshotManifest.fromBytes(bytes, "snapshot manifest " + mk.key());
@@ -149,7 +177,7 @@ public final class DatabaseRestorer {
                 throw SegmentChecks.corrupt(keys.scope(), mk.key(), "snapshot manifest", "it names cell " + m.scope()
                         + " e" + m.epoch() + " txid " + m.position().txid());
             }
-            return Parallel.map(m.chunks(), parallelism, c -> fetch(b, c.key()).thenApplyAsync(raw -> {
+            return Parallel.map(m.chunks(), parallelism, c -> fetch(b, c.key(), cancel).thenApplyAsync(raw -> {
                 Segment s = SegmentChecks.decodeChunk(keys.scope(), c.key(), m.epoch(), m.position().txid(),
                         c.firstPage(), c.pages(), m.position().pages(), raw);
                 b.writeChunk(s);
@@ -169,14 +197,19 @@ public final class DatabaseRestorer {
         });
     }
 
-    private CompletableFuture<byte[]> fetch(RestoreBuild b, String key) {
+    private CompletableFuture<byte[]> fetch(RestoreBuild b, String key, RestoreCancellation cancel) {
+        try {
+            cancel.check();
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
         return reads.require(key).thenApply(bytes -> {
             b.counted(bytes.length);
             return bytes;
         });
     }
 
-    private RestoreResult finish(RestoreBuild b, long acquiredEpoch) {
+    private RestoreResult finish(RestoreBuild b, long acquiredEpoch, RestoreCancellation cancel) {
         try {
             Position end = b.close();
             DbImage image = DbImage.scan(b.tmp);
@@ -186,13 +219,15 @@ public final class DatabaseRestorer {
             }
             // Metadata first: without a database next to it, it is inert; the rename is the last step.
             LineageEnd lineage = new LineageEnd(end, b.plan.snapshot(), b.plan.spans(), b.plan.segments().size(), b.segmentBytes);
-            new ReplicaMetadata(keys.scope(), acquiredEpoch, true, lineage).write(b.dbFile);
-            try {
-                Files.move(b.tmp, b.dbFile, StandardCopyOption.ATOMIC_MOVE);
-            } catch (IOException e) {
-                ReplicaMetadata.delete(b.dbFile);
-                throw e;
-            }
+            cancel.unlessCancelled(() -> {
+                new ReplicaMetadata(keys.scope(), acquiredEpoch, true, lineage).write(b.dbFile);
+                try {
+                    Files.move(b.tmp, b.dbFile, StandardCopyOption.ATOMIC_MOVE);
+                } catch (IOException e) {
+                    ReplicaMetadata.delete(b.dbFile);
+                    throw e;
+                }
+            });
             return new RestoreResult(b.plan.tip(), b.objects.get(), b.bytes.get(), Files.size(b.dbFile));
         } catch (IOException e) {
             throw new UncheckedIOException("cell " + keys.scope() + ": writing the restored database " + b.dbFile + " failed: " + e, e);

@@ -24,6 +24,11 @@ public final class LineageListing {
             return base != null;
         }
 
+        /** Segments, snapshot manifests and chunks: everything but the pin. */
+        public int dataObjects() {
+            return segments.size() + manifests.size() + chunks.size();
+        }
+
         public List<ObjectKey> segments() {
             return segments;
         }
@@ -76,7 +81,7 @@ public final class LineageListing {
         return epochs.getOrDefault(epoch, new EpochObjects());
     }
 
-    public Map<Long, EpochObjects> epochs() {
+    public java.util.NavigableMap<Long, EpochObjects> epochs() {
         return epochs;
     }
 

@@ -9,20 +9,25 @@ import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Lists a cell's lineage objects, finds the newest pinned epoch below a bound, reads its pin and plans. */
+/**
+ * Lists a cell's lineage objects, finds the newest pinned epoch below a bound (refusing data above
+ * it that has no pin), reads its pin and plans.
+ */
 public final class LineageResolver {
     private static final Logger LOG = LoggerFactory.getLogger(LineageResolver.class);
 
     private final LineageKeys keys;
     private final BucketReads reads;
+    private final PinRule pins;
 
     /** A listing and, when some epoch below the bound is pinned, the plan of its lineage. */
     public record Resolved(LineageListing listing, Optional<RestorePlan> plan) {
     }
 
-    public LineageResolver(LineageKeys keys, BucketReads reads) {
+    public LineageResolver(LineageKeys keys, BucketReads reads, PinRule pins) {
         this.keys = keys;
         this.reads = reads;
+        this.pins = pins;
     }
 
     public CompletableFuture<Resolved> resolve(long below) {
@@ -33,7 +38,7 @@ public final class LineageResolver {
                         .addKeyValue("count", listing.unknownKeys().size())
                         .addKeyValue("first", listing.unknownKeys().get(0)).log();
             }
-            long tip = listing.newestPinnedBelow(below);
+            long tip = LineagePlanner.tip(keys.scope(), listing, below, pins);
             if (tip < 0) {
                 return CompletableFuture.completedFuture(new Resolved(listing, Optional.empty()));
             }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cellgate.core.store.file.FileBucketStore;
 import dev.cellgate.replicator.wal.bucket.DurableWrites;
-import dev.cellgate.replicator.wal.bucket.RetryPolicy;
 import dev.cellgate.replicator.wal.format.LineageKeys;
 import dev.cellgate.replicator.wal.format.Position;
 import dev.cellgate.replicator.wal.format.SnapshotManifest;
@@ -34,7 +33,7 @@ class SnapshotWriterTest {
         }
         DbImage image = DbImage.scan(db);
         FileBucketStore store = new FileBucketStore("file://" + tmp.resolve("b"), tmp.resolve("b"), false);
-        SnapshotWriter w = new SnapshotWriter(new LineageKeys("C:1"), 3, new DurableWrites(store, RetryPolicy.defaults()),
+        SnapshotWriter w = new SnapshotWriter(new LineageKeys("C:1"), 3, new DurableWrites(store),
                 ForkJoinPool.commonPool(), 65536, 4);
 
         Position right = new Position(3, 9, image.checksum(), image.pages(), image.pageSize());
