@@ -6,6 +6,7 @@ import dev.cellgate.core.observe.RuntimeMetrics;
 import dev.cellgate.core.spi.js.CellIdentity;
 import dev.cellgate.core.spi.js.HttpRequestData;
 import dev.cellgate.core.spi.js.HttpResponseData;
+import dev.cellgate.core.spi.js.OutcomeUnknownException;
 import dev.cellgate.core.spi.js.StubCallException;
 import dev.cellgate.core.spi.js.StubChannel;
 import java.util.concurrent.CompletableFuture;
@@ -129,7 +130,7 @@ public final class CellRouter implements StubChannel {
     private static RuntimeException callerError(CellIdentity target, ForwardFailedException f, ForwardFailure.Verdict verdict) {
         return switch (verdict) {
             case NOT_RUN -> new StubCallException(f.getMessage() + " (the call did not run; retry)", true, f);
-            case OUTCOME_UNKNOWN -> new OutcomeUnknownException(target.scope(), f);
+            case OUTCOME_UNKNOWN -> OutcomeUnknownException.connectionLost(target.scope(), f);
             case AS_ANSWERED -> f.answered();
             case RESEND -> throw new IllegalStateException("a re-send is not an error");
         };

@@ -2,11 +2,23 @@ package dev.cellgate.core.spi.js;
 
 /**
  * A call whose effect may or may not have happened: never {@code retryable} (Cloudflare's shape
- * for such an error), so a caller does not run a non-idempotent request twice. Its message starts
- * with "outcome unknown".
+ * for such an error), so a caller does not run a non-idempotent request twice. The application
+ * decides (a read can be repeated; an increment should be checked first). Its message says
+ * "outcome unknown". Two places raise it: an output gate that failed after its segment was sent
+ * (the write may be in the bucket), and a forwarded call that reached its owner, or may have,
+ * whose answer did not come back intact ({@link #connectionLost}).
  */
 public class OutcomeUnknownException extends StubCallException {
     public OutcomeUnknownException(String message, Throwable cause) {
-        super(message.startsWith("outcome unknown") ? message : "outcome unknown: " + message, false, cause);
+        super(message.contains("outcome unknown") ? message : "outcome unknown: " + message, false, cause);
+    }
+
+    /**
+     * A forwarded call to {@code scope} that may have run on its owner, once: worded as Cloudflare
+     * reports a lost connection to a Durable Object that may have received the call.
+     */
+    public static OutcomeUnknownException connectionLost(String scope, Throwable cause) {
+        return new OutcomeUnknownException("Network connection lost: the call to " + scope
+                + " may or may not have run (outcome unknown; " + cause.getMessage() + ")", cause);
     }
 }
