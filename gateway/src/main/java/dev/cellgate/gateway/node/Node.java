@@ -283,7 +283,8 @@ public final class Node {
         Self self = new Self(identity.nodeId(), identity.session());
         DeadNodeGc gc = new DeadNodeGc(bucket, Ticker.SYSTEM, config.wakerTickMs());
         waker = new Waker(bucket, self, Ticker.SYSTEM, Scheduler.system("waker"), config.wakerTickMs(), wakeIndex,
-                scope -> router.wake(new CellIdentity(Scopes.className(scope), Scopes.hexId(scope), null)), gc);
+                (scope, minuteMs) -> router.wake(new CellIdentity(Scopes.className(scope), Scopes.hexId(scope), null),
+                        java.util.OptionalLong.of(minuteMs)), gc);
         waker.start();
     }
 

@@ -98,9 +98,11 @@ public final class PeerClient implements Forwarder {
     }
 
     @Override
-    public CompletableFuture<Void> wake(String node, CellIdentity id) {
-        return send(node, id, PeerWire.wakePath(id.scope()), new byte[0], req -> req,
-                resp -> resp.body().toCompletionStage().toCompletableFuture().thenApply(b -> (Void) null));
+    public CompletableFuture<dev.cellgate.core.logic.WakeEntryVerdict.Reply> wake(String node, CellIdentity id,
+                                                                                 java.util.OptionalLong entryMinuteMs) {
+        return send(node, id, PeerWire.wakePath(id.scope()) + WakeAnswer.query(entryMinuteMs), new byte[0], req -> req,
+                resp -> resp.body().toCompletionStage().toCompletableFuture()
+                        .thenApply(b -> WakeAnswer.decode(b.toString(StandardCharsets.UTF_8))));
     }
 
     private <T> CompletableFuture<T> send(String node, CellIdentity id, String pathNoName, byte[] body,

@@ -144,12 +144,20 @@ public final class PeerRoutes {
         if (refuseWhenDraining(ctx)) {
             return;
         }
+        java.util.OptionalLong entry;
+        try {
+            entry = WakeAnswer.entry(ctx.request().getParam(WakeAnswer.ENTRY_PARAM));
+        } catch (IllegalArgumentException e) {
+            Json.send(ctx.response(), 400, Json.error(e.getMessage()));
+            return;
+        }
         Context vctx = Vertx.currentContext();
-        cells.wake(identity(scope, null)).whenComplete((v, e) -> vctx.runOnContext(x -> {
+        cells.wake(identity(scope, null), entry).whenComplete((v, e) -> vctx.runOnContext(x -> {
             if (e != null) {
                 failure(ctx.response(), e);
             } else {
-                ctx.response().putHeader(PeerWire.H_RESULT, PeerWire.OK).end();
+                ctx.response().putHeader(PeerWire.H_RESULT, PeerWire.OK).putHeader("content-type", "application/json")
+                        .end(WakeAnswer.encode(v));
             }
         }));
     }

@@ -128,9 +128,13 @@ public final class CellRouter implements StubChannel {
         });
     }
 
-    /** The waker's call for a cell with a due alarm: resident here, on its live owner, or on a node with capacity. */
-    public CompletableFuture<Void> wake(CellIdentity target) {
-        return route(target, () -> cells.wake(target), (node, f) -> f.wake(node, target));
+    /**
+     * The waker's call for a due wake entry: the cell is made resident here, on its live owner, or on
+     * a node with capacity, and that node judges the entry of {@code entryMinuteMs} (see {@code CellWaker}).
+     */
+    public CompletableFuture<dev.cellgate.core.logic.WakeEntryVerdict.Reply> wake(CellIdentity target,
+                                                                                 java.util.OptionalLong entryMinuteMs) {
+        return route(target, () -> cells.wake(target, entryMinuteMs), (node, f) -> f.wake(node, target, entryMinuteMs));
     }
 
     /** For tests and the peer listener: the local cell, no forwarding. */
