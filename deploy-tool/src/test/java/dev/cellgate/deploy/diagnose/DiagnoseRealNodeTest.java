@@ -7,16 +7,13 @@ import dev.cellgate.core.plugin.BucketStores;
 import dev.cellgate.core.records.PeerAuthRecord;
 import dev.cellgate.core.spi.bucket.BucketStore;
 import dev.cellgate.core.spi.bucket.StoreOptions;
+import dev.cellgate.deploy.RealNode;
 import dev.cellgate.deploy.ToolRun;
 import dev.cellgate.deploy.cli.ExitCodes;
 import io.vertx.core.json.JsonObject;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,39 +34,15 @@ class DiagnoseRealNodeTest {
 
     @Test
     void aRealNodeIsProbedWithAValidSignature() throws Exception {
-        Path jar = ToolRun.repoRoot().resolve("gateway/target/gateway.jar");
-        assertThat(jar).as("build first: mvn -q package -DskipTests").exists();
         String bucket = "file://" + tmp.resolve("bucket");
         Path bundle = tmp.resolve("hello.js");
         Files.writeString(bundle, "export default { fetch() { return new Response('hello'); } };\n");
         assertThat(ToolRun.run("push", bundle.toString(), "--bucket", bucket).code()).isZero();
 
-        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
-                "-jar", jar.toString()).directory(tmp.toFile()).redirectErrorStream(true);
-        pb.environment().keySet().removeIf(k -> k.startsWith("CELLD_"));
-        pb.environment().put("CELLD_BUCKET", bucket);
-        pb.environment().put("CELLD_NODE", "diag-n1");
-        pb.environment().put("CELLD_ADDR", "127.0.0.1:0");
-        pb.environment().put("CELLD_INTERNAL_ADDR", "127.0.0.1:0");
-        pb.environment().put("CELLD_WATCH", tmp.resolve("watch").toString());
-        pb.environment().put("CELLD_FILE_FSYNC", "0");
-        pb.environment().put("CELLD_LOG_FORMAT", "json");
-        Process node = pb.start();
-        List<String> lines = new CopyOnWriteArrayList<>();
-        Thread pump = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(node.getInputStream(), StandardCharsets.UTF_8))) {
-                String l;
-                while ((l = r.readLine()) != null) {
-                    lines.add(l);
-                }
-            } catch (java.io.IOException ignored) {
-                // the node ended
-            }
-        });
-        pump.setDaemon(true);
-        pump.start();
-        try {
-            JsonObject listening = awaitListening(node, lines);
+        try (RealNode n = RealNode.start(tmp, bucket, "diag-n1")) {
+            Process node = n.process;
+            List<String> lines = n.lines;
+            JsonObject listening = n.listening;
             String advertise = listening.getString("advertise");
 
             ToolRun r = ToolRun.run("diagnose", "--bucket", bucket, "--json", "--timeout-ms", T);
@@ -103,25 +76,6 @@ class DiagnoseRealNodeTest {
             ToolRun after = ToolRun.run("diagnose", "--bucket", bucket, "--json", "--read-only", "--timeout-ms", T);
             assertThat(after.code()).as(after.toString()).isZero();
             assertThat(after.json().getJsonArray("leases")).isEmpty();
-        } finally {
-            node.descendants().forEach(ProcessHandle::destroyForcibly);
-            node.destroyForcibly();
         }
-    }
-
-    private static JsonObject awaitListening(Process node, List<String> lines) throws InterruptedException {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
-        while (System.nanoTime() < end) {
-            for (String l : lines) {
-                if (l.contains("\"event\":\"node.listening\"")) {
-                    return new JsonObject(l);
-                }
-            }
-            if (!node.isAlive()) {
-                throw new AssertionError("the node exited (" + node.exitValue() + "):\n" + String.join("\n", lines));
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("the node did not start listening in 180 s:\n" + String.join("\n", lines));
     }
 }

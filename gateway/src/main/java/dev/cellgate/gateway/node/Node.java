@@ -102,6 +102,7 @@ public final class Node {
     private CellRouter router;
     private LeaseKeeper lease;
     private volatile PeerAuth peerAuth;
+    private volatile dev.cellgate.core.fleet.OperatorSignature operatorSignature;
     private WakeIndex wakeIndex;
     private OwnershipStore ownership;
     private Waker waker;
@@ -211,6 +212,8 @@ public final class Node {
         InternalListener internal = new InternalListener(vertx);
         internal.timed(PeerWire.PREFIX + "fetch/", RequestMetrics.Kind.PEER, metrics.requests());
         internal.timed(PeerWire.PREFIX + "call/", RequestMetrics.Kind.PEER, metrics.requests());
+        // Before every route: a mutating call without a fleet-key signature or the operator token never reaches one.
+        internal.router().route().handler(new OperatorAuth(() -> operatorSignature, identity.nodeId(), config.operatorToken()));
         new OperatorApi(this).mount(internal.router());
         new CellRoutes(cells, ownership).mount(internal.router());
         new DashboardRoutes(new DashboardData(identity.nodeId(), fleet, bucket, cells, this::state)).mount(internal.router());
@@ -265,6 +268,7 @@ public final class Node {
         try {
             PeerAuthRecord key = FleetKey.ensure(bucket, Ticker.SYSTEM).get(30, TimeUnit.SECONDS);
             peerAuth = new PeerAuth(key.keyHex());
+            operatorSignature = new dev.cellgate.core.fleet.OperatorSignature(key.keyHex());
         } catch (Exception e) {
             throw new StartupException(ExitCodes.STARTUP_FAILED, "cannot read or create the fleet key " + Keys.PEER_AUTH
                     + ": " + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()));

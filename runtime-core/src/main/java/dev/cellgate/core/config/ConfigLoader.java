@@ -60,7 +60,8 @@ public final class ConfigLoader {
             String where = file + ": key \"" + key + "\" (" + s.env() + ")";
             String text = fileValueAsText(s, raw);
             if (text == null) {
-                throw new ConfigException("invalid " + where + "=" + render(raw) + ": must be " + jsonTypeOf(s.type())
+                throw new ConfigException("invalid " + where + "=" + (s.type() == SettingType.SECRET ? "(hidden)" : render(raw))
+                        + ": must be " + jsonTypeOf(s.type())
                         + " (" + s.type().expected() + ")");
             }
             values.put(s, parse(s, text, where, raw));
@@ -117,7 +118,9 @@ public final class ConfigLoader {
         try {
             return s.type().parse(text);
         } catch (IllegalArgumentException ex) {
-            throw new ConfigException("invalid " + where + "=" + render(shown) + ": " + ex.getMessage());
+            // a secret is never echoed, not even a wrong one (it may be the right one with a typo)
+            String value = s.type() == SettingType.SECRET ? "(hidden, " + text.length() + " characters)" : render(shown);
+            throw new ConfigException("invalid " + where + "=" + value + ": " + ex.getMessage());
         }
     }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -138,6 +139,27 @@ class ConfigLoaderTest {
         assertThat(c.storageProbe()).isFalse();
         assertThat(c.ttlMs()).isEqualTo(5000);
         assertThat(c.nodeId()).hasValue("n-1");
+    }
+
+    @Test
+    void aBadOperatorTokenIsNamedButNeverShown() {
+        for (String bad : List.of("short-secret", "has whitespace in it!!")) {
+            assertThatThrownBy(() -> ConfigLoader.load(null, Map.of("CELLD_OPERATOR_TOKEN", bad))).isInstanceOf(ConfigException.class)
+                    .hasMessageContaining("CELLD_OPERATOR_TOKEN").hasMessageContaining("hidden").hasMessageNotContaining(bad);
+        }
+        assertThat(ConfigLoader.load(null, Map.of("CELLD_OPERATOR_TOKEN", "0123456789abcdef")).operatorToken()).hasValue("0123456789abcdef");
+        assertThat(NodeConfig.defaults().operatorToken()).isEmpty();
+    }
+
+    @Test
+    void egressListsAreCheckedEntryByEntry() {
+        NodeConfig c = ConfigLoader.load(null, Map.of("CELLD_EGRESS_ALLOW", "127.0.0.1:9000, [::1]:9000,10.0.0.0/8,api.internal",
+                "CELLD_EGRESS_DENY", "*.corp.example"));
+        assertThat(c.egressPolicy().toString()).contains("127.0.0.1:9000").contains("*.corp.example");
+        for (String bad : List.of("127.0.0.1/33", "10.0.0.1:0", "a,,b", "exa mple.com", "[::1", "host/8")) {
+            assertThatThrownBy(() -> ConfigLoader.load(null, Map.of("CELLD_EGRESS_ALLOW", bad))).isInstanceOf(ConfigException.class)
+                    .hasMessageContaining("CELLD_EGRESS_ALLOW");
+        }
     }
 
     @Test

@@ -1,0 +1,193 @@
+package dev.cellgate.gateway.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cellgate.core.fleet.OperatorSignature;
+import dev.cellgate.core.logic.Keys;
+import dev.cellgate.core.records.PeerAuthRecord;
+import dev.cellgate.core.spi.bucket.BucketStore;
+import io.vertx.core.json.JsonObject;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The operator API refuses strangers (SPEC §19, issue 30 item 6), on a real node: an
+ * unauthenticated {@code POST /shutdown}, {@code /evict/…} or {@code /probe} answers 401 and does
+ * nothing (the node keeps serving, the cell stays, the directory a probe named stays empty); a call
+ * signed with the fleet key ({@link OperatorSignature}) or carrying {@code CELLD_OPERATOR_TOKEN} as a
+ * bearer token works; a stale timestamp, a replayed nonce, a call signed for another node and a
+ * wrong token are refused; {@code /probe} never takes a {@code file://} bucket from a request.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class OperatorAuthIT {
+    static final String TOKEN = "op-token-" + Long.toHexString(System.nanoTime()) + "-0123456789abcdef";
+
+    @TempDir
+    static Path dir;
+    static Fleet fleet;
+    static NodeProcess node;
+    static OperatorSignature signature;
+
+    @BeforeAll
+    static void start() throws Exception {
+        fleet = Fleet.onFileBucket(dir.resolve("fleet"), Map.of());
+        fleet.deployCounter();
+        node = fleet.start("op-a", Map.of("CELLD_OPERATOR_TOKEN", TOKEN));
+        try (BucketStore b = fleet.openBucket()) {
+            signature = new OperatorSignature(PeerAuthRecord.decode(b.get(Keys.PEER_AUTH).get().orElseThrow().bytes()).keyHex());
+        }
+    }
+
+    @AfterAll
+    static void stop() {
+        if (fleet != null) {
+            fleet.close();
+        }
+    }
+
+    static HttpResponse<String> send(HttpRequest.Builder r) throws Exception {
+        return NodeProcess.HTTP.send(r.timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    static HttpRequest.Builder post(String pathAndQuery) {
+        return HttpRequest.newBuilder(URI.create(node.internalUrl(pathAndQuery))).POST(HttpRequest.BodyPublishers.noBody());
+    }
+
+    static HttpRequest.Builder signed(OperatorSignature.Signed s, String pathAndQuery) {
+        HttpRequest.Builder r = post(pathAndQuery);
+        s.headers().forEach(r::header);
+        return r;
+    }
+
+    static HttpRequest.Builder signedNow(String pathAndQuery) {
+        return signed(signature.sign(node.name(), "POST", pathAndQuery, new byte[0], System.currentTimeMillis()), pathAndQuery);
+    }
+
+    /** Makes a Counter cell resident on the node and returns its scope. */
+    static String residentCell(String name) throws Exception {
+        String rid = "op-" + name + "-" + System.nanoTime();
+        assertThat(send(HttpRequest.newBuilder(URI.create(node.publicUrl("/c/" + name))).header("X-Request-ID", rid).GET()).statusCode())
+                .isEqualTo(200);
+        String line = node.awaitLine(l -> l.contains("\"event\":\"cell.activated\"") && l.contains(rid), Duration.ofSeconds(60));
+        return new JsonObject(line).getString("scope");
+    }
+
+    static boolean resident(String scope) throws Exception {
+        return new JsonObject(node.get(node.internalUrl("/cell/" + scope)).body()).getBoolean("resident_here");
+    }
+
+    static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+
+    @Test
+    @Order(1)
+    void anUnauthenticatedProbeIsRefusedAndWritesNothing() throws Exception {
+        Path target = Files.createDirectories(dir.resolve("any-dir"));
+        HttpResponse<String> r = send(post("/probe?bucket=" + enc("file://" + target)));
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(401);
+        try (var files = Files.list(target)) {
+            assertThat(files.toList()).as("nothing written into the directory the request named").isEmpty();
+        }
+    }
+
+    @Test
+    @Order(2)
+    void evenAnAuthenticatedProbeNeverTakesAFileBucket() throws Exception {
+        Path target = Files.createDirectories(dir.resolve("other-dir"));
+        HttpResponse<String> r = send(post("/probe?bucket=" + enc("file://" + target)).header("Authorization", "Bearer " + TOKEN));
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(400);
+        assertThat(r.body()).contains("file://");
+        try (var files = Files.list(target)) {
+            assertThat(files.toList()).isEmpty();
+        }
+    }
+
+    @Test
+    @Order(3)
+    void anUnauthenticatedEvictionIsRefusedAndTheCellStays() throws Exception {
+        String scope = residentCell("evict-1");
+        HttpResponse<String> r = send(post("/evict/" + scope));
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(401);
+        assertThat(resident(scope)).as("the cell is still resident").isTrue();
+        HttpResponse<String> wrong = send(post("/evict/" + scope).header("Authorization", "Bearer " + TOKEN + "x"));
+        assertThat(wrong.statusCode()).as("a wrong token").isEqualTo(401);
+        assertThat(resident(scope)).isTrue();
+    }
+
+    @Test
+    @Order(4)
+    void aSignedEvictionAndABearerEvictionWork() throws Exception {
+        String a = residentCell("evict-2");
+        HttpResponse<String> r = send(signedNow("/evict/" + a));
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        assertThat(resident(a)).isFalse();
+        String b = residentCell("evict-3");
+        HttpResponse<String> t = send(post("/evict/" + b).header("Authorization", "Bearer " + TOKEN));
+        assertThat(t.statusCode()).as(t.body()).isEqualTo(200);
+        assertThat(resident(b)).isFalse();
+    }
+
+    @Test
+    @Order(5)
+    void aStaleAReplayedAndAMisdirectedSignatureAreRefused() throws Exception {
+        String scope = residentCell("evict-4");
+        String path = "/evict/" + scope;
+        HttpResponse<String> stale = send(signed(signature.sign(node.name(), "POST", path, new byte[0],
+                System.currentTimeMillis() - 31_000), path));
+        assertThat(stale.statusCode()).as(stale.body()).isEqualTo(401);
+        assertThat(stale.body()).contains("timestamp");
+        HttpResponse<String> elsewhere = send(signed(signature.sign("op-b", "POST", path, new byte[0], System.currentTimeMillis()), path));
+        assertThat(elsewhere.statusCode()).as(elsewhere.body()).isEqualTo(401);
+        HttpResponse<String> otherRoute = send(signed(signature.sign(node.name(), "POST", "/shutdown", new byte[0],
+                System.currentTimeMillis()), path));
+        assertThat(otherRoute.statusCode()).as("a signature for another route").isEqualTo(401);
+        assertThat(resident(scope)).isTrue();
+        String s5 = residentCell("evict-5");
+        String path5 = "/evict/" + s5;
+        OperatorSignature.Signed once = signature.sign(node.name(), "POST", path5, new byte[0], System.currentTimeMillis());
+        assertThat(send(signed(once, path5)).statusCode()).isEqualTo(200);
+        residentCell("evict-5"); // resident again
+        HttpResponse<String> replay = send(signed(once, path5));
+        assertThat(replay.statusCode()).as(replay.body()).isEqualTo(401);
+        assertThat(replay.body()).contains("replayed");
+        assertThat(resident(s5)).as("the replay evicted nothing").isTrue();
+    }
+
+    @Test
+    @Order(6)
+    void anUnauthenticatedShutdownIsRefusedAndTheNodeKeepsServing() throws Exception {
+        HttpResponse<String> r = send(post("/shutdown"));
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(401);
+        HttpResponse<String> preserve = send(post("/shutdown?handoff=preserve"));
+        assertThat(preserve.statusCode()).isEqualTo(401);
+        Thread.sleep(1_000);
+        assertThat(node.alive()).isTrue();
+        assertThat(node.get(node.publicUrl("/__celld/health")).statusCode()).isEqualTo(200);
+        assertThat(send(HttpRequest.newBuilder(URI.create(node.publicUrl("/c/after-shutdown-attempt"))).GET()).statusCode())
+                .isEqualTo(200);
+        assertThat(node.lines()).noneMatch(l -> l.contains("shutdown.requested"));
+    }
+
+    @Test
+    @Order(7)
+    void aSignedShutdownStopsTheNode() throws Exception {
+        HttpResponse<String> r = send(signedNow("/shutdown"));
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(202);
+        assertThat(node.waitForExit(Duration.ofSeconds(60))).isZero();
+    }
+}
