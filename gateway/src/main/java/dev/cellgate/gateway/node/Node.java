@@ -102,6 +102,7 @@ public final class Node {
     private CellRouter router;
     private LeaseKeeper lease;
     private volatile PeerAuth peerAuth;
+    private dev.cellgate.core.fleet.NodeEgress egress;
     private volatile dev.cellgate.core.fleet.OperatorSignature operatorSignature;
     private WakeIndex wakeIndex;
     private OwnershipStore ownership;
@@ -183,7 +184,11 @@ public final class Node {
             }
         }
 
-        engine = Engines.create(plugins, vertx, config, identity.nodeId(), pluginsDir);
+        // Worker egress: the settings' policy, this node's listeners (added as they bind) and the peers' leases.
+        egress = dev.cellgate.core.fleet.NodeEgress.of(config.egressPolicy(), () -> fleet == null ? java.util.List.of() : fleet.knownLeases(),
+                identity.nodeId());
+        LOG.atInfo().setMessage("egress.policy").addKeyValue("policy", egress.policy().toString()).log();
+        engine = Engines.create(plugins, vertx, config, identity.nodeId(), pluginsDir, egress);
         EngineInfo info = engine.info();
         LOG.atInfo().setMessage("engine.started").addKeyValue("name", info.name()).addKeyValue("mode", info.mode())
                 .addKeyValue("detail", info.detail()).log();
@@ -223,10 +228,12 @@ public final class Node {
         internalServer = await(internal.listen(config.internalAddr().host(), config.internalAddr().port()),
                 "internal listener on " + config.internalAddr());
         advertise = config.advertise().orElse(config.internalAddr().host() + ":" + internalServer.actualPort());
+        egress.listeners(ownListeners(false));
         startLease();
         startWaker();
 
         startPublicServers(loops);
+        egress.listeners(ownListeners(true));
 
         LOG.atInfo().setMessage("node.listening")
                 .addKeyValue("public", config.addr().host() + ":" + publicPort)
@@ -361,6 +368,19 @@ public final class Node {
                 () -> new PublicListener(vertx, this::unhealthyReason, handler), host, bound),
                 new DeploymentOptions().setInstances(loops)), "public listener on " + host + ":" + bound);
         publicPort = bound;
+    }
+
+    /** This node's listeners, for the egress policy: a Worker must not call its own node (nor, through it, the operator API). */
+    private java.util.List<dev.cellgate.core.fleet.NodeEgress.Listener> ownListeners(boolean withPublic) {
+        java.util.List<dev.cellgate.core.fleet.NodeEgress.Listener> l = new java.util.ArrayList<>();
+        l.add(new dev.cellgate.core.fleet.NodeEgress.Listener(config.internalAddr().host(), internalServer.actualPort(), "internal listener"));
+        int colon = advertise.lastIndexOf(':');
+        l.add(new dev.cellgate.core.fleet.NodeEgress.Listener(advertise.substring(0, colon), Integer.parseInt(advertise.substring(colon + 1)),
+                "advertised internal address " + advertise));
+        if (withPublic) {
+            l.add(new dev.cellgate.core.fleet.NodeEgress.Listener(config.addr().host(), publicPort, "public listener"));
+        }
+        return l;
     }
 
     /** Health: null when healthy. Not ready while draining, or until the current deployment is loaded. */

@@ -46,10 +46,25 @@ public final class EgressPolicy {
 
     private final List<Rule> allow;
     private final List<Rule> deny;
+    private final boolean namesUnchecked;
 
     public EgressPolicy(List<Rule> allow, List<Rule> deny) {
+        this(allow, deny, false);
+    }
+
+    private EgressPolicy(List<Rule> allow, List<Rule> deny, boolean namesUnchecked) {
         this.allow = List.copyOf(allow);
         this.deny = List.copyOf(deny);
+        this.namesUnchecked = namesUnchecked;
+    }
+
+    /**
+     * Deliberately broken: judges the URL's host only when it is an address literal, so a name that
+     * resolves to loopback or the metadata service passes (the classic bypass). {@code EgressTest}
+     * proves that its name-resolving check catches it.
+     */
+    public EgressPolicy judgingLiteralsOnly() {
+        return new EgressPolicy(allow, deny, true);
     }
 
     /** Parses both settings' text (null or empty: no entries); throws {@link IllegalArgumentException} naming the bad entry. */
@@ -124,6 +139,9 @@ public final class EgressPolicy {
      * @param peers every peer's advertised address, resolved
      */
     public Verdict decide(Destination d, Collection<Endpoint> own, Collection<Endpoint> peers) {
+        if (namesUnchecked && d.host() != null && literal(d.host()) == null) {
+            return Verdict.ALLOWED; // the broken variant
+        }
         for (Rule r : deny) {
             if (r.matches(d)) {
                 return refused(d, "it matches " + DENY_SETTING + " entry '" + r + "'", false);
@@ -135,6 +153,17 @@ public final class EgressPolicy {
             }
         }
         InetAddress a = canonical(d.address());
+        // the most specific reason first: "this node's internal listener" says more than "loopback"
+        for (Endpoint e : own) {
+            if (e.port() == d.port() && canonical(e.address()).equals(a)) {
+                return refused(d, "it is this node's " + e.what(), true);
+            }
+        }
+        for (Endpoint e : peers) {
+            if (e.port() == d.port() && canonical(e.address()).equals(a)) {
+                return refused(d, "it is " + e.what(), true);
+            }
+        }
         if (any(LOOPBACK, d)) {
             return refused(d, a.getHostAddress() + " is a loopback address", true);
         }
@@ -147,16 +176,6 @@ public final class EgressPolicy {
         }
         if (any(METADATA, d)) {
             return refused(d, a.getHostAddress() + " is a cloud metadata service", true);
-        }
-        for (Endpoint e : own) {
-            if (e.port() == d.port() && canonical(e.address()).equals(a)) {
-                return refused(d, "it is this node's " + e.what(), true);
-            }
-        }
-        for (Endpoint e : peers) {
-            if (e.port() == d.port() && canonical(e.address()).equals(a)) {
-                return refused(d, "it is " + e.what(), true);
-            }
         }
         return Verdict.ALLOWED;
     }

@@ -59,7 +59,7 @@ public final class GraalJsEngine implements JsEngine {
                 .build();
         this.runtime = RuntimeScripts.load();
         this.watchdog = new TurnWatchdog(limits);
-        this.http = new OutboundHttp(config.vertx());
+        this.http = new OutboundHttp(config.vertx(), config.egress());
         this.info = EngineModes.describe(engine);
         OpenEngines.add(this);
         LOG.atInfo().setMessage("js.engine.started").addKeyValue("name", info.name()).addKeyValue("mode", info.mode())
