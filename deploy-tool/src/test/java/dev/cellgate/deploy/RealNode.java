@@ -13,6 +13,9 @@ import java.util.concurrent.TimeUnit;
 
 /** A real node ({@code java -jar gateway/target/gateway.jar}) on a bucket, for the commands that talk to nodes. */
 public final class RealNode implements AutoCloseable {
+    /** A command's --timeout-ms against a real node: generous, its first requests run before its JIT warms up on a shared box. */
+    public static final String TIMEOUT_MS = "60000";
+
     public final Process process;
     public final List<String> lines = new CopyOnWriteArrayList<>();
     /** The node's {@code node.listening} line. */
@@ -33,6 +36,15 @@ public final class RealNode implements AutoCloseable {
         pump.setDaemon(true);
         pump.start();
         this.listening = awaitListening();
+    }
+
+    /** A file bucket under {@code dir} with a hello-world Worker pushed: what the node tests start from. Returns its URL. */
+    public static String helloBucket(Path dir) throws Exception {
+        String bucket = "file://" + dir.resolve("bucket");
+        Path bundle = dir.resolve("hello.js");
+        java.nio.file.Files.writeString(bundle, "export default { fetch() { return new Response('hello'); } };\n");
+        assertThat(ToolRun.run("push", bundle.toString(), "--bucket", bucket).code()).isZero();
+        return bucket;
     }
 
     /** Starts node {@code name} on {@code bucket} with its work directory under {@code dir}; returns once it listens. */

@@ -11,7 +11,6 @@ import dev.cellgate.deploy.RealNode;
 import dev.cellgate.deploy.ToolRun;
 import dev.cellgate.deploy.cli.ExitCodes;
 import io.vertx.core.json.JsonObject;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -26,18 +25,14 @@ import org.junit.jupiter.api.io.TempDir;
  * retires its lease and the fleet is clean again.
  */
 class DiagnoseRealNodeTest {
-    /** Generous: a node's first requests run before its JIT warms up, on a shared 2-core machine. */
-    static final String T = "60000";
+    static final String T = RealNode.TIMEOUT_MS;
 
     @TempDir
     Path tmp;
 
     @Test
     void aRealNodeIsProbedWithAValidSignature() throws Exception {
-        String bucket = "file://" + tmp.resolve("bucket");
-        Path bundle = tmp.resolve("hello.js");
-        Files.writeString(bundle, "export default { fetch() { return new Response('hello'); } };\n");
-        assertThat(ToolRun.run("push", bundle.toString(), "--bucket", bucket).code()).isZero();
+        String bucket = RealNode.helloBucket(tmp);
 
         try (RealNode n = RealNode.start(tmp, bucket, "diag-n1")) {
             Process node = n.process;

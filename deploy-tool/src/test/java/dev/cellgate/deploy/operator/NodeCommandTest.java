@@ -10,7 +10,6 @@ import dev.cellgate.core.spi.bucket.StoreOptions;
 import dev.cellgate.deploy.RealNode;
 import dev.cellgate.deploy.ToolRun;
 import dev.cellgate.deploy.cli.ExitCodes;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -23,17 +22,14 @@ import org.junit.jupiter.api.io.TempDir;
  * keeps running; with the right key the shutdown stops it.
  */
 class NodeCommandTest {
-    static final String T = "60000";
+    static final String T = RealNode.TIMEOUT_MS;
 
     @TempDir
     Path tmp;
 
     @Test
     void signedCallsReachTheRoutesAndAnotherFleetsKeyIsRefused() throws Exception {
-        String bucket = "file://" + tmp.resolve("bucket");
-        Path bundle = tmp.resolve("hello.js");
-        Files.writeString(bundle, "export default { fetch() { return new Response('hello'); } };\n");
-        assertThat(ToolRun.run("push", bundle.toString(), "--bucket", bucket).code()).isZero();
+        String bucket = RealNode.helloBucket(tmp);
         try (RealNode n = RealNode.start(tmp, bucket, "op-n1")) {
             String scope = "Counter:" + "ab".repeat(32);
             ToolRun evict = ToolRun.run("node", "op-n1", "evict", scope, "--bucket", bucket, "--timeout-ms", T);

@@ -94,52 +94,57 @@ class OperatorAuthIT {
         return URLEncoder.encode(s, StandardCharsets.UTF_8);
     }
 
+    /** POST /probe on a file:// bucket in a fresh directory; asserts the directory stayed empty and returns the answer. */
+    static HttpResponse<String> probeIntoEmptyDir(String name, String authorization) throws Exception {
+        Path target = Files.createDirectories(dir.resolve(name));
+        HttpRequest.Builder r = post("/probe?bucket=" + enc("file://" + target));
+        if (authorization != null) {
+            r.header("Authorization", authorization);
+        }
+        HttpResponse<String> answer = send(r);
+        try (var files = Files.list(target)) {
+            assertThat(files.toList()).as("nothing written into the directory the request named (%s)", answer.body()).isEmpty();
+        }
+        return answer;
+    }
+
     @Test
     @Order(1)
     void anUnauthenticatedProbeIsRefusedAndWritesNothing() throws Exception {
-        Path target = Files.createDirectories(dir.resolve("any-dir"));
-        HttpResponse<String> r = send(post("/probe?bucket=" + enc("file://" + target)));
+        HttpResponse<String> r = probeIntoEmptyDir("any-dir", null);
         assertThat(r.statusCode()).as(r.body()).isEqualTo(401);
-        try (var files = Files.list(target)) {
-            assertThat(files.toList()).as("nothing written into the directory the request named").isEmpty();
-        }
     }
 
     @Test
     @Order(2)
     void evenAnAuthenticatedProbeNeverTakesAFileBucket() throws Exception {
-        Path target = Files.createDirectories(dir.resolve("other-dir"));
-        HttpResponse<String> r = send(post("/probe?bucket=" + enc("file://" + target)).header("Authorization", "Bearer " + TOKEN));
+        HttpResponse<String> r = probeIntoEmptyDir("other-dir", "Bearer " + TOKEN);
         assertThat(r.statusCode()).as(r.body()).isEqualTo(400);
         assertThat(r.body()).contains("file://");
-        try (var files = Files.list(target)) {
-            assertThat(files.toList()).isEmpty();
-        }
+    }
+
+    /** Sends an eviction of {@code scope}; asserts its status and whether the cell is still resident after it. */
+    static void evict(HttpRequest.Builder call, String scope, int status, boolean stillResident) throws Exception {
+        HttpResponse<String> r = send(call);
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(status);
+        assertThat(resident(scope)).as("resident after a %d eviction", status).isEqualTo(stillResident);
     }
 
     @Test
     @Order(3)
     void anUnauthenticatedEvictionIsRefusedAndTheCellStays() throws Exception {
         String scope = residentCell("evict-1");
-        HttpResponse<String> r = send(post("/evict/" + scope));
-        assertThat(r.statusCode()).as(r.body()).isEqualTo(401);
-        assertThat(resident(scope)).as("the cell is still resident").isTrue();
-        HttpResponse<String> wrong = send(post("/evict/" + scope).header("Authorization", "Bearer " + TOKEN + "x"));
-        assertThat(wrong.statusCode()).as("a wrong token").isEqualTo(401);
-        assertThat(resident(scope)).isTrue();
+        evict(post("/evict/" + scope), scope, 401, true);
+        evict(post("/evict/" + scope).header("Authorization", "Bearer " + TOKEN + "x"), scope, 401, true); // a wrong token
     }
 
     @Test
     @Order(4)
     void aSignedEvictionAndABearerEvictionWork() throws Exception {
         String a = residentCell("evict-2");
-        HttpResponse<String> r = send(signedNow("/evict/" + a));
-        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-        assertThat(resident(a)).isFalse();
+        evict(signedNow("/evict/" + a), a, 200, false);
         String b = residentCell("evict-3");
-        HttpResponse<String> t = send(post("/evict/" + b).header("Authorization", "Bearer " + TOKEN));
-        assertThat(t.statusCode()).as(t.body()).isEqualTo(200);
-        assertThat(resident(b)).isFalse();
+        evict(post("/evict/" + b).header("Authorization", "Bearer " + TOKEN), b, 200, false);
     }
 
     @Test

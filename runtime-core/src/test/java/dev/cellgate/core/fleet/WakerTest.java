@@ -292,6 +292,13 @@ class WakerTest {
         assertThat(BucketStoreContract.listAll(bucket, Keys.WAKE, 10)).contains(WakeKeys.key(T0 - 60_000, scope(1)));
     }
 
+    /** One tick and its pass to the end, then the clock moves a tick on. */
+    void fullTick(Waker w) throws Exception {
+        w.tick().get(60, TimeUnit.SECONDS);
+        w.currentPass().get(120, TimeUnit.SECONDS);
+        base.addAndGet(TICK);
+    }
+
     /**
      * A host that follows the {@link CellWaker} contract: it knows each cell's stored alarm (none when
      * absent from the map) and deletes an entry the verdict calls stale.
@@ -331,9 +338,7 @@ class WakerTest {
                 storedAlarms(stored, verdict), new DeadNodeGc(bucket, base::get, TICK), verdict);
         int ticks = 0;
         while (!woken.contains(scope(real)) && ticks < 5) {
-            w.tick().get(60, TimeUnit.SECONDS);
-            w.currentPass().get(120, TimeUnit.SECONDS);
-            base.addAndGet(TICK);
+            fullTick(w);
             ticks++;
         }
         List<String> problems = new ArrayList<>();
@@ -383,13 +388,11 @@ class WakerTest {
         });
         List<Integer> wakesOfTheFirst = new ArrayList<>();
         for (int tick = 0; tick < 8; tick++) {
-            w.tick().get(60, TimeUnit.SECONDS);
-            w.currentPass().get(120, TimeUnit.SECONDS);
+            fullTick(w);
             wakesOfTheFirst.add(calls.getOrDefault(scope(0), 0));
             if (tick == 1) {
                 assertThat(calls).as("the second pass reached the real alarm behind 1,000 failing entries").containsKey(scope(real));
             }
-            base.addAndGet(TICK);
         }
         // woken at ticks 0, 1 (rest 1), 3 (rest 2), 7 (rest 4)
         assertThat(wakesOfTheFirst).containsExactly(1, 2, 2, 3, 3, 3, 3, 4);
@@ -401,12 +404,9 @@ class WakerTest {
     void anEntryWhoseClassIsGoneIsDeletedOnTheSecondPassThatSeesIt() throws Exception {
         alarm(1, T0 - 60_000);
         Waker w = waker("n1", 0, (scope, minute) -> CompletableFuture.completedFuture(WakeEntryVerdict.Reply.NO_CLASS));
-        w.tick().get(60, TimeUnit.SECONDS);
-        w.currentPass().get(60, TimeUnit.SECONDS);
+        fullTick(w);
         assertThat(BucketStoreContract.listAll(bucket, Keys.WAKE, 10)).as("one sighting is not enough").contains(WakeKeys.key(T0 - 60_000, scope(1)));
-        base.addAndGet(TICK);
-        w.tick().get(60, TimeUnit.SECONDS);
-        w.currentPass().get(60, TimeUnit.SECONDS);
+        fullTick(w);
         assertThat(BucketStoreContract.listAll(bucket, Keys.WAKE, 10)).doesNotContain(WakeKeys.key(T0 - 60_000, scope(1)));
     }
 
@@ -419,9 +419,7 @@ class WakerTest {
             return CompletableFuture.completedFuture(WakeEntryVerdict.Reply.UNKNOWN); // an older peer
         });
         for (int tick = 0; tick < 3; tick++) {
-            w.tick().get(60, TimeUnit.SECONDS);
-            w.currentPass().get(60, TimeUnit.SECONDS);
-            base.addAndGet(TICK);
+            fullTick(w);
         }
         assertThat(calls).as("ticks 0 and 1, then a rest of 2 ticks").hasSize(2);
         assertThat(BucketStoreContract.listAll(bucket, Keys.WAKE, 10)).contains(WakeKeys.key(T0 - 60_000, scope(1)));

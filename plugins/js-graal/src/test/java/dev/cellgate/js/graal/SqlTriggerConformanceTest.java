@@ -4,8 +4,6 @@ import dev.cellgate.js.graal.support.Differential;
 import dev.cellgate.js.graal.support.TestEngine;
 import java.nio.file.Path;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
@@ -16,22 +14,9 @@ import org.junit.jupiter.api.TestFactory;
  * answer the same. Without miniflare: failure under {@code CI=true}, else nothing runs.
  */
 class SqlTriggerConformanceTest {
-    static final Path FIXTURE = Path.of("src/test/resources/conformance-sql-trigger");
-
-    static TestEngine engine;
-
-    @BeforeAll
-    static void start() {
-        engine = new TestEngine();
-    }
-
-    @AfterAll
-    static void stop() {
-        engine.close();
-    }
-
     @TestFactory
     Stream<DynamicTest> sameAnswersAsWorkerd() throws Exception {
-        return Differential.casesOnHostedCells(engine, FIXTURE, 6);
+        TestEngine engine = new TestEngine();
+        return Differential.casesOnHostedCells(engine, Path.of("src/test/resources/conformance-sql-trigger"), 6).onClose(engine::close);
     }
 }
