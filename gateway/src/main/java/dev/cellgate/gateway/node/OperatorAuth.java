@@ -47,7 +47,9 @@ final class OperatorAuth implements Handler<RoutingContext> {
     @Override
     public void handle(RoutingContext ctx) {
         HttpServerRequest req = ctx.request();
-        if (req.method() == HttpMethod.GET || req.method() == HttpMethod.HEAD || req.path().startsWith(PeerWire.PREFIX)) {
+        // The router matches the normalized path (dot-segments removed, decoded): judge the same one.
+        String path = ctx.normalizedPath();
+        if (req.method() == HttpMethod.GET || req.method() == HttpMethod.HEAD || (path != null && path.startsWith(PeerWire.PREFIX))) {
             ctx.next();
             return;
         }
@@ -62,7 +64,7 @@ final class OperatorAuth implements Handler<RoutingContext> {
             return;
         }
         if (req.getHeader(OperatorSignature.H_MAC) == null) {
-            refuse(ctx, 401, req.method().name() + " " + req.path() + " changes the node: sign the call with the fleet key"
+            refuse(ctx, 401, req.method().name() + " " + path + " changes the node: sign the call with the fleet key"
                     + " (deploy-tool node ...) or send Authorization: Bearer <CELLD_OPERATOR_TOKEN>");
             return;
         }

@@ -180,6 +180,11 @@ class OperatorAuthIT {
         assertThat(r.statusCode()).as(r.body()).isEqualTo(401);
         HttpResponse<String> preserve = send(post("/shutdown?handoff=preserve"));
         assertThat(preserve.statusCode()).isEqualTo(401);
+        // the router matches the normalized path: a peer-route prefix in front of ../ must not skip the check
+        for (String sneaky : new String[] {"/peer/v1/../shutdown", "/peer/v1/%2e%2e/shutdown", "//shutdown"}) {
+            HttpResponse<String> s = send(post(sneaky));
+            assertThat(s.statusCode()).as("%s: %s", sneaky, s.body()).isIn(401, 404);
+        }
         Thread.sleep(1_000);
         assertThat(node.alive()).isTrue();
         assertThat(node.get(node.publicUrl("/__celld/health")).statusCode()).isEqualTo(200);
