@@ -11,6 +11,7 @@ import dev.cellgate.deploy.cli.ToolPlugins;
 import dev.cellgate.deploy.diagnose.DiagnoseCommand;
 import dev.cellgate.deploy.history.ListCommand;
 import dev.cellgate.deploy.history.RollbackCommand;
+import dev.cellgate.deploy.operator.NodeCommand;
 import dev.cellgate.deploy.push.PushCommand;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -20,13 +21,13 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * {@code deploy-tool push|list|rollback|diagnose}. Exit codes are in {@link ExitCodes} and
+ * {@code deploy-tool push|list|rollback|diagnose|node}. Exit codes are in {@link ExitCodes} and
  * docs/deploy.md. Everything a run needs from its process comes through {@link Env}, so tests
  * drive this same entry point in-process.
  */
 public final class DeployTool {
     private static final List<Command> COMMANDS = List.of(new PushCommand(), new ListCommand(), new RollbackCommand(),
-            new DiagnoseCommand());
+            new DiagnoseCommand(), new NodeCommand());
 
     private DeployTool() {
     }

@@ -36,8 +36,9 @@
           if (status < 0) {
             host.fetchDone(id);
             if (signal) signal.removeEventListener('abort', onAbort);
-            // workerd rejects a failed connection with a plain Error, not the Fetch standard's TypeError.
-            if (!settled) { settled = true; reject(new Error('Network connection lost: ' + statusText)); }
+            // workerd rejects a failed connection with a plain Error, not the Fetch standard's TypeError;
+            // -2 is a destination the node's egress policy refused (the message names it and the setting).
+            if (!settled) { settled = true; reject(new Error(status === -2 ? statusText : 'Network connection lost: ' + statusText)); }
             return;
           }
           if (settled) { stream.cancel(); return; }

@@ -12,7 +12,6 @@ import dev.cellgate.deploy.RealNode;
 import dev.cellgate.deploy.ToolRun;
 import dev.cellgate.deploy.cli.ExitCodes;
 import io.vertx.core.json.JsonObject;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -27,25 +26,19 @@ import org.junit.jupiter.api.io.TempDir;
  * retires its lease and the fleet is clean again.
  */
 class DiagnoseRealNodeTest {
-    /** Generous: a node's first requests run before its JIT warms up, on a shared 2-core machine. */
-    static final String T = "60000";
+    static final String T = RealNode.TIMEOUT_MS;
 
     @TempDir
     Path tmp;
 
     @Test
     void aRealNodeIsProbedWithAValidSignature() throws Exception {
-        Path jar = ToolRun.repoRoot().resolve("gateway/target/gateway.jar");
-        assertThat(jar).as("build first: mvn -q package -DskipTests").exists();
-        String bucket = "file://" + tmp.resolve("bucket");
-        Path bundle = tmp.resolve("hello.js");
-        Files.writeString(bundle, "export default { fetch() { return new Response('hello'); } };\n");
-        assertThat(ToolRun.run("push", bundle.toString(), "--bucket", bucket).code()).isZero();
+        String bucket = RealNode.helloBucket(tmp);
 
-        try (RealNode real = new RealNode(tmp, bucket, "diag-n1")) {
-            Process node = real.process;
-            List<String> lines = real.lines;
-            JsonObject listening = real.awaitListening();
+        try (RealNode n = RealNode.start(tmp, bucket, "diag-n1")) {
+            Process node = n.process;
+            List<String> lines = n.lines;
+            JsonObject listening = n.listening;
             String advertise = listening.getString("advertise");
 
             ToolRun r = ToolRun.run("diagnose", "--bucket", bucket, "--json", "--timeout-ms", T);

@@ -138,8 +138,8 @@ class ModulePushTest {
                 """);
         ToolRun r = ToolRun.run(Esbuilds.env(), "push", tmp.resolve("p").toString(), "--bucket", bucket(), "--json");
         assertThat(r.code()).as(r.toString()).isZero();
-        try (dev.cellgate.deploy.RealNode node = new dev.cellgate.deploy.RealNode(tmp, bucket(), "modules-n1")) {
-            String addr = node.awaitListening().getString("public");
+        try (dev.cellgate.deploy.RealNode node = dev.cellgate.deploy.RealNode.start(tmp, bucket(), "modules-n1")) {
+            String addr = node.listening.getString("public");
             node.awaitEvent("deployment.loaded");
             java.net.http.HttpResponse<String> res = java.net.http.HttpClient.newHttpClient().send(
                     java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://" + addr + "/")).timeout(java.time.Duration.ofSeconds(60))

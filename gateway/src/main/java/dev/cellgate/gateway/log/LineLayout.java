@@ -17,7 +17,9 @@ import org.slf4j.event.KeyValuePair;
  * libraries) become {@code "event":"log"} with the text in {@code "message"}. Every line carries
  * the node id once it is known, and the MDC: {@code request_id} and {@code scope} of the work the
  * thread is doing (see {@code LogContext}). A key/value of the event with the same name as an MDC
- * entry wins, so a key appears once per line.
+ * entry wins, so a key appears once per line. A key/value named like a field the line writes itself
+ * ({@code ts level event logger}, and {@code message node stack} when it has them), or repeated, is written as {@code kv_<key>}
+ * (then {@code kv_<key>_2}, …): strict JSON parsers refuse a line with a duplicate key.
  */
 public final class LineLayout extends LayoutBase<ILoggingEvent> {
     private static final Pattern EVENT_NAME = Pattern.compile("[a-z][a-z0-9_]*(\\.[a-z0-9_]+)+|[a-z]+_[a-z_]+");
@@ -59,9 +61,10 @@ public final class LineLayout extends LayoutBase<ILoggingEvent> {
             }
         }
         if (kvs != null) {
+            java.util.Set<String> written = lineFields(isEvent, e.getThrowableProxy() != null);
             for (KeyValuePair kv : kvs) {
                 b.append(",\"");
-                escape(b, kv.key);
+                escape(b, uniqueKey(kv.key, written));
                 b.append("\":");
                 value(b, kv.value);
             }
@@ -97,6 +100,35 @@ public final class LineLayout extends LayoutBase<ILoggingEvent> {
             b.append('\n').append(ThrowableProxyUtil.asString(t));
         }
         return b.append('\n').toString();
+    }
+
+    /** The keys the line writes itself (the MDC entries a key/value replaces are not among them). */
+    private static java.util.Set<String> lineFields(boolean isEvent, boolean hasStack) {
+        java.util.Set<String> f = new java.util.HashSet<>(java.util.List.of("ts", "level", "event", "logger"));
+        if (!isEvent) {
+            f.add("message");
+        }
+        if (nodeId != null) {
+            f.add("node");
+        }
+        if (hasStack) {
+            f.add("stack");
+        }
+        return f;
+    }
+
+    /** {@code key}, or {@code kv_<key>[_n]} when the line already has it; records the key used. */
+    private static String uniqueKey(String key, java.util.Set<String> written) {
+        String k = key == null ? "kv_null" : key;
+        if (written.contains(k)) {
+            String base = "kv_" + key;
+            k = base;
+            for (int n = 2; written.contains(k); n++) {
+                k = base + "_" + n;
+            }
+        }
+        written.add(k);
+        return k;
     }
 
     private static boolean hasKey(List<KeyValuePair> kvs, String key) {

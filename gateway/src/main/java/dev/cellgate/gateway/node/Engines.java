@@ -2,6 +2,7 @@ package dev.cellgate.gateway.node;
 
 import dev.cellgate.core.config.NodeConfig;
 import dev.cellgate.core.plugin.PluginHost;
+import dev.cellgate.core.spi.js.Egress;
 import dev.cellgate.core.spi.js.JsEngine;
 import dev.cellgate.core.spi.js.JsEngineConfig;
 import dev.cellgate.core.spi.js.JsEngineProvider;
@@ -14,7 +15,8 @@ final class Engines {
     private Engines() {
     }
 
-    static JsEngine create(PluginHost plugins, Vertx vertx, NodeConfig config, String nodeId, Path pluginsDir) throws StartupException {
+    static JsEngine create(PluginHost plugins, Vertx vertx, NodeConfig config, String nodeId, Path pluginsDir, Egress egress)
+            throws StartupException {
         List<JsEngineProvider> found = plugins.extensions(JsEngineProvider.class);
         if (found.isEmpty()) {
             throw new StartupException(ExitCodes.STARTUP_FAILED, "no JavaScript engine plugin in " + pluginsDir
@@ -25,7 +27,7 @@ final class Engines {
                     + found.stream().map(JsEngineProvider::name).toList() + "; keep one");
         }
         try {
-            return found.get(0).create(new JsEngineConfig(vertx, config.cpuMs(), config.maxRequestBodyBytes(), nodeId));
+            return found.get(0).create(new JsEngineConfig(vertx, config.cpuMs(), config.maxRequestBodyBytes(), nodeId, egress));
         } catch (RuntimeException e) {
             throw new StartupException(ExitCodes.STARTUP_FAILED, "the JavaScript engine did not start: " + e);
         }

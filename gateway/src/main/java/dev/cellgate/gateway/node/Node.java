@@ -106,6 +106,8 @@ public final class Node {
     private CellRouter router;
     private volatile LeaseKeeper lease;
     private volatile PeerAuth peerAuth;
+    private dev.cellgate.core.fleet.NodeEgress egress;
+    private volatile dev.cellgate.core.fleet.OperatorSignature operatorSignature;
     private WakeIndex wakeIndex;
     private OwnershipStore ownership;
     private Waker waker;
@@ -187,7 +189,11 @@ public final class Node {
             }
         }
 
-        engine = Engines.create(plugins, vertx, config, identity.nodeId(), pluginsDir);
+        // Worker egress: the settings' policy, this node's listeners (added as they bind) and the peers' leases.
+        egress = dev.cellgate.core.fleet.NodeEgress.of(config.egressPolicy(), () -> fleet == null ? java.util.List.of() : fleet.knownLeases(),
+                identity.nodeId());
+        LOG.atInfo().setMessage("egress.policy").addKeyValue("policy", egress.policy().toString()).log();
+        engine = Engines.create(plugins, vertx, config, identity.nodeId(), pluginsDir, egress);
         EngineInfo info = engine.info();
         LOG.atInfo().setMessage("engine.started").addKeyValue("name", info.name()).addKeyValue("mode", info.mode())
                 .addKeyValue("detail", info.detail()).log();
@@ -217,6 +223,8 @@ public final class Node {
         InternalListener internal = new InternalListener(vertx);
         internal.timed(PeerWire.PREFIX + "fetch/", RequestMetrics.Kind.PEER, metrics.requests());
         internal.timed(PeerWire.PREFIX + "call/", RequestMetrics.Kind.PEER, metrics.requests());
+        // Before every route: a mutating call without a fleet-key signature or the operator token never reaches one.
+        internal.router().route().handler(new OperatorAuth(() -> operatorSignature, identity.nodeId(), config.operatorToken()));
         new OperatorApi(this).mount(internal.router());
         new CellRoutes(cells, ownership).mount(internal.router());
         new DashboardRoutes(new DashboardData(identity.nodeId(), fleet, bucket, cells, this::state)).mount(internal.router());
@@ -226,10 +234,12 @@ public final class Node {
         internalServer = await(internal.listen(config.internalAddr().host(), config.internalAddr().port()),
                 "internal listener on " + config.internalAddr());
         advertise = config.advertise().orElse(config.internalAddr().host() + ":" + internalServer.actualPort());
+        egress.listeners(ownListeners(false));
         startLease();
         startWaker();
 
         startPublicServers(loops);
+        egress.listeners(ownListeners(true));
 
         LOG.atInfo().setMessage("node.listening")
                 .addKeyValue("public", config.addr().host() + ":" + publicPort)
@@ -271,6 +281,7 @@ public final class Node {
         try {
             PeerAuthRecord key = FleetKey.ensure(bucket, Ticker.SYSTEM).get(30, TimeUnit.SECONDS);
             peerAuth = new PeerAuth(key.keyHex());
+            operatorSignature = new dev.cellgate.core.fleet.OperatorSignature(key.keyHex());
         } catch (Exception e) {
             throw new StartupException(ExitCodes.STARTUP_FAILED, "cannot read or create the fleet key " + Keys.PEER_AUTH
                     + ": " + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()));
@@ -289,7 +300,8 @@ public final class Node {
         Self self = new Self(identity.nodeId(), identity.session());
         DeadNodeGc gc = new DeadNodeGc(bucket, Ticker.SYSTEM, config.wakerTickMs(), liveness);
         waker = new Waker(bucket, self, Ticker.SYSTEM, Scheduler.system("waker"), config.wakerTickMs(), wakeIndex,
-                scope -> router.wake(new CellIdentity(Scopes.className(scope), Scopes.hexId(scope), null)), gc, liveness);
+                (scope, minuteMs) -> router.wake(new CellIdentity(Scopes.className(scope), Scopes.hexId(scope), null),
+                        java.util.OptionalLong.of(minuteMs)), gc, liveness);
         waker.start();
     }
 
@@ -371,6 +383,19 @@ public final class Node {
                 () -> new PublicListener(vertx, this::unhealthyReason, handler), host, bound),
                 new DeploymentOptions().setInstances(loops)), "public listener on " + host + ":" + bound);
         publicPort = bound;
+    }
+
+    /** This node's listeners, for the egress policy: a Worker must not call its own node (nor, through it, the operator API). */
+    private java.util.List<dev.cellgate.core.fleet.NodeEgress.Listener> ownListeners(boolean withPublic) {
+        java.util.List<dev.cellgate.core.fleet.NodeEgress.Listener> l = new java.util.ArrayList<>();
+        l.add(new dev.cellgate.core.fleet.NodeEgress.Listener(config.internalAddr().host(), internalServer.actualPort(), "internal listener"));
+        int colon = advertise.lastIndexOf(':');
+        l.add(new dev.cellgate.core.fleet.NodeEgress.Listener(advertise.substring(0, colon), Integer.parseInt(advertise.substring(colon + 1)),
+                "advertised internal address " + advertise));
+        if (withPublic) {
+            l.add(new dev.cellgate.core.fleet.NodeEgress.Listener(config.addr().host(), publicPort, "public listener"));
+        }
+        return l;
     }
 
     /** Health: null when healthy. Not ready while draining, or until the current deployment is loaded. */

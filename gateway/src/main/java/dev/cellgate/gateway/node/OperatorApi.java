@@ -6,7 +6,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
-/** The operator routes of the internal listener. */
+/** The operator routes of the internal listener; {@link OperatorAuth} guards every mutating one. */
 final class OperatorApi {
     private final Node node;
 
@@ -38,11 +38,21 @@ final class OperatorApi {
         r.post("/probe").handler(this::probe);
     }
 
-    /** {@code POST /probe?bucket=URL}: the storage probe on any bucket the node's plugins can open. */
+    /**
+     * {@code POST /probe?bucket=URL}: the storage probe on any bucket the node's plugins can open,
+     * except a {@code file://} one: a request must not make the node write into a directory of its
+     * choosing (SPEC §19). A directory bucket is checked by {@code deploy-tool diagnose} on its host.
+     */
     private void probe(RoutingContext ctx) {
         String url = ctx.request().getParam("bucket");
         if (url == null || url.isBlank()) {
             Json.send(ctx.response(), 400, Json.error("POST /probe needs ?bucket=URL"));
+            return;
+        }
+        if (url.strip().regionMatches(true, 0, "file:", 0, 5)) {
+            Json.send(ctx.response(), 400, Json.error("POST /probe does not take file:// buckets (a request must not make the node"
+                    + " write into a directory it names); run deploy-tool diagnose --bucket " + url + " on that host instead")
+                    .put("bucket", url));
             return;
         }
         node.vertx().executeBlocking(() -> StorageProbe.openAndRun(node.stores(), url, node.storeOptions(), node.nodeId()), false)

@@ -8,6 +8,7 @@ import dev.cellgate.core.fleet.PeerSignature.Answer;
 import dev.cellgate.core.fleet.PeerSignature.Envelope;
 import dev.cellgate.core.fleet.PeerSignature.Signed;
 import dev.cellgate.core.logic.ForwardFailure.Kind;
+import dev.cellgate.core.logic.WakeEntryVerdict;
 import dev.cellgate.core.records.LeaseRecord;
 import dev.cellgate.core.spi.js.Body;
 import dev.cellgate.core.spi.js.CellIdentity;
@@ -26,6 +27,7 @@ import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
@@ -121,9 +123,10 @@ public final class PeerClient implements Forwarder {
     }
 
     @Override
-    public CompletableFuture<Void> wake(String node, CellIdentity id) {
-        return send(node, id, PeerWire.wakePath(id.scope()), new byte[0], Envelope.NONE,
-                (resp, answer, check) -> wholeBody(node, resp, answer).thenApply(b -> (Void) null));
+    public CompletableFuture<WakeEntryVerdict.Reply> wake(String node, CellIdentity id, OptionalLong entryMinuteMs) {
+        return send(node, id, PeerWire.wakePath(id.scope()) + WakeAnswer.query(entryMinuteMs), new byte[0], Envelope.NONE,
+                (resp, answer, check) -> wholeBody(node, resp, answer)
+                        .thenApply(b -> WakeAnswer.decode(new String(b, StandardCharsets.UTF_8))));
     }
 
     /** The body of a signed "ok", checked against its signed digest: the call ran, so a bad body is a lost result. */

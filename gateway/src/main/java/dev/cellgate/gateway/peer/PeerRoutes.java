@@ -16,6 +16,8 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
+import java.nio.charset.StandardCharsets;
+import java.util.OptionalLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -163,16 +165,28 @@ public final class PeerRoutes {
         }));
     }
 
+    /**
+     * The waker's call: the entry it names ({@code ?entry_minute_ms=}, covered by the request MAC
+     * as part of the path) is judged here, and the verdict goes back in the signed answer's body.
+     */
     private void wake(Inbound in) {
         if (refuseWhenDraining(in)) {
             return;
         }
+        OptionalLong entry;
+        try {
+            entry = WakeAnswer.entry(in.ctx().request().getParam(WakeAnswer.ENTRY_PARAM));
+        } catch (IllegalArgumentException e) {
+            in.answer().refuse(400, e.getMessage());
+            return;
+        }
         Context vctx = Vertx.currentContext();
-        cells.wake(identity(in.scope(), null)).whenComplete((v, e) -> vctx.runOnContext(x -> {
+        cells.wake(identity(in.scope(), null), entry).whenComplete((v, e) -> vctx.runOnContext(x -> {
             if (e != null) {
                 in.answer().failure(e);
             } else {
-                in.answer().send(200, PeerAnswer.result(PeerWire.OK), new byte[0]);
+                in.answer().send(200, PeerAnswer.result(PeerWire.OK).add("content-type", "application/json"),
+                        WakeAnswer.encode(v).getBytes(StandardCharsets.UTF_8));
             }
         }));
     }

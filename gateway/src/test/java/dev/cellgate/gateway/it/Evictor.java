@@ -28,7 +28,7 @@ final class Evictor {
                             continue;
                         }
                         try {
-                            if (n.post(n.internalUrl("/evict/" + scope), "").statusCode() == 200) {
+                            if (n.operatorPost("/evict/" + scope).statusCode() == 200) {
                                 e.released.incrementAndGet();
                             }
                         } catch (Exception ignored) {

@@ -26,6 +26,11 @@ import java.util.function.Predicate;
  */
 public final class NodeProcess implements AutoCloseable {
     public static final Path GATEWAY_JAR = locateJar();
+    /**
+     * The operator token every test node gets unless a test sets its own: the mutating operator
+     * routes need it (or a fleet-key signature) since issue 30. Random per test JVM.
+     */
+    public static final String OPERATOR_TOKEN = "test-operator-" + java.util.UUID.randomUUID();
     static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
 
     private final String name;
@@ -60,6 +65,7 @@ public final class NodeProcess implements AutoCloseable {
         e.put("CELLD_INTERNAL_ADDR", "127.0.0.1:0");
         e.put("CELLD_WATCH", workDir.resolve("watch").toString());
         e.put("CELLD_FILE_FSYNC", "0");
+        e.put("CELLD_OPERATOR_TOKEN", OPERATOR_TOKEN);
         e.putAll(env);
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> cmd = new ArrayList<>();
@@ -173,6 +179,12 @@ public final class NodeProcess implements AutoCloseable {
 
     public HttpResponse<String> get(String url) throws IOException, InterruptedException {
         return send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(60)).GET().build());
+    }
+
+    /** {@code POST} to a mutating operator route of this node's internal listener, with the operator token. */
+    public HttpResponse<String> operatorPost(String pathAndQuery) throws IOException, InterruptedException {
+        return send(HttpRequest.newBuilder(URI.create(internalUrl(pathAndQuery))).timeout(Duration.ofSeconds(60))
+                .header("Authorization", "Bearer " + OPERATOR_TOKEN).POST(HttpRequest.BodyPublishers.noBody()).build());
     }
 
     public HttpResponse<String> post(String url, String body) throws IOException, InterruptedException {

@@ -155,7 +155,7 @@ class ShutdownIT {
         try (Fleet f = fleet(dir.resolve("preserve"), Map.of())) {
             NodeProcess n = f.start("keeper", Map.of("CELLD_INTERNAL_ADDR", "127.0.0.1:0"));
             populate(n, "kept-", 20);
-            HttpResponse<String> accepted = n.post(n.internalUrl("/shutdown?handoff=preserve"), "");
+            HttpResponse<String> accepted = n.operatorPost("/shutdown?handoff=preserve");
             assertThat(accepted.statusCode()).isEqualTo(202);
             assertThat(n.waitForExit(Duration.ofSeconds(60))).isZero();
             assertThat(n.events("cell.preserved")).hasSize(20);

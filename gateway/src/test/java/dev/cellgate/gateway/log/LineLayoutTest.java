@@ -56,6 +56,46 @@ class LineLayoutTest {
         JsonObject j = new JsonObject(line);
         assertThat(j.getString("request_id")).isEqualTo("from-kv");
         assertThat(j.getString("scope")).isEqualTo("A:1");
+        assertThat(j.getString("message")).as("an event line has no message of its own: js.console's is kept").isEqualTo("hi");
+    }
+
+    /** Parses a line as a strict JSON parser does: a key that appears twice is an error, not "the last one wins". */
+    static Map<String, Object> strictly(String line) throws Exception {
+        com.fasterxml.jackson.core.JsonFactory f = com.fasterxml.jackson.core.JsonFactory.builder()
+                .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
+        Map<String, Object> out = new java.util.LinkedHashMap<>();
+        try (com.fasterxml.jackson.core.JsonParser p = f.createParser(line)) {
+            assertThat(p.nextToken()).isEqualTo(com.fasterxml.jackson.core.JsonToken.START_OBJECT);
+            while (p.nextToken() == com.fasterxml.jackson.core.JsonToken.FIELD_NAME) {
+                String k = p.currentName();
+                p.nextToken();
+                out.put(k, p.getText());
+            }
+        }
+        return out;
+    }
+
+    /** The line JsInstance logs when a limit stops an event (issue 30: it carried two "event" keys). */
+    @Test
+    void theJsEventStoppedLineHasUniqueKeysAndKeepsBothValues() throws Exception {
+        String line = layout.doLayout(event("js.event.stopped", Map.of("request_id", "r-9"),
+                "instance", "Counter:ab", "event", "fetch", "request_id", "r-9", "reason", "CPU time limit exceeded"));
+        Map<String, Object> j = strictly(line);
+        assertThat(j.get("event")).isEqualTo("js.event.stopped");
+        assertThat(j.values()).as("the event's own \"event\" value survives under another key").contains("fetch");
+        assertThat(j.get("reason")).isEqualTo("CPU time limit exceeded");
+    }
+
+    @Test
+    void aKeyValueNamedLikeAFieldOfTheLineNeverRepeatsAKey() throws Exception {
+        String line = layout.doLayout(event("dead_node_gc.renewed", Map.of(), "node", "gone-1", "ts", 5, "level", "x", "logger", "y",
+                "message", "m", "ms", 1, "ms", 2, "ms", 3));
+        Map<String, Object> j = strictly(line);
+        assertThat(j).containsEntry("ms", "1").containsEntry("kv_ms", "2").containsEntry("kv_ms_2", "3").containsEntry("message", "m");
+        assertThat(j.get("node")).as("the line's node is this node").isEqualTo("node-7");
+        assertThat(j.get("kv_node")).isEqualTo("gone-1");
+        assertThat(j.get("kv_ts")).isEqualTo("5");
+        assertThat(j.get("kv_logger")).isEqualTo("y");
     }
 
     @Test

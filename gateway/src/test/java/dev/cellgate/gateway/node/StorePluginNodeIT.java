@@ -39,6 +39,8 @@ import org.junit.jupiter.api.io.TempDir;
 class StorePluginNodeIT {
     private static final Pattern INTERNAL = Pattern.compile("\"internal\":\"([^\"]+)\"");
     private static final Duration WAIT = Duration.ofSeconds(60);
+    /** {@code POST /probe} is a mutating operator route: it needs the token (or a fleet-key signature). */
+    private static final String TOKEN = "store-plugin-it-" + java.util.UUID.randomUUID();
 
     @TempDir
     Path tmp;
@@ -58,6 +60,7 @@ class StorePluginNodeIT {
             pb.environment().keySet().removeIf(k -> k.startsWith("CELLD_") || k.equals("S3_ENDPOINT"));
             pb.environment().put("CELLD_BUCKET", "file://" + tmp.resolve("bucket"));
             pb.environment().put("CELLD_WATCH", tmp.resolve("node").toString());
+            pb.environment().put("CELLD_OPERATOR_TOKEN", TOKEN);
             pb.environment().put("CELLD_ADDR", "127.0.0.1:0");
             pb.environment().put("CELLD_INTERNAL_ADDR", "127.0.0.1:0");
             pb.environment().put("CELLD_PLUGINS_DIR", plugins.toString());
@@ -173,7 +176,8 @@ class StorePluginNodeIT {
     }
 
     private HttpResponse<String> post(String url) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create(url)).timeout(WAIT).POST(HttpRequest.BodyPublishers.noBody()).build(),
+        return http.send(HttpRequest.newBuilder(URI.create(url)).timeout(WAIT).header("Authorization", "Bearer " + TOKEN)
+                        .POST(HttpRequest.BodyPublishers.noBody()).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 

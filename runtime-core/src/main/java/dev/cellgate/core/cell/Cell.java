@@ -12,6 +12,7 @@ import dev.cellgate.core.spi.js.WsFrame;
 import dev.cellgate.core.spi.replication.CellReplica;
 import dev.cellgate.core.time.Ticker;
 import dev.cellgate.core.fleet.WakeIndex;
+import dev.cellgate.core.logic.WakeEntryVerdict;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
@@ -67,6 +68,8 @@ final class Cell {
     /** Completes when every earlier alarm change's wake entry is written: later commits ship after it. */
     private CompletableFuture<Void> indexChain = CompletableFuture.completedFuture(null);
     private WakeIndex wakeIndex;
+    /** The latest stale-entry deletion ({@link #judgeWakeEntry}); index writes of this cell wait for it. */
+    private CompletableFuture<Void> entryDrops = CompletableFuture.completedFuture(null);
     volatile State state = State.ACTIVE;
     /** Written on the executor only; read by the shedder from other threads. */
     volatile int inFlight;
@@ -313,7 +316,8 @@ final class Cell {
         CompletableFuture<WakeIndex.Move> move = null;
         if (alarmChanged && wakeIndex != null) {
             OptionalLong next = storage.storedAlarm();
-            move = wakeIndex.moved(scope, indexedAlarm, next);
+            OptionalLong previous = indexedAlarm;
+            move = afterEntryDrops(() -> wakeIndex.moved(scope, previous, next));
             indexedAlarm = next;
         }
         if (committed) {
@@ -368,7 +372,35 @@ final class Cell {
         OptionalLong stored = storage.storedAlarm();
         indexedAlarm = stored;
         return stored.isEmpty() ? CompletableFuture.completedFuture(null)
-                : wakeIndex.moved(scope, OptionalLong.empty(), stored).thenApply(m -> null);
+                : afterEntryDrops(() -> wakeIndex.moved(scope, OptionalLong.empty(), stored)).thenApply(m -> null);
+    }
+
+    /**
+     * The waker's question about a due wake entry of this cell (executor only). The entry stays while
+     * the stored alarm falls in its minute; otherwise it is stale (an alarm elsewhere has its own
+     * entry, written before it became durable) and is deleted, but only once the last commit is
+     * durable (the stored alarm read here is then the durable one) and in order with this cell's
+     * index writes: an alarm set meanwhile in the same minute writes the same key, and that write
+     * waits for the delete ({@link #afterEntryDrops}), so it is never deleted by it.
+     */
+    CompletableFuture<WakeEntryVerdict.Reply> judgeWakeEntry(long entryMinuteMs, WakeEntryVerdict verdict) {
+        if (wakeIndex == null || verdict.forStoredAlarm(entryMinuteMs, storage.storedAlarm()) == WakeEntryVerdict.Action.KEEP) {
+            return CompletableFuture.completedFuture(WakeEntryVerdict.Reply.KEPT);
+        }
+        if (!verdict.dropsInOrder()) {
+            return wakeIndex.drop(scope, entryMinuteMs).thenApply(x -> WakeEntryVerdict.Reply.DROPPED); // a broken variant
+        }
+        CompletableFuture<Void> durable = gate.lastCommit();
+        CompletableFuture<Void> drop = entryDrops.handle((x, e) -> null).thenCompose(x -> durable)
+                .thenCompose(x -> wakeIndex.drop(scope, entryMinuteMs));
+        entryDrops = drop;
+        return drop.thenApply(x -> WakeEntryVerdict.Reply.DROPPED);
+    }
+
+    /** Runs an index write after this cell's pending entry deletions (executor only). */
+    private <T> CompletableFuture<T> afterEntryDrops(java.util.function.Supplier<CompletableFuture<T>> write) {
+        CompletableFuture<Void> pending = entryDrops;
+        return pending.isDone() ? write.get() : pending.handle((x, e) -> null).thenCompose(x -> write.get());
     }
 
     /** Waits for events in flight, then flushes: everything committed is durable. Executor only. */

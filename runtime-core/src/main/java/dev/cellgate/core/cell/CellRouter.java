@@ -1,6 +1,7 @@
 package dev.cellgate.core.cell;
 
 import dev.cellgate.core.logic.ForwardFailure;
+import dev.cellgate.core.logic.WakeEntryVerdict;
 import dev.cellgate.core.observe.LogContext;
 import dev.cellgate.core.observe.RuntimeMetrics;
 import dev.cellgate.core.spi.js.CellIdentity;
@@ -9,6 +10,7 @@ import dev.cellgate.core.spi.js.HttpResponseData;
 import dev.cellgate.core.spi.js.OutcomeUnknownException;
 import dev.cellgate.core.spi.js.StubCallException;
 import dev.cellgate.core.spi.js.StubChannel;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiFunction;
 import java.util.function.Function;
@@ -168,9 +170,13 @@ public final class CellRouter implements StubChannel {
         });
     }
 
-    /** The waker's call for a cell with a due alarm: resident here, on its live owner, or on a node with capacity. */
-    public CompletableFuture<Void> wake(CellIdentity target) {
-        return route(target, () -> cells.wake(target), (node, f) -> f.wake(node, target), true);
+    /**
+     * The waker's call for a due wake entry: the cell is made resident here, on its live owner, or on
+     * a node with capacity, and that node judges the entry of {@code entryMinuteMs} (see {@code CellWaker}).
+     * A wake-up is idempotent, so it may be sent again after any failure.
+     */
+    public CompletableFuture<WakeEntryVerdict.Reply> wake(CellIdentity target, OptionalLong entryMinuteMs) {
+        return route(target, () -> cells.wake(target, entryMinuteMs), (node, f) -> f.wake(node, target, entryMinuteMs), true);
     }
 
     /** For tests and the peer listener: the local cell, no forwarding. */

@@ -2,6 +2,7 @@ package dev.cellgate.core.cell;
 
 import dev.cellgate.core.fleet.OwnershipStore;
 import dev.cellgate.core.fleet.WakeIndex;
+import dev.cellgate.core.logic.WakeEntryVerdict;
 import dev.cellgate.core.observe.LogContext;
 import dev.cellgate.core.observe.ReplicationTotals;
 import dev.cellgate.core.observe.ResidentCell;
@@ -17,6 +18,7 @@ import dev.cellgate.core.time.Ticker;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
@@ -54,6 +56,7 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
     private final AtomicInteger restoring = new AtomicInteger();
     private final AtomicInteger evicting = new AtomicInteger();
     private final WakeIndex wakeIndex;
+    private volatile WakeEntryVerdict wakeVerdict = WakeEntryVerdict.CORRECT;
     private final AtomicInteger shedding = new AtomicInteger();
     private final ReplicationTotals replication = new ReplicationTotals();
     private volatile RuntimeMetrics metrics = RuntimeMetrics.NOOP;
@@ -622,18 +625,43 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
     }
 
     /**
-     * The waker's request for a cell with a due alarm: make it resident here (activation arms its
-     * alarm) or, if it is, re-arm it now. Completes when armed, not when the alarm ran.
+     * The waker's request for a due wake entry: make the cell resident here (activation arms its
+     * alarm) or, if it is, re-arm it now; then judge the entry of {@code entryMinuteMs} against the
+     * cell's stored alarm ({@link Cell#judgeWakeEntry}). A class the running deployment does not
+     * have answers {@link WakeEntryVerdict.Reply#NO_CLASS} without an activation (which could only
+     * fail). Completes when armed and judged, not when the alarm ran.
      */
-    public CompletableFuture<Void> wake(CellIdentity id) {
+    public CompletableFuture<WakeEntryVerdict.Reply> wake(CellIdentity id, OptionalLong entryMinuteMs) {
+        LoadedScript s = script.get();
+        if (s != null && !s.exportedClasses().contains(id.className()) && !entries.containsKey(id.scope())) {
+            return CompletableFuture.completedFuture(WakeEntryVerdict.Reply.NO_CLASS);
+        }
         return resolve(id).thenCompose(cell -> {
-            CompletableFuture<Void> armed = new CompletableFuture<>();
+            CompletableFuture<WakeEntryVerdict.Reply> judged = new CompletableFuture<>();
             cell.executor.execute(() -> {
-                cell.alarms.rearm();
-                armed.complete(null);
+                try {
+                    cell.alarms.rearm();
+                    CompletableFuture<WakeEntryVerdict.Reply> j = entryMinuteMs.isEmpty()
+                            ? CompletableFuture.completedFuture(WakeEntryVerdict.Reply.KEPT)
+                            : cell.judgeWakeEntry(entryMinuteMs.getAsLong(), wakeVerdict);
+                    j.whenComplete((r, e) -> {
+                        if (e != null) {
+                            judged.completeExceptionally(e);
+                        } else {
+                            judged.complete(r);
+                        }
+                    });
+                } catch (RuntimeException e) {
+                    judged.completeExceptionally(e);
+                }
             });
-            return armed;
+            return judged;
         });
+    }
+
+    /** Test-only: a broken variant of the wake-entry decision, which a test must catch. */
+    void wakeVerdict(WakeEntryVerdict v) {
+        this.wakeVerdict = v;
     }
 
     @Override

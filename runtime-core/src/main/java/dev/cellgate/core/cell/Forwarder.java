@@ -1,8 +1,10 @@
 package dev.cellgate.core.cell;
 
+import dev.cellgate.core.logic.WakeEntryVerdict;
 import dev.cellgate.core.spi.js.CellIdentity;
 import dev.cellgate.core.spi.js.HttpRequestData;
 import dev.cellgate.core.spi.js.HttpResponseData;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -23,8 +25,11 @@ public interface Forwarder {
 
     CompletableFuture<byte[]> call(String node, CellIdentity id, String method, byte[] arguments);
 
-    /** Asks the node to make the cell resident (activate it, or re-arm its alarm): the waker's call. */
-    CompletableFuture<Void> wake(String node, CellIdentity id);
+    /**
+     * Asks the node to make the cell resident (activate it, or re-arm its alarm) and to judge the due
+     * wake entry of {@code entryMinuteMs} (empty: none): the waker's call. See {@code CellWaker}.
+     */
+    CompletableFuture<WakeEntryVerdict.Reply> wake(String node, CellIdentity id, OptionalLong entryMinuteMs);
 
     /** A live node with capacity to activate a cell this node cannot take, or null when none. */
     String placementTarget();

@@ -60,24 +60,35 @@ public final class ConfigLoader {
             String where = file + ": key \"" + key + "\" (" + s.env() + ")";
             String text = fileValueAsText(s, raw);
             if (text == null) {
-                throw new ConfigException("invalid " + where + "=" + render(raw) + ": must be " + s.type().expected());
+                throw new ConfigException("invalid " + where + "=" + (s.type() == SettingType.SECRET ? "(hidden)" : render(raw))
+                        + ": must be " + jsonTypeOf(s.type())
+                        + " (" + s.type().expected() + ")");
             }
             values.put(s, parse(s, text, where, raw));
         }
     }
 
+    /**
+     * The file value as the text the setting's type parses, or null when its JSON type is wrong:
+     * numbers are JSON integers, flags JSON booleans (or the integers 0 and 1), everything else a
+     * JSON string. {@code "ttl_ms": "5000"} is refused: a quoted number in a JSON file is a typo
+     * somewhere (a template, a generator), not an intent to guess.
+     */
     private static String fileValueAsText(Setting s, Object raw) {
-        if (raw instanceof String str) {
-            return str;
-        }
-        if (raw instanceof Boolean b && s.type() == SettingType.BOOL) {
-            return b ? "1" : "0";
-        }
-        if (raw instanceof Number n && (n instanceof Integer || n instanceof Long)) {
-            return n.toString();
-        }
-        // Any other JSON value (fraction, array, object, null) is invalid for every setting.
-        return null;
+        return switch (s.type()) {
+            case POSITIVE_INT, NON_NEGATIVE_INT -> raw instanceof Integer || raw instanceof Long ? raw.toString() : null;
+            case BOOL -> raw instanceof Boolean b ? (b ? "1" : "0")
+                    : raw instanceof Integer || raw instanceof Long ? raw.toString() : null;
+            default -> raw instanceof String str ? str : null;
+        };
+    }
+
+    private static String jsonTypeOf(SettingType t) {
+        return switch (t) {
+            case POSITIVE_INT, NON_NEGATIVE_INT -> "a JSON number";
+            case BOOL -> "true or false";
+            default -> "a JSON string";
+        };
     }
 
     private static void readEnv(Map<String, String> env, Map<Setting, Object> values, Map<String, String> vars) {
@@ -107,7 +118,9 @@ public final class ConfigLoader {
         try {
             return s.type().parse(text);
         } catch (IllegalArgumentException ex) {
-            throw new ConfigException("invalid " + where + "=" + render(shown) + ": " + ex.getMessage());
+            // a secret is never echoed, not even a wrong one (it may be the right one with a typo)
+            String value = s.type() == SettingType.SECRET ? "(hidden, " + text.length() + " characters)" : render(shown);
+            throw new ConfigException("invalid " + where + "=" + value + ": " + ex.getMessage());
         }
     }
 

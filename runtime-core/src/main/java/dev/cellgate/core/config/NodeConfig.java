@@ -197,6 +197,18 @@ public final class NodeConfig {
         return flag(Settings.JIT);
     }
 
+    // Security of the node (SPEC §19).
+
+    /** The bearer token of the mutating operator routes, when set. */
+    public Optional<String> operatorToken() {
+        return text(Settings.OPERATOR_TOKEN);
+    }
+
+    /** Worker egress: the default refusals, lifted by CELLD_EGRESS_ALLOW and extended by CELLD_EGRESS_DENY. */
+    public dev.cellgate.core.logic.EgressPolicy egressPolicy() {
+        return dev.cellgate.core.logic.EgressPolicy.of(text(Settings.EGRESS_ALLOW).orElse(null), text(Settings.EGRESS_DENY).orElse(null));
+    }
+
     /** Worker {@code vars} overrides ({@code CELLD_VAR_*} and node.json {@code vars}). */
     public Map<String, String> varOverrides() {
         return vars;

@@ -1,5 +1,6 @@
 package dev.cellgate.core.config;
 
+import dev.cellgate.core.logic.EgressPolicy;
 import dev.cellgate.core.spi.bucket.BucketUrl;
 import java.util.List;
 import java.util.Locale;
@@ -22,7 +23,11 @@ public enum SettingType {
     /** Any non-empty text. */
     TEXT("non-empty text"),
     /** {@code json} or {@code text}. */
-    LOG_FORMAT("json or text");
+    LOG_FORMAT("json or text"),
+    /** A secret: at least 16 characters, no whitespace. Errors never show it. */
+    SECRET("at least 16 characters without whitespace"),
+    /** A Worker egress list ({@code EgressPolicy}): comma-separated IP, CIDR or host name entries, each with an optional :port. */
+    EGRESS_LIST("comma-separated IP addresses, CIDR blocks or host names, each with an optional :port");
 
     private static final Pattern INTEGER = Pattern.compile("[+]?[0-9]{1,18}");
     private static final Pattern NODE = Pattern.compile("[A-Za-z0-9._-]{1,128}");
@@ -81,6 +86,20 @@ public enum SettingType {
                 yield t;
             }
             case TEXT -> t;
+            case SECRET -> {
+                if (t.length() < 16 || t.chars().anyMatch(Character::isWhitespace)) {
+                    throw bad();
+                }
+                yield t;
+            }
+            case EGRESS_LIST -> {
+                try {
+                    EgressPolicy.parseList(t);
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("must be " + expected + " (" + e.getMessage() + ")");
+                }
+                yield t;
+            }
             case LOG_FORMAT -> {
                 String v = t.toLowerCase(Locale.ROOT);
                 if (!List.of("json", "text").contains(v)) {

@@ -50,6 +50,13 @@ public final class Settings {
     public static final Setting JIT = Setting.of("CELLD_JIT", BOOL, "1", "relaunch the JVM with the Graal JIT for JavaScript (0 runs interpreted)");
     public static final Setting FILE_FSYNC = Setting.of("CELLD_FILE_FSYNC", BOOL, "1", "file:// bucket: fsync each object before it replaces the old one (0 only for throwaway data)");
     public static final Setting GCS_ENDPOINT = Setting.of("CELLD_GCS_ENDPOINT", TEXT, null, "gs:// buckets: a Cloud Storage JSON API host other than Google's (an emulator; requests carry no credentials)");
+    // Security of the node (SPEC §19): who may call the mutating operator routes, where a Worker may connect.
+    public static final Setting OPERATOR_TOKEN = Setting.of("CELLD_OPERATOR_TOKEN", SECRET, null,
+            "bearer token the mutating operator routes (POST /shutdown, /evict/..., /probe) accept besides a fleet-key signature; unset: signatures only");
+    public static final Setting EGRESS_ALLOW = Setting.of("CELLD_EGRESS_ALLOW", EGRESS_LIST, null,
+            "Worker egress refused by default (loopback, link-local, metadata, this node, peers) that is allowed: IPs, CIDRs, host names, each [:port]");
+    public static final Setting EGRESS_DENY = Setting.of("CELLD_EGRESS_DENY", EGRESS_LIST, null,
+            "Worker egress refused besides the defaults (same syntax); wins over CELLD_EGRESS_ALLOW");
     public static final Setting ESBUILD = Setting.computed("CELLD_ESBUILD", TEXT, "esbuild on PATH", "esbuild binary used by deploy-tool push DIR (not read by nodes)");
 
     /** Prefix of environment variables overriding a Worker {@code vars} entry. */
@@ -59,7 +66,8 @@ public final class Settings {
             BUCKET, S3_ENDPOINT, AWS_REGION, ADDR, INTERNAL_ADDR, ADVERTISE, NODE, WATCH, TTL_MS, CLOCK_SKEW_MS, RELEASES,
             SHUTDOWN_DRAIN_MS, WAKER_TICK_MS, MAX_RESIDENT_CELLS, RESIDENT_LOW_WATER, MAX_RSS_MB, ACTIVATIONS,
             ACTIVATION_DEADLINE_MS, OUTPUT_GATE, STORAGE_PROBE,
-            PLUGINS_DIR, IDLE_EVICT_MS, MAX_REQUEST_BODY_BYTES, CPU_MS, STOP_GRACE_MS, LOG_FORMAT, JIT, FILE_FSYNC, GCS_ENDPOINT, ESBUILD);
+            PLUGINS_DIR, IDLE_EVICT_MS, MAX_REQUEST_BODY_BYTES, CPU_MS, STOP_GRACE_MS, LOG_FORMAT, JIT, FILE_FSYNC, GCS_ENDPOINT, ESBUILD,
+            OPERATOR_TOKEN, EGRESS_ALLOW, EGRESS_DENY);
 
     private static final Map<String, Setting> BY_ENV = new LinkedHashMap<>();
     private static final Map<String, Setting> BY_KEY = new LinkedHashMap<>();

@@ -210,7 +210,7 @@ public final class DeadNodeGc {
                 case WriteOutcome.Written w -> store.delete(key).handle((x, e) -> {
                     if (e != null) {
                         failures.incrementAndGet(); // the tombstone stays and reads as dead: next pass
-                        LOG.atWarn().setMessage("dead_node_gc.delete_failed").addKeyValue("node", node)
+                        LOG.atWarn().setMessage("dead_node_gc.delete_failed").addKeyValue("dead_node", node)
                                 .addKeyValue("error", OwnershipStore.rootMessage(e)).log();
                     } else {
                         retired.incrementAndGet();
@@ -218,13 +218,13 @@ public final class DeadNodeGc {
                     return null;
                 });
                 case WriteOutcome.Rejected r -> {
-                    LOG.atInfo().setMessage("dead_node_gc.renewed").addKeyValue("node", node).log();
+                    LOG.atInfo().setMessage("dead_node_gc.renewed").addKeyValue("dead_node", node).log();
                     yield CompletableFuture.completedFuture(null);
                 }
                 case WriteOutcome.Ambiguous a -> {
                     // Landed or not, the next pass finds a dead record (ours or the original) and retries.
                     failures.incrementAndGet();
-                    LOG.atWarn().setMessage("dead_node_gc.tombstone_ambiguous").addKeyValue("node", node)
+                    LOG.atWarn().setMessage("dead_node_gc.tombstone_ambiguous").addKeyValue("dead_node", node)
                             .addKeyValue("error", a.reason()).log();
                     yield CompletableFuture.completedFuture(null);
                 }
@@ -252,7 +252,7 @@ public final class DeadNodeGc {
                 delayTicks = GcBackoff.retryDelayTicks(n);
                 retries.put(node, new Retry(n, nowMs + GcBackoff.retryDelayMs(n, tickMs)));
             }
-            LOG.atWarn().setMessage("dead_node_gc.retry_scheduled").addKeyValue("node", node).addKeyValue("failures", n)
+            LOG.atWarn().setMessage("dead_node_gc.retry_scheduled").addKeyValue("dead_node", node).addKeyValue("failures", n)
                     .addKeyValue("delay_ticks", delayTicks).addKeyValue("error", error).log();
         }
 

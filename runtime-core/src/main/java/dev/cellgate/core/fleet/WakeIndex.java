@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,8 +19,10 @@ import org.slf4j.LoggerFactory;
  * its entry, so the host awaits {@link #moved} BEFORE the alarm change becomes durable, finishes the
  * {@link Move} after it is, and calls {@link #consumed} only AFTER the alarm's consumption is durable.
  * The host runs one alarm change of a cell at a time, awaiting each index call (two writes to one key
- * in flight could land in either order). An entry without an alarm is harmless (a
- * spurious wake); an alarm without an entry could sleep forever in an inactive cell.
+ * in flight could land in either order). An entry without an alarm costs a spurious wake, so the
+ * woken cell's host deletes it ({@link #drop}, after the cell's last commit and before its next index
+ * write: see {@code Cell.judgeWakeEntry}); an alarm without an entry could sleep forever in an
+ * inactive cell.
  */
 public final class WakeIndex {
     private static final Logger LOG = LoggerFactory.getLogger(WakeIndex.class);
@@ -89,18 +92,77 @@ public final class WakeIndex {
 
     /** Due entries in time order, at most {@code limit}; the listing stops at the first future minute. */
     public CompletableFuture<List<WakeKeys.WakeEntry>> due(long nowMs, int limit) {
-        List<WakeKeys.WakeEntry> out = new ArrayList<>();
+        return due(nowMs, limit, key -> Standing.FRESH).thenApply(Due::entries);
+    }
+
+    /** How the waker stands with an entry, for {@link #due(long, int, Function)}. */
+    public enum Standing {
+        /** Not tried, or last tried with success. */
+        FRESH,
+        /** Failed before, its rest is over: tried again with the capacity fresh entries leave. */
+        RETRY,
+        /** Failed before and still resting: skipped. */
+        RESTING
+    }
+
+    /**
+     * One scan of the due part of the index.
+     *
+     * @param entries  the entries to wake: fresh ones in time order, then retries in time order; at most the limit
+     * @param resting  due entries skipped because they rest
+     * @param complete true when the listing reached the first future minute (or the end) rather than the limit
+     */
+    public record Due(List<WakeKeys.WakeEntry> entries, List<String> resting, boolean complete) {
+    }
+
+    /**
+     * Due entries, at most {@code limit}: fresh entries first (in time order), then entries retried
+     * after a failure with the capacity left, and none that rest. Entries that keep failing therefore
+     * never fill a pass and starve the ones behind them. The listing stops at the first future minute,
+     * or once {@code limit} fresh entries are found.
+     */
+    public CompletableFuture<Due> due(long nowMs, int limit, Function<String, Standing> standing) {
+        List<WakeKeys.WakeEntry> fresh = new ArrayList<>();
+        List<WakeKeys.WakeEntry> retries = new ArrayList<>();
+        List<String> resting = new ArrayList<>();
+        boolean[] full = {false};
         return Listings.until(store, Keys.WAKE, key -> {
             var e = WakeKeys.parse(key);
             if (e.isEmpty()) {
                 return key.compareTo(Keys.WAKER) < 0; // a stray key: skip it; waker.json sorts after every entry
             }
-            if (!WakeKeys.isDue(e.get(), nowMs) || out.size() >= limit) {
+            if (!WakeKeys.isDue(e.get(), nowMs)) {
                 return false;
             }
-            out.add(e.get());
+            switch (standing.apply(key)) {
+                case RESTING -> resting.add(key);
+                case RETRY -> {
+                    if (retries.size() < limit) {
+                        retries.add(e.get());
+                    }
+                }
+                case FRESH -> {
+                    if (fresh.size() >= limit) {
+                        full[0] = true;
+                        return false;
+                    }
+                    fresh.add(e.get());
+                }
+            }
             return true;
-        }).thenApply(x -> out);
+        }).thenApply(x -> {
+            List<WakeKeys.WakeEntry> out = new ArrayList<>(fresh);
+            out.addAll(retries.subList(0, Math.min(retries.size(), limit - fresh.size())));
+            return new Due(out, resting, !full[0]);
+        });
+    }
+
+    /**
+     * Deletes one entry (a stale one: the cell's alarm is elsewhere or gone, or its class is). The
+     * caller orders it with the cell's own index writes; a failure is reported, not swallowed.
+     */
+    public CompletableFuture<Void> drop(String scope, long minuteMs) {
+        return store.delete(WakeKeys.key(minuteMs, scope));
     }
 
     private CompletableFuture<Void> dropQuietly(String scope, long alarmMs) {

@@ -2,6 +2,8 @@ package dev.cellgate.core.fleet;
 
 import dev.cellgate.core.logic.Keys;
 import dev.cellgate.core.logic.Liveness;
+import dev.cellgate.core.logic.WakeEntryVerdict;
+import dev.cellgate.core.logic.WakeKeys;
 import dev.cellgate.core.logic.WakerLease;
 import dev.cellgate.core.records.MalformedRecordException;
 import dev.cellgate.core.records.WakerLeaseRecord;
@@ -10,11 +12,13 @@ import dev.cellgate.core.spi.bucket.StoredObject;
 import dev.cellgate.core.spi.bucket.WriteOutcome;
 import dev.cellgate.core.time.Scheduler;
 import dev.cellgate.core.time.Ticker;
-import java.util.ArrayList;
-import java.util.LinkedHashSet;
+import java.util.HashSet;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,7 +26,9 @@ import org.slf4j.LoggerFactory;
  * The fleet's background worker (SPEC §11, seed 001). Every tick each node tries to hold the
  * advisory lease {@code wake/waker.json} by CAS; the lease lasts {@link WakerLease#TTL_TICKS} ticks
  * and the holder renews it every tick (TTL/3). The holder scans the wake index for due alarms, asks
- * its host to wake those cells, then runs {@link DeadNodeGc}. A failed renewal cancels the pass in
+ * its host to wake those cells, then runs {@link DeadNodeGc}. Stale entries (the cell's alarm is
+ * elsewhere or gone, or its class is) are deleted ({@link WakeEntryVerdict}); entries that keep
+ * failing rest for a backoff and the scan pages past them, so they never starve later alarms. A failed renewal cancels the pass in
  * progress. Two holders at once (clock skew, a renewal racing a takeover) are harmless: wakes are
  * at-least-once and the GC's tombstone CAS makes a double retirement a no-op.
  */
@@ -48,6 +54,9 @@ public final class Waker {
     private final CellWaker host;
     private final DeadNodeGc gc;
     private final Liveness liveness;
+    private final WakeEntryVerdict verdict;
+    /** What the waker remembers of entries that failed (their rest) or whose class was missing. */
+    private final Map<String, WakeEntryVerdict.Memory> entryMemory = new ConcurrentHashMap<>();
 
     private boolean holding;
     private long expiresMs;
@@ -78,13 +87,23 @@ public final class Waker {
     /** With the default clock-skew margin (tests); a node passes its configured one. */
     public Waker(BucketStore store, Self self, Ticker ticker, Scheduler scheduler, long tickMs,
                  WakeIndex index, CellWaker host, DeadNodeGc gc) {
-        this(store, self, ticker, scheduler, tickMs, index, host, gc, Liveness.withSkew(Liveness.DEFAULT_SKEW_MS));
+        this(store, self, ticker, scheduler, tickMs, index, host, gc, Liveness.withSkew(Liveness.DEFAULT_SKEW_MS), WakeEntryVerdict.CORRECT);
     }
 
     /** @param liveness another holder's waker lease is judged with the clock-skew margin (SPEC §20) */
     public Waker(BucketStore store, Self self, Ticker ticker, Scheduler scheduler, long tickMs,
                  WakeIndex index, CellWaker host, DeadNodeGc gc, Liveness liveness) {
+        this(store, self, ticker, scheduler, tickMs, index, host, gc, liveness, WakeEntryVerdict.CORRECT);
+    }
+
+    /**
+     * @param liveness another holder's waker lease is judged with the clock-skew margin (SPEC §20)
+     * @param verdict {@link WakeEntryVerdict#CORRECT}, or a broken variant a test must catch
+     */
+    Waker(BucketStore store, Self self, Ticker ticker, Scheduler scheduler, long tickMs,
+          WakeIndex index, CellWaker host, DeadNodeGc gc, Liveness liveness, WakeEntryVerdict verdict) {
         this.liveness = liveness;
+        this.verdict = verdict;
         this.store = store;
         this.self = self;
         this.ticker = ticker;
@@ -208,15 +227,19 @@ public final class Waker {
 
     private CompletableFuture<Void> runPass(Pass p) {
         long now = ticker.nowMs();
-        return index.due(now, MAX_DUE_PER_PASS).thenCompose(entries -> {
-            Set<String> scopes = new LinkedHashSet<>();
-            entries.forEach(en -> scopes.add(en.scope()));
-            return BoundedParallel.run(new ArrayList<>(scopes), WAKE_PARALLELISM, scope -> p.cancelled
-                    ? CompletableFuture.completedFuture(null) : host.wake(scope)).thenApply(t -> {
-                        t.failures().forEach(err -> LOG.atWarn().setMessage("waker.wake_failed")
+        return index.due(now, MAX_DUE_PER_PASS, key -> standing(key, now)).thenCompose(due -> {
+            if (due.complete()) {
+                forgetAllBut(due); // entries deleted meanwhile (by their hosts, by another waker) leave the memory
+            }
+            PassCounts counts = new PassCounts();
+            return BoundedParallel.run(due.entries(), WAKE_PARALLELISM, en -> p.cancelled
+                    ? CompletableFuture.completedFuture(null) : wakeOne(en, now, counts)).thenApply(t -> {
+                        t.failures().forEach(err -> LOG.atWarn().setMessage("waker.entry_failed")
                                 .addKeyValue("error", OwnershipStore.rootMessage(err)).log());
-                        LOG.atInfo().setMessage("waker.scan").addKeyValue("due", scopes.size())
-                                .addKeyValue("failed", t.failed()).addKeyValue("cancelled", p.cancelled).log();
+                        LOG.atInfo().setMessage("waker.scan").addKeyValue("due", due.entries().size())
+                                .addKeyValue("kept", counts.kept.get()).addKeyValue("dropped", counts.dropped.get())
+                                .addKeyValue("deleted", counts.deleted.get()).addKeyValue("failed", counts.failed.get())
+                                .addKeyValue("resting", due.resting().size()).addKeyValue("cancelled", p.cancelled).log();
                         return null;
                     });
         }).exceptionally(e -> {
@@ -227,6 +250,87 @@ public final class Waker {
                     p.done = true;
                     return (Void) null;
                 });
+    }
+
+    /** What one pass did with its entries, for its log line. */
+    private static final class PassCounts {
+        final AtomicInteger kept = new AtomicInteger();
+        final AtomicInteger dropped = new AtomicInteger();
+        final AtomicInteger deleted = new AtomicInteger();
+        final AtomicInteger failed = new AtomicInteger();
+    }
+
+    /** Wakes one entry's cell, then does what {@link WakeEntryVerdict#afterWake} says with the answer. */
+    private CompletableFuture<Void> wakeOne(WakeKeys.WakeEntry en, long now, PassCounts counts) {
+        String key = WakeKeys.key(en.minuteMs(), en.scope());
+        CompletableFuture<WakeEntryVerdict.Reply> woken;
+        try {
+            woken = host.wake(en.scope(), en.minuteMs());
+        } catch (RuntimeException e) {
+            woken = CompletableFuture.failedFuture(e);
+        }
+        return woken.handle((reply, err) -> {
+            WakeEntryVerdict.Verdict v = verdict.afterWake(err == null ? reply : null, memoryOf(key), now, tickMs);
+            if (err != null || reply == WakeEntryVerdict.Reply.UNKNOWN) {
+                counts.failed.incrementAndGet();
+                LOG.atWarn().setMessage("waker.wake_failed").addKeyValue("scope", en.scope()).addKeyValue("entry", key)
+                        .addKeyValue("error", err == null ? "no verdict in the host's answer" : OwnershipStore.rootMessage(err))
+                        .addKeyValue("next", v.why()).log();
+            } else if (reply == WakeEntryVerdict.Reply.DROPPED) {
+                counts.dropped.incrementAndGet();
+            } else if (reply == WakeEntryVerdict.Reply.KEPT) {
+                counts.kept.incrementAndGet();
+            }
+            return v;
+        }).thenCompose(v -> switch (v.action()) {
+            case KEEP -> {
+                remember(key, WakeEntryVerdict.Memory.NONE);
+                yield CompletableFuture.<Void>completedFuture(null);
+            }
+            case RETRY_LATER -> {
+                remember(key, v.memory());
+                yield CompletableFuture.<Void>completedFuture(null);
+            }
+            case DELETE -> index.drop(en.scope(), en.minuteMs()).handle((x, e) -> {
+                if (e != null) {
+                    // a failed delete is a failure like any other: rest, then look again
+                    remember(key, verdict.afterWake(null, memoryOf(key), now, tickMs).memory());
+                    counts.failed.incrementAndGet();
+                    LOG.atWarn().setMessage("waker.entry_delete_failed").addKeyValue("scope", en.scope()).addKeyValue("entry", key)
+                            .addKeyValue("error", OwnershipStore.rootMessage(e)).log();
+                } else {
+                    remember(key, WakeEntryVerdict.Memory.NONE);
+                    counts.deleted.incrementAndGet();
+                    LOG.atInfo().setMessage("waker.entry_deleted").addKeyValue("scope", en.scope()).addKeyValue("entry", key)
+                            .addKeyValue("why", v.why()).log();
+                }
+                return (Void) null;
+            });
+        });
+    }
+
+    private WakeIndex.Standing standing(String key, long now) {
+        WakeEntryVerdict.Memory m = entryMemory.get(key);
+        return m == null ? WakeIndex.Standing.FRESH : m.resting(now) ? WakeIndex.Standing.RESTING : WakeIndex.Standing.RETRY;
+    }
+
+    private WakeEntryVerdict.Memory memoryOf(String key) {
+        return entryMemory.getOrDefault(key, WakeEntryVerdict.Memory.NONE);
+    }
+
+    private void remember(String key, WakeEntryVerdict.Memory m) {
+        if (m.equals(WakeEntryVerdict.Memory.NONE)) {
+            entryMemory.remove(key);
+        } else {
+            entryMemory.put(key, m);
+        }
+    }
+
+    /** After a complete scan, only the entries still listed can need remembering. */
+    private void forgetAllBut(WakeIndex.Due due) {
+        Set<String> listed = new HashSet<>(due.resting());
+        due.entries().forEach(en -> listed.add(WakeKeys.key(en.minuteMs(), en.scope())));
+        entryMemory.keySet().retainAll(listed);
     }
 
     private synchronized void schedule(long delayMs) {

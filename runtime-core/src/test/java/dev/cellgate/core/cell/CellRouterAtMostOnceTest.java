@@ -8,6 +8,7 @@ import dev.cellgate.core.fleet.WakeIndex;
 import dev.cellgate.core.logic.ForwardFailure;
 import dev.cellgate.core.logic.ForwardFailure.Kind;
 import dev.cellgate.core.logic.Keys;
+import dev.cellgate.core.logic.WakeEntryVerdict;
 import dev.cellgate.core.records.LeaseRecord;
 import dev.cellgate.core.records.OwnershipRecord;
 import dev.cellgate.core.spi.js.Body;
@@ -24,6 +25,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
@@ -72,8 +74,8 @@ class CellRouterAtMostOnceTest extends WithCellHost {
         }
 
         @Override
-        public CompletableFuture<Void> wake(String node, CellIdentity id) {
-            return deliver(() -> null);
+        public CompletableFuture<WakeEntryVerdict.Reply> wake(String node, CellIdentity id, OptionalLong entryMinuteMs) {
+            return deliver(() -> WakeEntryVerdict.Reply.KEPT);
         }
 
         private <T> CompletableFuture<T> deliver(java.util.function.Supplier<T> result) {
@@ -170,8 +172,10 @@ class CellRouterAtMostOnceTest extends WithCellHost {
     void aWakeUpIsSentAgainAfterAnyFailureOfTheWay() throws Exception {
         LossyOwner owner = new LossyOwner();
         owner.firstFailure = Kind.LOST_AFTER_SEND;
-        routerOfN2(owner, ForwardFailure.Policy.AT_MOST_ONCE).wake(CELL).get(20, TimeUnit.SECONDS);
+        WakeEntryVerdict.Reply reply = routerOfN2(owner, ForwardFailure.Policy.AT_MOST_ONCE).wake(CELL, OptionalLong.of(60_000))
+                .get(20, TimeUnit.SECONDS);
         assertThat(owner.runs.get()).as("a wake-up is idempotent").isEqualTo(2);
+        assertThat(reply).as("the second wake-up's answer").isEqualTo(WakeEntryVerdict.Reply.KEPT);
     }
 
     @Test

@@ -150,7 +150,8 @@ class CellsLifecycleTest extends WithCellHost {
             }
 
             @Override
-            public CompletableFuture<Void> wake(String node, CellIdentity id) {
+            public CompletableFuture<dev.cellgate.core.logic.WakeEntryVerdict.Reply> wake(String node, CellIdentity id,
+                                                                                 java.util.OptionalLong entryMinuteMs) {
                 throw new UnsupportedOperationException();
             }
 

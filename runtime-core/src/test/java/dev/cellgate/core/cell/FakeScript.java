@@ -20,7 +20,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A Java stand-in for a deployment, to test the cell host without a JavaScript engine: each cell
  * keeps a counter in its real SQLite storage; a request whose URL ends in {@code hang} never
  * answers (an event in flight), one ending in {@code wait} answers when the test completes it
- * from {@link #waiting}; the constructor is counted per scope; answers start with the
+ * from {@link #waiting}; {@code /alarm/<epoch ms>} sets the cell's alarm ({@code /alarm/none} deletes
+ * it) and answers the stored value; the constructor is counted per scope; answers start with the
  * deployment's {@code prefix}, so a test sees which code served it.
  */
 final class FakeScript implements LoadedScript {
@@ -78,6 +79,16 @@ final class FakeScript implements LoadedScript {
             public CompletableFuture<HttpResponseData> fetch(HttpRequestData request) {
                 if (request.url().endsWith("hang")) {
                     return new CompletableFuture<>();
+                }
+                int alarm = request.url().indexOf("/alarm/");
+                if (alarm >= 0) {
+                    String at = request.url().substring(alarm + "/alarm/".length());
+                    if (at.equals("none")) {
+                        host.storage().deleteAlarm();
+                    } else {
+                        host.storage().setAlarm(Long.parseLong(at));
+                    }
+                    return CompletableFuture.completedFuture(HttpResponseData.text(200, String.valueOf(host.storage().getAlarm())));
                 }
                 if (request.url().endsWith("wait")) {
                     CompletableFuture<HttpResponseData> answer = new CompletableFuture<>();

@@ -81,7 +81,8 @@ class OwnerHintsTest extends WithCellHost {
         }
 
         @Override
-        public CompletableFuture<Void> wake(String node, CellIdentity id) {
+        public CompletableFuture<dev.cellgate.core.logic.WakeEntryVerdict.Reply> wake(String node, CellIdentity id,
+                                                                                 java.util.OptionalLong entryMinuteMs) {
             return CompletableFuture.failedFuture(new UnsupportedOperationException());
         }
 

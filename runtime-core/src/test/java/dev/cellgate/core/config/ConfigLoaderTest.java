@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,7 +40,7 @@ class ConfigLoaderTest {
     @Test
     void environmentOverridesTheFile() throws Exception {
         Path f = dir.resolve("node.json");
-        Files.writeString(f, "{\"releases\": 7, \"ttl_ms\": \"3000\", \"output_gate\": false, \"vars\": {\"A\": \"file\", \"B\": \"b\"}}");
+        Files.writeString(f, "{\"releases\": 7, \"ttl_ms\": 3000, \"output_gate\": false, \"vars\": {\"A\": \"file\", \"B\": \"b\"}}");
         NodeConfig c = ConfigLoader.load(f, Map.of("CELLD_RELEASES", "9", "CELLD_VAR_A", "env", "PATH", "/bin"));
         assertThat(c.releases()).isEqualTo(9);
         assertThat(c.ttlMs()).isEqualTo(3000);
@@ -110,6 +111,63 @@ class ConfigLoaderTest {
         Files.writeString(f, "[1,2]");
         assertThatThrownBy(() -> ConfigLoader.load(f, Map.of())).hasMessageContaining("not a JSON object");
         assertThatThrownBy(() -> ConfigLoader.load(dir.resolve("missing.json"), Map.of())).hasMessageContaining("does not exist");
+    }
+
+    /**
+     * node.json is JSON: a number setting takes a JSON number, a flag a JSON boolean (or 0/1), text a
+     * JSON string. {@code "ttl_ms": "5000"} was accepted (issue 30); it is refused, naming the key.
+     */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "ttl_ms|'\"5000\"'|a JSON number",
+        "releases|'\"7\"'|a JSON number",
+        "max_rss_mb|'\"0\"'|a JSON number",
+        "output_gate|'\"1\"'|true or false",
+        "storage_probe|'\"true\"'|true or false",
+        "jit|'\"0\"'|true or false",
+        "node|12|a JSON string",
+        "addr|8080|a JSON string",
+        "bucket|true|a JSON string",
+        "log_format|1|a JSON string",
+    })
+    void fileValuesMustHaveTheirJsonType(String key, String json, String expected) throws Exception {
+        Path f = dir.resolve("node.json");
+        Files.writeString(f, "{\"" + key + "\": " + json + "}");
+        assertThatThrownBy(() -> ConfigLoader.load(f, Map.of())).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("key \"" + key + "\"").hasMessageContaining(json.replace("\"", "'"))
+                .hasMessageContaining(expected);
+    }
+
+    @Test
+    void fileFlagsTakeJsonBooleansOrZeroAndOne() throws Exception {
+        Path f = dir.resolve("node.json");
+        Files.writeString(f, "{\"output_gate\": false, \"storage_probe\": 0, \"jit\": 1, \"ttl_ms\": 5000, \"node\": \"n-1\"}");
+        NodeConfig c = ConfigLoader.load(f, Map.of());
+        assertThat(c.outputGate()).isFalse();
+        assertThat(c.storageProbe()).isFalse();
+        assertThat(c.ttlMs()).isEqualTo(5000);
+        assertThat(c.nodeId()).hasValue("n-1");
+    }
+
+    @Test
+    void aBadOperatorTokenIsNamedButNeverShown() {
+        for (String bad : List.of("short-secret", "has whitespace in it!!")) {
+            assertThatThrownBy(() -> ConfigLoader.load(null, Map.of("CELLD_OPERATOR_TOKEN", bad))).isInstanceOf(ConfigException.class)
+                    .hasMessageContaining("CELLD_OPERATOR_TOKEN").hasMessageContaining("hidden").hasMessageNotContaining(bad);
+        }
+        assertThat(ConfigLoader.load(null, Map.of("CELLD_OPERATOR_TOKEN", "0123456789abcdef")).operatorToken()).hasValue("0123456789abcdef");
+        assertThat(NodeConfig.defaults().operatorToken()).isEmpty();
+    }
+
+    @Test
+    void egressListsAreCheckedEntryByEntry() {
+        NodeConfig c = ConfigLoader.load(null, Map.of("CELLD_EGRESS_ALLOW", "127.0.0.1:9000, [::1]:9000,10.0.0.0/8,api.internal",
+                "CELLD_EGRESS_DENY", "*.corp.example"));
+        assertThat(c.egressPolicy().toString()).contains("127.0.0.1:9000").contains("*.corp.example");
+        for (String bad : List.of("127.0.0.1/33", "10.0.0.1:0", "a,,b", "exa mple.com", "[::1", "host/8")) {
+            assertThatThrownBy(() -> ConfigLoader.load(null, Map.of("CELLD_EGRESS_ALLOW", bad))).isInstanceOf(ConfigException.class)
+                    .hasMessageContaining("CELLD_EGRESS_ALLOW");
+        }
     }
 
     @Test

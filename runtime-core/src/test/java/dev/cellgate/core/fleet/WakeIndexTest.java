@@ -113,4 +113,26 @@ class WakeIndexTest {
         assertThat(index.due(T + 10 * MIN, 100).get()).hasSize(3);
         assertThat(index.due(T + 10 * MIN, 2).get()).hasSize(2);
     }
+
+    @Test
+    void aScanTakesFreshEntriesFirstRetriesWithTheCapacityLeftAndSkipsRestingOnes() throws Exception {
+        String c = "Alarm:" + "0c".repeat(32);
+        String d = "Alarm:" + "0d".repeat(32);
+        for (String s : List.of(A, B, c, d)) {
+            move(s, OptionalLong.empty(), OptionalLong.of(T - 5 * MIN));
+        }
+        move(A, OptionalLong.of(T - 5 * MIN), OptionalLong.of(T - 6 * MIN)); // A sorts first
+        java.util.Map<String, WakeIndex.Standing> standing = java.util.Map.of(
+                WakeKeys.key(T - 6 * MIN, A), WakeIndex.Standing.RETRY, WakeKeys.key(T - 5 * MIN, B), WakeIndex.Standing.RESTING);
+        WakeIndex.Due due = index.due(T, 2, k -> standing.getOrDefault(k, WakeIndex.Standing.FRESH)).get();
+        assertThat(due.entries()).as("two fresh entries fill the pass; the retry waits")
+                .containsExactly(new WakeKeys.WakeEntry(T - 5 * MIN, c), new WakeKeys.WakeEntry(T - 5 * MIN, d));
+        assertThat(due.resting()).containsExactly(WakeKeys.key(T - 5 * MIN, B));
+        assertThat(due.complete()).isTrue();
+        WakeIndex.Due roomy = index.due(T, 3, k -> standing.getOrDefault(k, WakeIndex.Standing.FRESH)).get();
+        assertThat(roomy.entries()).as("capacity left: the retry comes after the fresh ones")
+                .containsExactly(new WakeKeys.WakeEntry(T - 5 * MIN, c), new WakeKeys.WakeEntry(T - 5 * MIN, d),
+                        new WakeKeys.WakeEntry(T - 6 * MIN, A));
+        assertThat(index.due(T, 1, k -> WakeIndex.Standing.FRESH).get().complete()).as("stopped at the limit").isFalse();
+    }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cellgate.core.logic.Keys;
 import dev.cellgate.core.logic.Liveness;
+import dev.cellgate.core.logic.WakeEntryVerdict;
 import dev.cellgate.core.logic.WakeKeys;
 import dev.cellgate.core.records.LeaseRecord;
 import dev.cellgate.core.records.WakerLeaseRecord;
@@ -12,7 +13,9 @@ import dev.cellgate.core.store.file.FileBucketStore;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
@@ -58,10 +61,11 @@ class WakerTest {
                 new WakeIndex(bucket), host, new DeadNodeGc(bucket, () -> base.get() + skew, TICK));
     }
 
+    /** A host that arms every cell and reports each entry as its alarm's own (it never deletes one). */
     CellWaker recording() {
-        return scope -> {
+        return (scope, minute) -> {
             woken.add(scope);
-            return CompletableFuture.completedFuture(null);
+            return CompletableFuture.completedFuture(WakeEntryVerdict.Reply.KEPT);
         };
     }
 
@@ -116,10 +120,10 @@ class WakerTest {
             alarm(i, T0 - 60_000);
         }
         deadNode("gone");
-        List<CompletableFuture<Void>> blocked = new CopyOnWriteArrayList<>();
-        Waker w = waker("n1", 0, scope -> {
+        List<CompletableFuture<WakeEntryVerdict.Reply>> blocked = new CopyOnWriteArrayList<>();
+        Waker w = waker("n1", 0, (scope, minute) -> {
             woken.add(scope);
-            CompletableFuture<Void> f = new CompletableFuture<>();
+            CompletableFuture<WakeEntryVerdict.Reply> f = new CompletableFuture<>();
             blocked.add(f);
             return f;
         });
@@ -130,7 +134,7 @@ class WakerTest {
         base.addAndGet(TICK);
         assertThat(w.tick().get(60, TimeUnit.SECONDS).holder()).isFalse();
         assertThat(w.holds()).isFalse();
-        blocked.forEach(f -> f.complete(null));
+        blocked.forEach(f -> f.complete(WakeEntryVerdict.Reply.KEPT));
         w.currentPass().get(60, TimeUnit.SECONDS);
         assertThat(woken).as("no wake started after the cancellation").hasSize(Waker.WAKE_PARALLELISM);
         assertThat(BucketStoreContract.listAll(bucket, Keys.NODES, 10)).as("no GC after the cancellation").hasSize(1);
@@ -213,9 +217,9 @@ class WakerTest {
         // answered, the pass never ended, and no later tick ever started a pass: alarms stopped fleet-wide.
         alarm(1, T0 - 60_000);
         List<String> calls = new CopyOnWriteArrayList<>();
-        Waker w = waker("n1", 0, scope -> {
+        Waker w = waker("n1", 0, (scope, minute) -> {
             calls.add(scope);
-            return calls.size() == 1 ? new CompletableFuture<>() : CompletableFuture.completedFuture(null);
+            return calls.size() == 1 ? new CompletableFuture<>() : CompletableFuture.completedFuture(WakeEntryVerdict.Reply.KEPT);
         });
         for (int tick = 0; tick <= Waker.STALE_PASS_TICKS; tick++) {
             base.set(T0 + tick * TICK);
@@ -275,10 +279,10 @@ class WakerTest {
     void entriesStayWhenTheHostFailsAndAreWokenAgainNextTick() throws Exception {
         alarm(1, T0 - 60_000);
         List<String> calls = new CopyOnWriteArrayList<>();
-        Waker w = waker("n1", 0, scope -> {
+        Waker w = waker("n1", 0, (scope, minute) -> {
             calls.add(scope);
             return calls.size() == 1 ? CompletableFuture.failedFuture(new IllegalStateException("no capacity"))
-                    : CompletableFuture.completedFuture(null);
+                    : CompletableFuture.completedFuture(WakeEntryVerdict.Reply.KEPT);
         });
         w.tick().get(60, TimeUnit.SECONDS);
         w.currentPass().get(60, TimeUnit.SECONDS);
@@ -286,6 +290,140 @@ class WakerTest {
         w.tick().get(60, TimeUnit.SECONDS);
         w.currentPass().get(60, TimeUnit.SECONDS);
         assertThat(calls).containsExactly(scope(1), scope(1));
+        assertThat(BucketStoreContract.listAll(bucket, Keys.WAKE, 10)).contains(WakeKeys.key(T0 - 60_000, scope(1)));
+    }
+
+    /** One tick and its pass to the end, then the clock moves a tick on. */
+    void fullTick(Waker w) throws Exception {
+        w.tick().get(60, TimeUnit.SECONDS);
+        w.currentPass().get(120, TimeUnit.SECONDS);
+        base.addAndGet(TICK);
+    }
+
+    /**
+     * A host that follows the {@link CellWaker} contract: it knows each cell's stored alarm (none when
+     * absent from the map) and deletes an entry the verdict calls stale.
+     */
+    CellWaker storedAlarms(Map<String, Long> stored, WakeEntryVerdict verdict) {
+        WakeIndex index = new WakeIndex(bucket);
+        return (scope, minute) -> {
+            woken.add(scope);
+            Long at = stored.get(scope);
+            if (verdict.forStoredAlarm(minute, at == null ? OptionalLong.empty() : OptionalLong.of(at)) == WakeEntryVerdict.Action.KEEP) {
+                return CompletableFuture.completedFuture(WakeEntryVerdict.Reply.KEPT);
+            }
+            return index.drop(scope, minute).thenApply(x -> WakeEntryVerdict.Reply.DROPPED);
+        };
+    }
+
+    /**
+     * Issue 30, item 8: 1,500 stale entries (their cells' alarms are gone, or moved to a later minute:
+     * a crash between the commit and the index move, failed deletes) sort ahead of one real due alarm.
+     * They were re-woken every tick forever, and the first 1,000 of them filled every pass, so the
+     * real alarm never fired. What went wrong, or nothing.
+     */
+    List<String> staleEntryProblems(WakeEntryVerdict verdict) throws Exception {
+        Map<String, Long> stored = new HashMap<>();
+        int stale = 1_500;
+        for (int i = 0; i < stale; i++) {
+            bucket.put(WakeKeys.key(T0 - 10 * 60_000, scope(i)), new byte[0]).get();
+            if (i % 3 == 0) {
+                stored.put(scope(i), T0 + 3_600_000); // moved an hour later: that minute has its own entry
+                alarm(i, T0 + 3_600_000);
+            }
+        }
+        int real = 9_999;
+        alarm(real, T0 - 60_000);
+        stored.put(scope(real), T0 - 60_000);
+        Waker w = new Waker(bucket, new Self("n1", "s-n1"), base::get, new ManualScheduler(T0), TICK, new WakeIndex(bucket),
+                storedAlarms(stored, verdict), new DeadNodeGc(bucket, base::get, TICK),
+                Liveness.withSkew(Liveness.DEFAULT_SKEW_MS), verdict);
+        int ticks = 0;
+        while (!woken.contains(scope(real)) && ticks < 5) {
+            fullTick(w);
+            ticks++;
+        }
+        List<String> problems = new ArrayList<>();
+        if (!woken.contains(scope(real)) || ticks > 2) {
+            problems.add("the real alarm was starved: not woken within 2 ticks (" + ticks + " ticks, " + woken.size() + " wakes)");
+        }
+        List<String> left = BucketStoreContract.listAll(bucket, Keys.WAKE, 1000).stream()
+                .filter(k -> k.startsWith(WakeKeys.minutePrefix(T0 - 10 * 60_000))).toList();
+        if (!left.isEmpty()) {
+            problems.add(left.size() + " stale entries left in " + WakeKeys.minutePrefix(T0 - 10 * 60_000));
+        }
+        if (!BucketStoreContract.listAll(bucket, Keys.WAKE, 1000).contains(WakeKeys.key(T0 - 60_000, scope(real)))) {
+            problems.add("the real alarm's entry was deleted");
+        }
+        if (BucketStoreContract.listAll(bucket, WakeKeys.minutePrefix(T0 + 3_600_000), 1000).size() != 500) {
+            problems.add("an alarm moved later lost its own entry");
+        }
+        return problems;
+    }
+
+    @Test
+    void staleEntriesAheadOfARealAlarmAreDeletedAndDoNotStarveIt() throws Exception {
+        assertThat(staleEntryProblems(WakeEntryVerdict.CORRECT)).isEmpty();
+    }
+
+    @Test
+    void theStaleEntryCheckCatchesAWakerThatNeverDeletesAnEntry() throws Exception {
+        assertThat(staleEntryProblems(WakeEntryVerdict.NEVER_DELETES))
+                .anySatisfy(p -> assertThat(p).startsWith("the real alarm was starved"))
+                .anySatisfy(p -> assertThat(p).contains("stale entries left"));
+    }
+
+    /** Entries that keep failing rest (1, 2, 4 … ticks) and the scan pages past them to the ones behind. */
+    @Test
+    void entriesThatKeepFailingArePagedPastAndRetriedWithBackoff() throws Exception {
+        int failing = 1_200;
+        for (int i = 0; i < failing; i++) {
+            bucket.put(WakeKeys.key(T0 - 10 * 60_000, scope(i)), new byte[0]).get();
+        }
+        int real = 9_999;
+        alarm(real, T0 - 60_000);
+        Map<String, Integer> calls = new java.util.concurrent.ConcurrentHashMap<>();
+        Waker w = waker("n1", 0, (scope, minute) -> {
+            calls.merge(scope, 1, Integer::sum);
+            return scope.equals(scope(real)) ? CompletableFuture.completedFuture(WakeEntryVerdict.Reply.KEPT)
+                    : CompletableFuture.failedFuture(new IllegalStateException("restore failed: a gap in the chain"));
+        });
+        List<Integer> wakesOfTheFirst = new ArrayList<>();
+        for (int tick = 0; tick < 8; tick++) {
+            fullTick(w);
+            wakesOfTheFirst.add(calls.getOrDefault(scope(0), 0));
+            if (tick == 1) {
+                assertThat(calls).as("the second pass reached the real alarm behind 1,000 failing entries").containsKey(scope(real));
+            }
+        }
+        // woken at ticks 0, 1 (rest 1), 3 (rest 2), 7 (rest 4)
+        assertThat(wakesOfTheFirst).containsExactly(1, 2, 2, 3, 3, 3, 3, 4);
+        assertThat(BucketStoreContract.listAll(bucket, WakeKeys.minutePrefix(T0 - 10 * 60_000), 2000))
+                .as("a failure never deletes an entry").hasSize(failing);
+    }
+
+    @Test
+    void anEntryWhoseClassIsGoneIsDeletedOnTheSecondPassThatSeesIt() throws Exception {
+        alarm(1, T0 - 60_000);
+        Waker w = waker("n1", 0, (scope, minute) -> CompletableFuture.completedFuture(WakeEntryVerdict.Reply.NO_CLASS));
+        fullTick(w);
+        assertThat(BucketStoreContract.listAll(bucket, Keys.WAKE, 10)).as("one sighting is not enough").contains(WakeKeys.key(T0 - 60_000, scope(1)));
+        fullTick(w);
+        assertThat(BucketStoreContract.listAll(bucket, Keys.WAKE, 10)).doesNotContain(WakeKeys.key(T0 - 60_000, scope(1)));
+    }
+
+    @Test
+    void anAnswerWithoutAVerdictKeepsTheEntryAndRestsIt() throws Exception {
+        alarm(1, T0 - 60_000);
+        List<String> calls = new CopyOnWriteArrayList<>();
+        Waker w = waker("n1", 0, (scope, minute) -> {
+            calls.add(scope);
+            return CompletableFuture.completedFuture(WakeEntryVerdict.Reply.UNKNOWN); // an older peer
+        });
+        for (int tick = 0; tick < 3; tick++) {
+            fullTick(w);
+        }
+        assertThat(calls).as("ticks 0 and 1, then a rest of 2 ticks").hasSize(2);
         assertThat(BucketStoreContract.listAll(bucket, Keys.WAKE, 10)).contains(WakeKeys.key(T0 - 60_000, scope(1)));
     }
 }

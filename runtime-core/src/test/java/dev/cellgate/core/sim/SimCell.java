@@ -2,6 +2,7 @@ package dev.cellgate.core.sim;
 
 import dev.cellgate.core.fleet.Acquisition;
 import dev.cellgate.core.fleet.WakeIndex;
+import dev.cellgate.core.logic.WakeEntryVerdict;
 import dev.cellgate.core.logic.AlarmRetry;
 import dev.cellgate.core.logic.Backoff;
 import dev.cellgate.core.logic.Keys;
@@ -30,7 +31,13 @@ final class SimCell {
 
     enum Kind { REQUEST, WAKE, FIRE }
 
-    /** A unit of work for the cell; {@code reply(null)} means success. */
+    /** A WAKE's reply when the cell deleted the stale entry it was asked about (also a success). */
+    static final String WAKE_DROPPED = "wake: stale entry dropped";
+
+    /**
+     * A unit of work for the cell; {@code reply(null)} means success. For a WAKE, {@code alarmId}
+     * carries the start of the due entry's minute.
+     */
     record Work(Kind kind, String scope, Request req, long alarmId, boolean forwarded, boolean retried,
                 Consumer<String> reply) {
         Work retry() {
@@ -174,8 +181,19 @@ final class SimCell {
         return switch (w.kind()) {
             case WAKE -> {
                 armAlarm();
-                w.reply().accept(null);
-                yield CompletableFuture.completedFuture(null);
+                // The cell is idle between events, so its state is the durable one (an alarm change
+                // holds the cell until it is durable); the delete holds it too, so a later alarm in the
+                // same minute re-writes the key after it.
+                long minute = w.alarmId();
+                OptionalLong stored = state.hasAlarm() ? OptionalLong.of(state.alarmAt) : OptionalLong.empty();
+                if (WakeEntryVerdict.CORRECT.forStoredAlarm(minute, stored) == WakeEntryVerdict.Action.KEEP) {
+                    w.reply().accept(null);
+                    yield CompletableFuture.completedFuture(null);
+                }
+                yield node.index.drop(scope, minute).handle((x, e) -> {
+                    w.reply().accept(e == null ? WAKE_DROPPED : "stale wake entry not dropped: " + e);
+                    return (Void) null;
+                });
             }
             case FIRE -> fire(w.alarmId());
             case REQUEST -> switch (w.req().op()) {

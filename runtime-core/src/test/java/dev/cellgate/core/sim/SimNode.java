@@ -7,6 +7,7 @@ import dev.cellgate.core.fleet.Self;
 import dev.cellgate.core.fleet.WakeIndex;
 import dev.cellgate.core.logic.Liveness;
 import dev.cellgate.core.fleet.Waker;
+import dev.cellgate.core.logic.WakeEntryVerdict;
 import dev.cellgate.core.records.LeaseRecord;
 import dev.cellgate.core.spi.bucket.BucketStore;
 import java.util.ArrayList;
@@ -157,16 +158,21 @@ final class SimNode {
         });
     }
 
-    /** The waker's host call: make sure the cell's alarm is armed somewhere live. */
-    CompletableFuture<Void> wake(String scope) {
-        CompletableFuture<Void> done = new CompletableFuture<>();
+    /**
+     * The waker's host call: make sure the cell's alarm is armed somewhere live, and have the cell
+     * judge the due entry of {@code minuteMs} (it deletes a stale one in order with its own index writes).
+     */
+    CompletableFuture<WakeEntryVerdict.Reply> wake(String scope, long minuteMs) {
+        CompletableFuture<WakeEntryVerdict.Reply> done = new CompletableFuture<>();
         if (up() && !cells.containsKey(scope)) {
             sim.checker.wakeActivations++;
         }
         sim.trace(name, "waker wakes " + scope.substring(scope.length() - 2) + (cells.containsKey(scope) ? " (resident)" : ""));
-        accept(new SimCell.Work(SimCell.Kind.WAKE, scope, null, 0, false, false, r -> {
+        accept(new SimCell.Work(SimCell.Kind.WAKE, scope, null, minuteMs, false, false, r -> {
             if (r == null) {
-                done.complete(null);
+                done.complete(WakeEntryVerdict.Reply.KEPT);
+            } else if (r.equals(SimCell.WAKE_DROPPED)) {
+                done.complete(WakeEntryVerdict.Reply.DROPPED);
             } else {
                 done.completeExceptionally(new IllegalStateException(r));
             }

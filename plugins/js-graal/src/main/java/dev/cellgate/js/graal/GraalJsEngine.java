@@ -60,7 +60,7 @@ public final class GraalJsEngine implements JsEngine {
                 .build();
         this.runtime = RuntimeScripts.load();
         this.watchdog = new TurnWatchdog(limits);
-        this.http = new OutboundHttp(config.vertx());
+        this.http = new OutboundHttp(config.vertx(), config.egress());
         this.wasm = new dev.cellgate.js.graal.host.wasm.WasmEngine(dev.cellgate.js.graal.host.wasm.WasmEngine.Mode.COMPILER);
         this.info = EngineModes.describe(engine);
         OpenEngines.add(this);

@@ -10,7 +10,9 @@ import java.util.Set;
  * Durable Object may run: no transaction control (the platform owns transactions: implicit per
  * turn, explicit through {@code transactionSync}), no {@code ATTACH}/{@code DETACH}, no
  * {@code _cf_} names (our own tables), and only read-only {@code PRAGMA}s that describe the schema.
- * Comments and string literals are skipped; a {@code CREATE TRIGGER} body keeps its inner {@code ;}.
+ * Comments and string literals are skipped; a {@code CREATE TRIGGER} body keeps its inner {@code ;}:
+ * as in SQLite's own {@code sqlite3_complete}, a trigger ends only at an {@code END} that follows a
+ * {@code ;} of its body, so a {@code CASE … END} expression inside it (or in its {@code WHEN}) does not.
  */
 public final class SqlText {
     private static final Set<String> REFUSED = Set.of("BEGIN", "COMMIT", "END", "ROLLBACK", "SAVEPOINT", "RELEASE",
@@ -34,6 +36,8 @@ public final class SqlText {
         int start = 0;
         int i = 0;
         boolean inTrigger = false;
+        // Inside a trigger: the last token was a ';' of its body, so an END here is the trigger's own.
+        boolean afterBodySemicolon = false;
         List<String> words = new ArrayList<>(4);
         while (i < n) {
             char c = sql.charAt(i);
@@ -42,6 +46,7 @@ public final class SqlText {
                 if (c != '\'') {
                     checkIdentifier(sql.substring(i + 1, end - 1));
                 }
+                afterBodySemicolon = false;
                 i = end;
             } else if (c == '[') {
                 int end = sql.indexOf(']', i);
@@ -49,6 +54,7 @@ public final class SqlText {
                     throw new IllegalArgumentException("unterminated [identifier] in SQL");
                 }
                 checkIdentifier(sql.substring(i + 1, end));
+                afterBodySemicolon = false;
                 i = end + 1;
             } else if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
                 int nl = sql.indexOf('\n', i);
@@ -71,14 +77,21 @@ public final class SqlText {
                         && (up.equals("TRIGGER") && (words.size() == 2 || words.size() == 3))) {
                     inTrigger = true;
                 }
-                if (inTrigger && up.equals("END")) {
+                if (inTrigger && afterBodySemicolon && up.equals("END")) {
                     inTrigger = false;
                 }
-            } else if (c == ';' && !inTrigger) {
+                afterBodySemicolon = false;
+            } else if (c == ';' && inTrigger) {
+                afterBodySemicolon = true;
+                i++;
+            } else if (c == ';') {
                 add(out, sql.substring(start, i), words);
                 words = new ArrayList<>(4);
                 start = ++i;
             } else {
+                if (!Character.isWhitespace(c)) {
+                    afterBodySemicolon = false;
+                }
                 i++;
             }
         }
@@ -99,6 +112,11 @@ public final class SqlText {
                     + (kw.equals("ATTACH") || kw.equals("DETACH") || kw.equals("VACUUM")
                     ? "a Durable Object has exactly one database"
                     : "use ctx.storage.transactionSync() (writes in one event commit together automatically)"));
+        }
+        if (kw.equals("CREATE") && words.size() > 1 && (words.get(1).equals("TEMP") || words.get(1).equals("TEMPORARY"))) {
+            // workerd refuses these too (SQLITE_AUTH): a temporary object is not in the replicated database.
+            throw new IllegalArgumentException("CREATE " + words.get(1) + " is not allowed in a Durable Object: temporary "
+                    + "tables, views and triggers would vanish when the object moves; create a regular one");
         }
         if (kw.equals("PRAGMA")) {
             String name = words.size() > 1 ? words.get(1).toLowerCase(Locale.ROOT) : "";

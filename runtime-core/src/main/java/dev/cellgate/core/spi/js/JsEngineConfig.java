@@ -1,5 +1,6 @@
 package dev.cellgate.core.spi.js;
 
+import dev.cellgate.core.logic.EgressPolicy;
 import io.vertx.core.Vertx;
 
 /**
@@ -9,6 +10,17 @@ import io.vertx.core.Vertx;
  * @param cpuBudgetMs          CPU time a single event may use before it is interrupted ({@code CELLD_CPU_MS})
  * @param maxRequestBodyBytes  largest request body the host accepts ({@code CELLD_MAX_REQUEST_BODY_BYTES})
  * @param nodeId               this node's id, for log lines
+ * @param egress               where Workers may connect ({@code CELLD_EGRESS_ALLOW}/{@code _DENY}, this node, its peers)
  */
-public record JsEngineConfig(Vertx vertx, long cpuBudgetMs, long maxRequestBodyBytes, String nodeId) {
+public record JsEngineConfig(Vertx vertx, long cpuBudgetMs, long maxRequestBodyBytes, String nodeId, Egress egress) {
+    /** With the default egress refusals and nothing allowed beyond them (tools; tests that make no outbound call). */
+    public JsEngineConfig(Vertx vertx, long cpuBudgetMs, long maxRequestBodyBytes, String nodeId) {
+        this(vertx, cpuBudgetMs, maxRequestBodyBytes, nodeId, Egress.of(EgressPolicy.DEFAULT));
+    }
+
+    public JsEngineConfig {
+        if (egress == null) {
+            throw new IllegalArgumentException("the engine needs an egress policy (Egress.of(EgressPolicy.DEFAULT) for the defaults)");
+        }
+    }
 }

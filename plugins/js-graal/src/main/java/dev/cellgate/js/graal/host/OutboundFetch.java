@@ -26,8 +26,9 @@ import org.graalvm.polyglot.Value;
  * returns the 3xx response itself (as workerd does); {@code "error"} fails.
  *
  * <p>The result reaches JavaScript through {@code callback}, posted to the instance's executor:
- * {@code callback(status, statusText, headerLines, url, redirected, body)} or
- * {@code callback(-1, message)}.
+ * {@code callback(status, statusText, headerLines, url, redirected, body)}, {@code callback(-1, message)}
+ * for a network failure, or {@code callback(-2, message)} when the egress policy refused the destination
+ * (SPEC §19: checked on the resolved address of every hop, redirects included).
  */
 final class OutboundFetch {
     static final int MAX_REDIRECTS = 20;
@@ -61,16 +62,44 @@ final class OutboundFetch {
         this.redirectMode = redirectMode;
     }
 
+    /** Each hop (the first request, every redirect) is judged by the egress policy on the address it connects to. */
     void start() {
+        URI u;
+        try {
+            u = URI.create(url);
+        } catch (IllegalArgumentException e) {
+            fail(new IllegalStateException("fetch: invalid URL " + url));
+            return;
+        }
+        String host = u.getHost();
+        if (host == null) {
+            fail(new IllegalStateException("fetch: " + url + " names no host"));
+            return;
+        }
+        int port = u.getPort() >= 0 ? u.getPort() : "https".equalsIgnoreCase(u.getScheme()) ? 443 : 80;
+        http.destination(host, port).onSuccess(to -> connect(host, port, to)).onFailure(this::fail);
+    }
+
+    private void connect(String host, int port, java.net.InetSocketAddress to) {
+        if (aborted) {
+            return;
+        }
         RequestOptions options = new RequestOptions()
                 .setMethod(HttpMethod.valueOf(method))
                 .setAbsoluteURI(url)
+                .setServer(io.vertx.core.net.SocketAddress.inetSocketAddress(to)) // pinned to the address judged
                 .setFollowRedirects(false)
                 .setIdleTimeout(OutboundHttp.IDLE_TIMEOUT_MS);
         http.client().request(options).onSuccess(req -> {
             current = req;
             if (aborted) {
                 req.reset();
+                return;
+            }
+            String refused = http.connectedRefusal(host, req.connection() == null ? null : req.connection().remoteAddress(), port);
+            if (refused != null) {
+                req.reset();
+                fail(new OutboundHttp.EgressRefusedException(refused));
                 return;
             }
             for (Map.Entry<String, String> h : headers) {
@@ -156,6 +185,12 @@ final class OutboundFetch {
 
     void fail(Throwable t) {
         if (!settled.compareAndSet(false, true)) {
+            return;
+        }
+        if (t instanceof OutboundHttp.EgressRefusedException) {
+            // -2: refused by the egress policy, not a network failure (fetch.js rejects with this message as is)
+            String message = "fetch " + url + ": " + t.getMessage();
+            instance.post(event, () -> callback.executeVoid(-2, message));
             return;
         }
         String message = t.getMessage() == null ? t.toString() : t.getMessage();

@@ -24,7 +24,7 @@ final class SocketEvent extends JsEvent {
         if (lifetime) {
             return; // the context closed with the socket open: the host closes the socket itself
         }
-        LOG.atWarn().setMessage("websocket.listener_failed").addKeyValue("event", label())
+        LOG.atWarn().setMessage("websocket.listener_failed").addKeyValue("socket_event", label())
                 .addKeyValue("error", String.valueOf(error)).log();
     }
 }

@@ -205,7 +205,7 @@ public final class JsInstance {
     private void onTurnError(JsEvent event, PolyglotException e) {
         LimitExceededException limit = event.killedBy();
         if (limit != null && (e.isInterrupted() || e.isCancelled())) {
-            LOG.atWarn().setMessage("js.event.stopped").addKeyValue("instance", label).addKeyValue("event", event.label())
+            LOG.atWarn().setMessage("js.event.stopped").addKeyValue("instance", label).addKeyValue("js_event", event.label())
                     .addKeyValue("request_id", event.requestId()).addKeyValue("reason", limit.getMessage()).log();
             event.fail(limit);
             while (event.holds > 0) {

@@ -13,16 +13,31 @@ import io.vertx.core.json.JsonObject;
 public final class OriginServer implements AutoCloseable {
     private final Vertx vertx;
     private final HttpServer server;
+    private final java.util.concurrent.atomic.AtomicInteger requests;
 
-    private OriginServer(Vertx vertx, HttpServer server) {
+    private OriginServer(Vertx vertx, HttpServer server, java.util.concurrent.atomic.AtomicInteger requests) {
         this.vertx = vertx;
         this.server = server;
+        this.requests = requests;
     }
 
     public static OriginServer start(Vertx vertx) {
-        HttpServer server = vertx.createHttpServer().requestHandler(OriginServer::handle);
+        java.util.concurrent.atomic.AtomicInteger requests = new java.util.concurrent.atomic.AtomicInteger();
+        HttpServer server = vertx.createHttpServer().requestHandler(r -> {
+            requests.incrementAndGet();
+            handle(r);
+        });
         server.listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().join();
-        return new OriginServer(vertx, server);
+        return new OriginServer(vertx, server, requests);
+    }
+
+    /** Requests this origin has received. */
+    public int requests() {
+        return requests.get();
+    }
+
+    public int port() {
+        return server.actualPort();
     }
 
     public String url() {

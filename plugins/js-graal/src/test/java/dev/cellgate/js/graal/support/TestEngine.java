@@ -1,5 +1,7 @@
 package dev.cellgate.js.graal.support;
 
+import dev.cellgate.core.logic.EgressPolicy;
+import dev.cellgate.core.spi.js.Egress;
 import dev.cellgate.core.spi.js.JsEngineConfig;
 import dev.cellgate.core.spi.js.LoadedScript;
 import dev.cellgate.core.spi.js.ScriptBundle;
@@ -22,8 +24,23 @@ public final class TestEngine implements AutoCloseable {
     }
 
     public TestEngine(JsLimits limits, GraalJsEngine.Gates gates) {
-        this.engine = new GraalJsEngine(new JsEngineConfig(vertx, limits.cpuBudgetMs(), 100L << 20, "test-node"), limits, gates);
+        this(limits, gates, LOCAL_ORIGINS);
     }
+
+    /** An engine whose Workers may connect only where {@code egress} says (the default refusals, lifted by its allow list). */
+    public TestEngine(Egress egress) {
+        this(new JsLimits(30_000, JsLimits.defaultAllocationLimit(), 10), GraalJsEngine.Gates.ENFORCED, egress);
+    }
+
+    public TestEngine(JsLimits limits, GraalJsEngine.Gates gates, Egress egress) {
+        this.engine = new GraalJsEngine(new JsEngineConfig(vertx, limits.cpuBudgetMs(), 100L << 20, "test-node", egress), limits, gates);
+    }
+
+    /**
+     * What the tests' Workers may reach: the {@link OriginServer}s on loopback, listed in the allow
+     * list as an operator would (CELLD_EGRESS_ALLOW=127.0.0.1); every other default refusal stays.
+     */
+    public static final Egress LOCAL_ORIGINS = Egress.of(EgressPolicy.of("127.0.0.1", null));
 
     public LoadedScript load(ScriptBundle bundle) throws ScriptLoadException {
         return engine.load(bundle);
