@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cellgate.core.fleet.PeerSignature;
 import dev.cellgate.core.logic.Keys;
+import dev.cellgate.core.logic.WakeEntryVerdict;
+import dev.cellgate.core.logic.WakeKeys;
 import dev.cellgate.core.records.LeaseRecord;
 import dev.cellgate.core.records.OwnershipRecord;
 import dev.cellgate.core.spi.bucket.BucketStore;
@@ -11,6 +13,7 @@ import dev.cellgate.gateway.faults.FaultPlan;
 import dev.cellgate.gateway.faults.FaultProxy;
 import dev.cellgate.gateway.faults.OwnershipWitness;
 import dev.cellgate.gateway.peer.PeerWire;
+import dev.cellgate.gateway.peer.WakeAnswer;
 import io.vertx.core.json.JsonObject;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -25,7 +28,9 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -104,7 +109,8 @@ class PeerForwardingIT {
 
     @BeforeAll
     static void start() throws Exception {
-        fleet = Fleet.onFileBucket(dir, Map.of("CELLD_TTL_MS", "10000"));
+        // A short waker tick: the wake-route tests need the waker's passes (nothing else here sets an alarm).
+        fleet = Fleet.onFileBucket(dir, Map.of("CELLD_TTL_MS", "10000", "CELLD_WAKER_TICK_MS", "1000"));
         try (BucketStore b = fleet.openBucket()) {
             TestDeployments.publish(b, "peer-forwarding", Map.of("index.js", WORKER), "index.js", Map.of("COUNTER", "Counter"), Map.of());
         }
@@ -364,6 +370,90 @@ class PeerForwardingIT {
         assertThat(sig.requestMac(got.header(PeerSignature.H_VERSION), got.method(), got.pathAndQuery(), PeerSignature.sha256(got.body()),
                 got.header(PeerSignature.H_SOURCE), got.header(PeerSignature.H_TARGET), got.header(PeerSignature.H_TS),
                 got.header(PeerSignature.H_NONCE), e)).as("the MAC n1 sent covers the envelope it sent").isEqualTo(got.header(PeerSignature.H_MAC));
+    }
+
+    // ---- the waker's call: its query is signed, its JSON answer too ----
+
+    @Test
+    void aWakeRequestsEntryIsCoveredByItsMacAndItsJsonAnswerIsSigned() throws Exception {
+        assertThat(n1.get(n1.publicUrl("/read/wake-route")).body()).as("n1 owns the cell").isEqualTo("0");
+        String scope = "Counter:" + scopeHex("wake-route");
+        long minute = WakeKeys.minuteOf(System.currentTimeMillis() - 120_000);
+        String path = PeerWire.wakePath(scope) + WakeAnswer.query(OptionalLong.of(minute));
+        Map<String, String> h = PeerRequests.signedHeaders(fleet.openBucket(), "POST", path, new byte[0], "n2", "n1",
+                System.currentTimeMillis());
+        HttpResponse<String> ok = PeerRequests.send(n1.internalUrl(path), "POST", h, new byte[0]);
+        assertThat(ok.statusCode()).as(ok.body()).isEqualTo(200);
+        assertThat(WakeAnswer.decode(ok.body())).as("no alarm in that minute: %s", ok.body()).isEqualTo(WakeEntryVerdict.Reply.DROPPED);
+        PeerSignature.Answer answer = PeerSignature.Answer.read(ok.statusCode(), name -> ok.headers().firstValue(name).orElse(null));
+        assertThat(answer.bodySha256()).as("the answer's signed digest is its JSON body's")
+                .isEqualTo(PeerSignature.sha256(ok.body().getBytes(StandardCharsets.UTF_8)));
+        assertThat(new PeerSignature(PeerRequests.fleetKey(fleet.openBucket())).answerMac(h.get(PeerSignature.H_NONCE), answer))
+                .isEqualTo(ok.headers().firstValue(PeerSignature.H_ANSWER_MAC).orElse(null));
+
+        for (String sent : List.of(PeerWire.wakePath(scope) + WakeAnswer.query(OptionalLong.of(minute + 60_000)), PeerWire.wakePath(scope))) {
+            Map<String, String> signedForAnother = PeerRequests.signedHeaders(fleet.openBucket(), "POST", path, new byte[0], "n2", "n1",
+                    System.currentTimeMillis());
+            HttpResponse<String> r = PeerRequests.send(n1.internalUrl(sent), "POST", signedForAnother, new byte[0]);
+            assertThat(r.statusCode()).as("signed for %s, sent as %s: %s", path, sent, r.body()).isEqualTo(401);
+        }
+    }
+
+    /**
+     * A forged "no_class" would make the waker delete a live alarm's entry after two passes: an
+     * answer changed on the way (signed "kept", delivered "no_class") and an unsigned one are both
+     * ignored and the entry stays; the same answer properly signed deletes it (the control that
+     * shows the test reaches the deletion).
+     */
+    @Test
+    void aTamperedWakeAnswerIsIgnoredAndTheEntryStays() throws Exception {
+        String cell = "wake-forged";
+        ownedByFake(cell);
+        String scope = "Counter:" + scopeHex(cell);
+        long alarm = System.currentTimeMillis() - 120_000;
+        String entry = WakeKeys.key(alarm, scope);
+        String noClass = WakeAnswer.encode(WakeEntryVerdict.Reply.NO_CLASS);
+        AtomicInteger answered = new AtomicInteger();
+        fake.reset();
+        fake.otherwise(r -> {
+            if (answered.getAndIncrement() % 2 == 0) {
+                FakePeer.Answer signed = signedAnswer(r, 200, Map.of(PeerWire.H_RESULT, PeerWire.OK),
+                        WakeAnswer.encode(WakeEntryVerdict.Reply.KEPT));
+                return new FakePeer.Answer(200, signed.headers(), noClass.getBytes(StandardCharsets.UTF_8));
+            }
+            return FakePeer.Answer.of(200, Map.of(PeerWire.H_RESULT, PeerWire.OK), noClass);
+        });
+        try (BucketStore b = fleet.openBucket()) {
+            b.put(entry, new byte[0]).join();
+        }
+        long end = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(90);
+        while (wakeFailures(scope) < WakeEntryVerdict.NO_CLASS_SIGHTINGS + 1 && System.nanoTime() < end) {
+            Thread.sleep(200);
+        }
+        assertThat(wakeFailures(scope)).as("waker passes that got only forged answers (the fake got %d requests)", fake.received().size())
+                .isGreaterThan(WakeEntryVerdict.NO_CLASS_SIGHTINGS);
+        assertThat(fake.received()).allMatch(r -> r.pathAndQuery().startsWith(PeerWire.wakePath(scope) + "?" + WakeAnswer.ENTRY_PARAM
+                + "=" + WakeKeys.minuteOf(alarm)), "every request was the wake of that entry");
+        try (BucketStore b = fleet.openBucket()) {
+            assertThat(b.get(entry).join()).as("the entry behind forged no_class answers").isPresent();
+        }
+
+        fake.otherwise(r -> signedAnswer(r, 200, Map.of(PeerWire.H_RESULT, PeerWire.OK), noClass));
+        boolean gone = false;
+        end = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(120);
+        while (!gone && System.nanoTime() < end) {
+            Thread.sleep(250);
+            try (BucketStore b = fleet.openBucket()) {
+                gone = b.get(entry).join().isEmpty();
+            }
+        }
+        assertThat(gone).as("the same no_class, signed, deletes the entry (the fake got %d requests)", fake.received().size()).isTrue();
+    }
+
+    /** {@code waker.wake_failed} lines for {@code scope} on either node (whichever holds the waker lease). */
+    private static long wakeFailures(String scope) {
+        return java.util.stream.Stream.of(n1, n2).flatMap(n -> n.events("waker.wake_failed").stream())
+                .filter(j -> scope.equals(j.getString("scope"))).count();
     }
 
     // ---- helpers ----

@@ -50,10 +50,14 @@ class OperatorSignatureTest {
 
     @Test
     void aPeerSignatureOfTheSameFieldsIsNoOperatorSignature() {
-        PeerSignature.Signed p = new PeerSignature(KEY).sign("POST", "/shutdown", new byte[0], "n1", "n1", NOW, PeerSignature.Envelope.NONE,
-                "00ff");
+        PeerSignature peer = new PeerSignature(KEY);
+        PeerSignature.Signed p = peer.sign("POST", "/shutdown", new byte[0], "n1", "n1", NOW, PeerSignature.Envelope.NONE, "00ff");
         OperatorSignature.Signed asOperator = new OperatorSignature.Signed("n1", p.ts(), p.nonce(), p.bodySha256(), p.mac());
         assertThat(sig.refusal("POST", "/shutdown", new byte[0], asOperator, "n1", NOW)).contains("bad operator signature");
+        // Nor is a peer's signed answer (protocol v2), which a node sends to whoever it answers.
+        String answerMac = peer.answerMac("00ff", new PeerSignature.Answer(200, "ok", null, null, null, null, p.bodySha256()));
+        OperatorSignature.Signed answerAsOperator = new OperatorSignature.Signed("n1", p.ts(), "00ff", p.bodySha256(), answerMac);
+        assertThat(sig.refusal("POST", "/shutdown", new byte[0], answerAsOperator, "n1", NOW)).contains("bad operator signature");
         assertThat(signed().headers()).containsOnlyKeys(OperatorSignature.H_TARGET, OperatorSignature.H_TS, OperatorSignature.H_NONCE,
                 OperatorSignature.H_BODY, OperatorSignature.H_MAC);
     }
