@@ -35,7 +35,8 @@
     'websocket.js': [['WebSocket', 'WebSocketPair', 'WebSocketRequestResponsePair', 'MessageEvent', 'CloseEvent', 'ErrorEvent'],
       ['isWebSocket', 'webSocketFromHandle', 'webSocketForResponse', 'hibernateWebSocket', 'hibernatedWebSocket', 'webSocketId',
         'webSocketState', 'dispatchWebSocketEvent']],
-    'unsupported.js': [['FormData', 'File', 'HTMLRewriter', 'EventSource', 'CompressionStream',
+    'html-rewriter.js': [['HTMLRewriter'], []],
+    'unsupported.js': [['FormData', 'File', 'EventSource', 'CompressionStream',
       'DecompressionStream', 'TextEncoderStream', 'TextDecoderStream', 'FixedLengthStream', 'ByteLengthQueuingStrategy',
       'CountQueuingStrategy', 'MessageChannel', 'MessagePort', 'BroadcastChannel', 'navigator', 'performance', 'scheduler', 'self'], []],
   };

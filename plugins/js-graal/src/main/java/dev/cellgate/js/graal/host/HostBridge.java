@@ -75,6 +75,18 @@ public final class HostBridge {
         return webCrypto;
     }
 
+    /** A new HTMLRewriter transform ({@code html-rewriter.js}). */
+    @HostAccess.Export
+    public dev.cellgate.js.graal.host.html.HtmlRewriterHost newHtmlRewriter() {
+        return new dev.cellgate.js.graal.host.html.HtmlRewriterHost();
+    }
+
+    /** Why {@code HTMLRewriter.on(selector)} refuses a selector, or null. */
+    @HostAccess.Export
+    public String htmlSelectorError(String selector) {
+        return dev.cellgate.js.graal.host.html.HtmlRewriterHost.selectorError(selector);
+    }
+
     // ---- lazy runtime files (lazy.js) ----
 
     /** Evaluates a lazy runtime file into the calling context and returns its {@code (host, internal)} function. */
