@@ -36,6 +36,7 @@
       ['isWebSocket', 'webSocketFromHandle', 'webSocketForResponse', 'hibernateWebSocket', 'hibernatedWebSocket', 'webSocketId',
         'webSocketState', 'dispatchWebSocketEvent']],
     'html-rewriter.js': [['HTMLRewriter'], []],
+    'cache.js': [['caches', 'Cache', 'CacheStorage'], []],
     'unsupported.js': [['FormData', 'File', 'EventSource', 'CompressionStream',
       'DecompressionStream', 'TextEncoderStream', 'TextDecoderStream', 'FixedLengthStream', 'ByteLengthQueuingStrategy',
       'CountQueuingStrategy', 'MessageChannel', 'MessagePort', 'BroadcastChannel', 'navigator', 'performance', 'scheduler', 'self'], []],

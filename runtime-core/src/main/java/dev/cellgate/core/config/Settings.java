@@ -44,6 +44,10 @@ public final class Settings {
     public static final Setting JIT = Setting.of("CELLD_JIT", BOOL, "1", "relaunch the JVM with the Graal JIT for JavaScript (0 runs interpreted)");
     public static final Setting FILE_FSYNC = Setting.of("CELLD_FILE_FSYNC", BOOL, "1", "file:// bucket: fsync each object before it replaces the old one (0 only for throwaway data)");
     public static final Setting GCS_ENDPOINT = Setting.of("CELLD_GCS_ENDPOINT", TEXT, null, "gs:// buckets: a Cloud Storage JSON API host other than Google's (an emulator; requests carry no credentials)");
+    public static final Setting CACHE_MB = Setting.of("CELLD_CACHE_MB", NON_NEGATIVE_INT, "64",
+            "memory bound of this node's Cache API store (caches.default, caches.open) in MB; 0 stores nothing");
+    public static final Setting CF_HEADERS = Setting.of("CELLD_CF_HEADERS", TEXT, null,
+            "request.cf fields read from a TRUSTED load balancer's headers: field=header,... or 'cloudflare' (unset: none are read)");
     public static final Setting ESBUILD = Setting.computed("CELLD_ESBUILD", TEXT, "esbuild on PATH", "esbuild binary used by deploy-tool push DIR (not read by nodes)");
 
     /** Prefix of environment variables overriding a Worker {@code vars} entry. */
@@ -53,7 +57,7 @@ public final class Settings {
             BUCKET, S3_ENDPOINT, AWS_REGION, ADDR, INTERNAL_ADDR, ADVERTISE, NODE, WATCH, TTL_MS, RELEASES,
             SHUTDOWN_DRAIN_MS, WAKER_TICK_MS, MAX_RESIDENT_CELLS, RESIDENT_LOW_WATER, MAX_RSS_MB, ACTIVATIONS,
             OUTPUT_GATE, STORAGE_PROBE,
-            PLUGINS_DIR, IDLE_EVICT_MS, MAX_REQUEST_BODY_BYTES, CPU_MS, STOP_GRACE_MS, LOG_FORMAT, JIT, FILE_FSYNC, GCS_ENDPOINT, ESBUILD);
+            PLUGINS_DIR, IDLE_EVICT_MS, MAX_REQUEST_BODY_BYTES, CPU_MS, STOP_GRACE_MS, LOG_FORMAT, JIT, FILE_FSYNC, GCS_ENDPOINT, CACHE_MB, CF_HEADERS, ESBUILD);
 
     private static final Map<String, Setting> BY_ENV = new LinkedHashMap<>();
     private static final Map<String, Setting> BY_KEY = new LinkedHashMap<>();

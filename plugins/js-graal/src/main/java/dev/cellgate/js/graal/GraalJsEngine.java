@@ -41,6 +41,7 @@ public final class GraalJsEngine implements JsEngine {
     private final RuntimeScripts runtime;
     private final TurnWatchdog watchdog;
     private final OutboundHttp http;
+    private final dev.cellgate.js.graal.host.cache.NodeCache nodeCache;
     private final EngineInfo info;
     private final Gates gates;
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -60,6 +61,7 @@ public final class GraalJsEngine implements JsEngine {
         this.runtime = RuntimeScripts.load();
         this.watchdog = new TurnWatchdog(limits);
         this.http = new OutboundHttp(config.vertx());
+        this.nodeCache = new dev.cellgate.js.graal.host.cache.NodeCache(config.cacheBytes());
         this.info = EngineModes.describe(engine);
         OpenEngines.add(this);
         LOG.atInfo().setMessage("js.engine.started").addKeyValue("name", info.name()).addKeyValue("mode", info.mode())
@@ -109,6 +111,11 @@ public final class GraalJsEngine implements JsEngine {
 
     public TurnWatchdog watchdog() {
         return watchdog;
+    }
+
+    /** The node's Cache API store (README, "Cache API"). */
+    public dev.cellgate.js.graal.host.cache.NodeCache nodeCache() {
+        return nodeCache;
     }
 
     public OutboundHttp http() {

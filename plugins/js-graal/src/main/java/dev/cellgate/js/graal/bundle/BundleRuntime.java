@@ -32,6 +32,7 @@ final class BundleRuntime {
     /** The {@link JsInstance.Setup} step; returns how to release the context's pending work. */
     Runnable setUp(JsInstance instance, Context context) {
         HostBridge b = new HostBridge(instance, engine.http(), engine.runtime());
+        b.nodeCache(engine.nodeCache());
         Value in = context.eval(INTERNAL);
         for (Source script : engine.runtime().scripts()) {
             context.eval(script).executeVoid(b, in);
