@@ -114,7 +114,7 @@
         r[kBody] = internal.hostBody(bodyKind, body);
         r[kRedirect] = 'manual';
         r[kSignal] = null;
-        r[kCf] = cfJson === undefined || cfJson === null ? undefined : JSON.parse(cfJson);
+        r[kCf] = cfJson === undefined || cfJson === null ? undefined : Object.freeze(JSON.parse(cfJson)); // frozen, as workerd's
         return r;
       };
       internal.requestSignalIfAny = (r) => r[kSignal];

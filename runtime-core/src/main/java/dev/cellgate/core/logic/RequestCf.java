@@ -36,6 +36,8 @@ public final class RequestCf {
     }
 
     public static final RequestCf NONE = new RequestCf(Map.of());
+    /** A broken variant for the negative control of the default (tests only): reads Cloudflare's headers unasked. */
+    public static final RequestCf TRUSTING_FOR_NEGATIVE_CONTROL = new RequestCf(Map.copyOf(CLOUDFLARE));
 
     private final Map<String, String> headerByField;
 
