@@ -1,5 +1,5 @@
 // The Cache API conformance fixture: the same bundle runs on workerd (miniflare, whose local cache
-// is the reference) and on cellgate, and CacheConformanceTest compares the answers. GET /case/<name>
+// is the reference) and on cellgate, and EdgeApiConformanceTest compares the answers. GET /case/<name>
 // runs CASES[name] and answers one JSON line per probe. Every case uses its own keys, since the
 // cache outlives a request. A matched response is shown as [status, statusText, headers, body]
 // with the value of `date` (the time of the put) left out.

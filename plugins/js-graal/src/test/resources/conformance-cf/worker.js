@@ -1,6 +1,6 @@
 // The request.cf conformance fixture. miniflare gives every request a fixed cf object (its made-up
 // colo); cellgate gives what the node knows plus the fields its CELLD_CF_HEADERS names
-// (CfConformanceTest sets the 'cloudflare' preset and sends those headers). So the cases compare
+// (EdgeApiConformanceTest sets the 'cloudflare' preset and sends those headers). So the cases compare
 // what must agree — the shape, the types of the fields both have, how cf travels with Request
 // objects — and the cases marked 'differs' in cases.json show what cannot.
 const types = (cf, keys) => Object.fromEntries(keys.map((k) => [k, typeof cf[k]]));

@@ -1,5 +1,5 @@
 // The HTMLRewriter conformance fixture: the same bundle runs on workerd (miniflare) and on cellgate,
-// and HtmlRewriterConformanceTest compares the answers. GET /case/<name> runs CASES[name]: the input
+// and EdgeApiConformanceTest compares the answers. GET /case/<name> runs CASES[name]: the input
 // is streamed to the rewriter in the listed chunks (strings are UTF-8, arrays are raw bytes), and the
 // answer is the rewritten output followed by one JSON line per thing the handlers saw.
 import { SELECTOR_CASES } from './selector-cases.js';

@@ -109,25 +109,32 @@
     get [Symbol.toStringTag]() { return 'Element'; }
   }
 
+  // before/after/replace/remove of the tokens that are not elements, defined once for each class
+  function mutators(cls, methods) {
+    const where = { before: BEFORE, after: AFTER, replace: REPLACE };
+    for (const m of methods) {
+      const fn = m === 'remove'
+        ? function () { live(this).remove(); return this; }
+        : function (c, o) { const e = live(this); const [s, h] = content(cls.name, m, c, o); e.content(where[m], s, h); return this; };
+      Object.defineProperty(fn, 'name', { value: m });
+      Object.defineProperty(cls.prototype, m, { value: fn, writable: true, configurable: true, enumerable: false });
+    }
+  }
+
   class EndTag {
     get name() { return live(this).endTagName(); }
     set name(v) { live(this).setEndTagName(checkName(String(v), 'tag')); }
-    before(c, o) { const e = live(this); const [s, h] = content('EndTag', 'before', c, o); e.content(BEFORE, s, h); return this; }
-    after(c, o) { const e = live(this); const [s, h] = content('EndTag', 'after', c, o); e.content(AFTER, s, h); return this; }
-    remove() { live(this).remove(); return this; }
     get [Symbol.toStringTag]() { return 'EndTag'; }
   }
+  mutators(EndTag, ['before', 'after', 'remove']);
 
   class Text {
     get text() { return live(this).text(); }
     get lastInTextNode() { return live(this).lastInTextNode(); }
     get removed() { return live(this).removed(); }
-    before(c, o) { const e = live(this); const [s, h] = content('Text', 'before', c, o); e.content(BEFORE, s, h); return this; }
-    after(c, o) { const e = live(this); const [s, h] = content('Text', 'after', c, o); e.content(AFTER, s, h); return this; }
-    replace(c, o) { const e = live(this); const [s, h] = content('Text', 'replace', c, o); e.content(REPLACE, s, h); return this; }
-    remove() { live(this).remove(); return this; }
     get [Symbol.toStringTag]() { return 'Text'; }
   }
+  mutators(Text, ['before', 'after', 'replace', 'remove']);
 
   class Comment {
     get text() { return live(this).commentText(); }
@@ -138,12 +145,9 @@
       e.setCommentText(t);
     }
     get removed() { return live(this).removed(); }
-    before(c, o) { const e = live(this); const [s, h] = content('Comment', 'before', c, o); e.content(BEFORE, s, h); return this; }
-    after(c, o) { const e = live(this); const [s, h] = content('Comment', 'after', c, o); e.content(AFTER, s, h); return this; }
-    replace(c, o) { const e = live(this); const [s, h] = content('Comment', 'replace', c, o); e.content(REPLACE, s, h); return this; }
-    remove() { live(this).remove(); return this; }
     get [Symbol.toStringTag]() { return 'Comment'; }
   }
+  mutators(Comment, ['before', 'after', 'replace', 'remove']);
 
   class Doctype {
     get name() { return live(this).doctypeName(); }

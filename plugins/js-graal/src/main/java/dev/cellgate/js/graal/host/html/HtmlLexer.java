@@ -476,9 +476,7 @@ final class HtmlLexer {
                     pos++;
                     state = BOGUS_COMMENT;
                 } else {
-                    state = DATA;
-                    textEmit(pos);
-                    return TEXT;
+                    return textReconsume(DATA);
                 }
             }
             case END_TAG_OPEN -> {
@@ -912,9 +910,7 @@ final class HtmlLexer {
                     pos++;
                     state = SCRIPT_ESCAPE_START;
                 } else {
-                    state = raw ? RAWTEXT : SCRIPT;
-                    textEmit(pos);
-                    return TEXT;
+                    return textReconsume(raw ? RAWTEXT : SCRIPT);
                 }
             }
             case RAWTEXT_END_TAG_OPEN, SCRIPT_END_TAG_OPEN, SCRIPT_ESCAPED_END_TAG_OPEN -> {
@@ -924,9 +920,7 @@ final class HtmlLexer {
                     state = state == RAWTEXT_END_TAG_OPEN ? RAWTEXT_END_TAG_NAME
                             : state == SCRIPT_END_TAG_OPEN ? SCRIPT_END_TAG_NAME : SCRIPT_ESCAPED_END_TAG_NAME;
                 } else {
-                    state = state == RAWTEXT_END_TAG_OPEN ? RAWTEXT : state == SCRIPT_END_TAG_OPEN ? SCRIPT : SCRIPT_ESCAPED;
-                    textEmit(pos);
-                    return TEXT;
+                    return textReconsume(state == RAWTEXT_END_TAG_OPEN ? RAWTEXT : state == SCRIPT_END_TAG_OPEN ? SCRIPT : SCRIPT_ESCAPED);
                 }
             }
             case RAWTEXT_END_TAG_NAME, SCRIPT_END_TAG_NAME, SCRIPT_ESCAPED_END_TAG_NAME -> {
@@ -941,9 +935,7 @@ final class HtmlLexer {
                     pos++;
                     state = c == '/' ? SELF_CLOSING : BEFORE_ATTR_NAME;
                 } else {
-                    state = back;
-                    textEmit(pos);
-                    return TEXT;
+                    return textReconsume(back);
                 }
             }
             case SCRIPT_ESCAPE_START -> {
@@ -955,19 +947,14 @@ final class HtmlLexer {
                     pos += 2;
                     state = SCRIPT_ESCAPED_DASH_DASH;
                 } else {
-                    state = SCRIPT;
-                    textEmit(pos);
-                    return TEXT;
+                    return textReconsume(SCRIPT);
                 }
             }
             case SCRIPT_ESCAPED_DASH_DASH -> {
                 if (c == '-') {
                     pos++;
                 } else if (c == '<') {
-                    boolean t = textEmit(pos);
-                    pos++;
-                    state = SCRIPT_ESCAPED_LT;
-                    return t ? TEXT : NEED_INPUT;
+                    return textThen(SCRIPT_ESCAPED_LT);
                 } else if (c == '>') {
                     state = SCRIPT;
                     if (textEmit(pos)) {
@@ -978,19 +965,17 @@ final class HtmlLexer {
                     state = SCRIPT_ESCAPED;
                 }
             }
-            case SCRIPT_ESCAPED -> {
+            case SCRIPT_ESCAPED, SCRIPT_DOUBLE_ESCAPED -> {
+                boolean dbl = state == SCRIPT_DOUBLE_ESCAPED;
                 int s = seq("--", false);
                 if (s == SEQ_MORE) {
                     return NEED_INPUT_AT_END;
                 }
                 if (s == SEQ_YES) {
                     pos += 2;
-                    state = SCRIPT_ESCAPED_DASH_DASH;
+                    state = dbl ? SCRIPT_DOUBLE_ESCAPED_DASH_DASH : SCRIPT_ESCAPED_DASH_DASH;
                 } else if (c == '<') {
-                    boolean t = textEmit(pos);
-                    pos++;
-                    state = SCRIPT_ESCAPED_LT;
-                    return t ? TEXT : NEED_INPUT;
+                    return textThen(dbl ? SCRIPT_DOUBLE_ESCAPED_LT : SCRIPT_ESCAPED_LT);
                 } else {
                     pos++;
                 }
@@ -1007,9 +992,7 @@ final class HtmlLexer {
                     pos++;
                     state = SCRIPT_ESCAPED_END_TAG_OPEN;
                 } else {
-                    state = SCRIPT_ESCAPED;
-                    textEmit(pos);
-                    return TEXT;
+                    return textReconsume(SCRIPT_ESCAPED);
                 }
             }
             case SCRIPT_DOUBLE_ESCAPE_START -> {
@@ -1018,23 +1001,6 @@ final class HtmlLexer {
                     state = SCRIPT_DOUBLE_ESCAPED;
                 } else {
                     state = SCRIPT_ESCAPED;
-                }
-            }
-            case SCRIPT_DOUBLE_ESCAPED -> {
-                int s = seq("--", false);
-                if (s == SEQ_MORE) {
-                    return NEED_INPUT_AT_END;
-                }
-                if (s == SEQ_YES) {
-                    pos += 2;
-                    state = SCRIPT_DOUBLE_ESCAPED_DASH_DASH;
-                } else if (c == '<') {
-                    boolean t = textEmit(pos);
-                    pos++;
-                    state = SCRIPT_DOUBLE_ESCAPED_LT;
-                    return t ? TEXT : NEED_INPUT;
-                } else {
-                    pos++;
                 }
             }
             case SCRIPT_DOUBLE_ESCAPED_DASH_DASH -> {
@@ -1083,10 +1049,7 @@ final class HtmlLexer {
             }
             case CDATA -> {
                 if (c == ']') {
-                    boolean t = textEmit(pos);
-                    pos++;
-                    state = CDATA_BRACKET;
-                    return t ? TEXT : NEED_INPUT;
+                    return textThen(CDATA_BRACKET);
                 }
                 pos++;
             }
@@ -1100,13 +1063,26 @@ final class HtmlLexer {
                     state = DATA;
                     return emitRaw(pos);
                 }
-                state = CDATA;
-                textEmit(pos);
-                return TEXT;
+                return textReconsume(CDATA);
             }
             default -> throw new IllegalStateException("lexer state " + state);
         }
         return NEED_INPUT;
+    }
+
+    /** {@code emit_text; -->}: the text before pos is a lexeme; the byte at pos is consumed into state {@code next}. */
+    private int textThen(int next) {
+        boolean t = textEmit(pos);
+        pos++;
+        state = next;
+        return t ? TEXT : NEED_INPUT;
+    }
+
+    /** {@code emit_text; reconsume in}: what was read since the lexeme start is text, and pos is read again in {@code back}. */
+    private int textReconsume(int back) {
+        state = back;
+        textEmit(pos);
+        return TEXT;
     }
 
     /** A sequence test ran into the end of the chunk: wait for more input without consuming. */

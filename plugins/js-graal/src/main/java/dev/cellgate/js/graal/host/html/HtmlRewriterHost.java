@@ -513,45 +513,26 @@ public final class HtmlRewriterHost {
 
     /** Element registrations active for content (in registration order), then document ones. */
     private int[] contentRegs(int[] active, int kind) {
-        int n = 0;
-        for (int i = 0; i < kinds.size(); i++) {
-            if ((kinds.get(i) & kind) != 0 && (selectors.get(i) == null || active[i] > 0)) {
-                n++;
-            }
-        }
-        if (n == 0) {
-            return NONE;
-        }
-        int[] r = new int[n];
-        int k = 0;
-        for (int i = 0; i < kinds.size(); i++) {
-            if ((kinds.get(i) & kind) != 0 && selectors.get(i) != null && active[i] > 0) {
-                r[k++] = i;
-            }
-        }
-        for (int i = 0; i < kinds.size(); i++) {
-            if ((kinds.get(i) & kind) != 0 && selectors.get(i) == null) {
-                r[k++] = i;
-            }
-        }
-        return r;
+        return regs(active, kind);
     }
 
     private int[] documentRegs(int kind) {
+        return regs(null, kind);
+    }
+
+    /** Registrations with handlers of {@code kind}: element ones active in {@code active} (none when null) first, then document ones. */
+    private int[] regs(int[] active, int kind) {
+        int[] r = new int[kinds.size()];
         int n = 0;
-        for (int i = 0; i < kinds.size(); i++) {
-            if (selectors.get(i) == null && (kinds.get(i) & kind) != 0) {
-                n++;
+        for (int pass = active == null ? 1 : 0; pass < 2; pass++) {
+            for (int i = 0; i < kinds.size(); i++) {
+                boolean document = selectors.get(i) == null;
+                if ((kinds.get(i) & kind) != 0 && (pass == 0 ? !document && active[i] > 0 : document)) {
+                    r[n++] = i;
+                }
             }
         }
-        int[] r = new int[n];
-        int k = 0;
-        for (int i = 0; i < kinds.size(); i++) {
-            if (selectors.get(i) == null && (kinds.get(i) & kind) != 0) {
-                r[k++] = i;
-            }
-        }
-        return r;
+        return n == 0 ? NONE : Arrays.copyOf(r, n);
     }
 
     private Object snapshot(int lx) {
