@@ -44,6 +44,7 @@ public final class Main {
         NodeConfig config;
         try {
             config = ConfigLoader.load(conf, System.getenv());
+            config.requestCf(); // CELLD_CF_HEADERS is parsed here so that a bad mapping stops the start
         } catch (ConfigException e) {
             fail(e.getMessage());
             return;

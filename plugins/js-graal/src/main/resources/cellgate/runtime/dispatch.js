@@ -69,10 +69,10 @@
   }
   internal.defineGlobal('ExecutionContext', ExecutionContext);
 
-  internal.dispatchFetch = function (event, method, url, headerLines, bodyKind, body) {
+  internal.dispatchFetch = function (event, method, url, headerLines, bodyKind, body, cfJson) {
     let result;
     try {
-      const request = internal.requestFromHost(method, url, headerLines, bodyKind, body);
+      const request = internal.requestFromHost(method, url, headerLines, bodyKind, body, cfJson);
       if (cell !== null) {
         if (typeof cell.target.fetch !== 'function') throw new TypeError('Handler does not export a fetch() function.');
         result = cell.target.fetch(request);

@@ -3,6 +3,23 @@
 (function (host, internal) {
   'use strict';
   const NULL_BODY = [101, 204, 205, 304];
+  // Cloudflare's request.cf options that change how its edge fetches (RequestInitCfProperties):
+  // none has a counterpart on a node, so each is refused by name rather than ignored. The
+  // properties of an incoming request's cf (country, httpProtocol...) are ignored on a subrequest,
+  // as on Cloudflare, so fetch(request) of the incoming request works.
+  const CF_OPTIONS = ['cacheEverything', 'cacheKey', 'cacheTags', 'cacheTtl', 'cacheTtlByStatus', 'cacheReserveEligible',
+    'cacheDeceptionArmor', 'respectStrongEtag', 'apps', 'image', 'minify', 'mirage', 'polish', 'resolveOverride', 'scrapeShield',
+    'webp', 'r2', 'h2Prioritization', 'origin'];
+  function checkCf(cf) {
+    if (cf === undefined || cf === null || typeof cf !== 'object') return null;
+    for (const k of CF_OPTIONS) {
+      if (cf[k] !== undefined) {
+        return new TypeError("fetch(): the request.cf option '" + k + "' is not supported by cellgate (it configures Cloudflare's edge;"
+          + ' a node has none — use the Cache API for caching)');
+      }
+    }
+    return null;
+  }
 
   function fetch(input, init = undefined) {
     let request;
@@ -11,6 +28,8 @@
     } catch (e) {
       return Promise.reject(e);
     }
+    const cfError = checkCf(request.cf);
+    if (cfError !== null) return Promise.reject(cfError);
     const url = new (internal.builtin('URL'))(request.url);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       return Promise.reject(new TypeError('Fetch API cannot load: ' + request.url));

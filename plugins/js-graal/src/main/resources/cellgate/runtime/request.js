@@ -105,7 +105,8 @@
         return new internal.BodyState(b.source);
       };
       // A request arriving from the host: headers stay one string until the Worker reads them.
-      internal.requestFromHost = (method, url, headerLines, bodyKind, body) => {
+      // cfJson: request.cf of a client's request (the gateway's RequestCf), else null/undefined.
+      internal.requestFromHost = (method, url, headerLines, bodyKind, body, cfJson) => {
         const r = new Request(BARE);
         r[kUrl] = url;
         r[kMethod] = method;
@@ -113,7 +114,7 @@
         r[kBody] = internal.hostBody(bodyKind, body);
         r[kRedirect] = 'manual';
         r[kSignal] = null;
-        r[kCf] = undefined;
+        r[kCf] = cfJson === undefined || cfJson === null ? undefined : Object.freeze(JSON.parse(cfJson)); // frozen, as workerd's
         return r;
       };
       internal.requestSignalIfAny = (r) => r[kSignal];

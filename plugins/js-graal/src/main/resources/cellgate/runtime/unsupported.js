@@ -2,7 +2,7 @@
 // TypeError naming it, so code fails loudly instead of misbehaving.
 (function (host, internal) {
   'use strict';
-  const NAMES = ['FormData', 'File', 'HTMLRewriter', 'EventSource', 'CompressionStream',
+  const NAMES = ['FormData', 'File', 'EventSource', 'CompressionStream',
     'DecompressionStream', 'TextEncoderStream', 'TextDecoderStream', 'FixedLengthStream', 'ByteLengthQueuingStrategy',
     'CountQueuingStrategy', 'MessageChannel', 'MessagePort', 'BroadcastChannel'];
   for (const name of NAMES) {

@@ -41,14 +41,38 @@ public final class WorkerRequests implements Handler<HttpServerRequest> {
     private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
     private final SocketRegistry sockets;
     private final RequestMetrics metrics;
+    private final dev.cellgate.core.logic.RequestCf cf;
 
     public WorkerRequests(WorkerPool pool, long maxBody, java.util.function.BooleanSupplier draining, SocketRegistry sockets,
             RequestMetrics metrics) {
+        this(pool, maxBody, draining, sockets, metrics, dev.cellgate.core.logic.RequestCf.NONE);
+    }
+
+    /** With {@code request.cf} built by {@code cf} ({@code CELLD_CF_HEADERS}). */
+    public WorkerRequests(WorkerPool pool, long maxBody, java.util.function.BooleanSupplier draining, SocketRegistry sockets,
+            RequestMetrics metrics, dev.cellgate.core.logic.RequestCf cf) {
+        this.cf = cf;
         this.pool = pool;
         this.maxBody = maxBody;
         this.draining = draining;
         this.sockets = sockets;
         this.metrics = metrics;
+    }
+
+    /** {@code request.cf}: the HTTP version, TLS when it ended here, and the trusted balancer's headers. */
+    private dev.cellgate.core.spi.js.HttpRequestData withCf(HttpServerRequest req, dev.cellgate.core.spi.js.HttpRequestData data) {
+        String protocol = switch (req.version()) {
+            case HTTP_1_0 -> "HTTP/1.0";
+            case HTTP_2 -> "HTTP/2";
+            default -> "HTTP/1.1";
+        };
+        String tls = null;
+        String cipher = null;
+        if (req.isSSL() && req.sslSession() != null) {
+            tls = req.sslSession().getProtocol();
+            cipher = req.sslSession().getCipherSuite();
+        }
+        return data.withCf(cf.json(protocol, tls, cipher, data.headers()));
     }
 
     /** Public requests being served right now (the drain waits for them). */
@@ -92,7 +116,7 @@ public final class WorkerRequests implements Handler<HttpServerRequest> {
                 .thenCompose(data -> {
                     // The Worker starts here, on the event loop: what it logs synchronously names the request.
                     try (LogContext.Scope s = LogContext.enter(requestId, null)) {
-                        return pool.fetch(ctx, data);
+                        return pool.fetch(ctx, withCf(req, data));
                     }
                 })
                 .whenComplete((resp, err) -> ctx.runOnContext(v -> {
@@ -122,7 +146,7 @@ public final class WorkerRequests implements Handler<HttpServerRequest> {
     private void upgrade(HttpServerRequest req, Context ctx, String requestId, java.util.function.IntConsumer finish) {
         java.util.concurrent.CompletableFuture<dev.cellgate.core.spi.js.HttpResponseData> answer;
         try (LogContext.Scope s = LogContext.enter(requestId, null)) {
-            answer = pool.fetch(ctx, HttpExchange.upgrade(req, requestId));
+            answer = pool.fetch(ctx, withCf(req, HttpExchange.upgrade(req, requestId)));
         }
         answer.whenComplete((resp, err) -> ctx.runOnContext(v -> {
             try (LogContext.Scope s = LogContext.enter(requestId, null)) {

@@ -27,7 +27,7 @@ final class Engines {
                     + found.stream().map(JsEngineProvider::name).toList() + "; keep one");
         }
         try {
-            return found.get(0).create(new JsEngineConfig(vertx, config.cpuMs(), config.maxRequestBodyBytes(), nodeId, egress));
+            return found.get(0).create(new JsEngineConfig(vertx, config.cpuMs(), config.maxRequestBodyBytes(), nodeId, egress, config.cacheBytes()));
         } catch (RuntimeException e) {
             throw new StartupException(ExitCodes.STARTUP_FAILED, "the JavaScript engine did not start: " + e);
         }

@@ -367,7 +367,7 @@ public final class Node {
      */
     private void startPublicServers(int loops) throws StartupException {
         WorkerRequests handler = new WorkerRequests(workers, config.maxRequestBodyBytes(), () -> draining, sockets,
-                metrics.requests());
+                metrics.requests(), config.requestCf());
         publicRequests = handler;
         String host = config.addr().host();
         int port = config.addr().port();

@@ -189,6 +189,21 @@ public final class NodeConfig {
         return intValue(Settings.CPU_MS);
     }
 
+    /** The Cache API store's memory bound in bytes ({@code CELLD_CACHE_MB}). */
+    public long cacheBytes() {
+        return (long) intValue(Settings.CACHE_MB) << 20;
+    }
+
+    /** Which request headers a trusted balancer fills {@code request.cf} from ({@code CELLD_CF_HEADERS}). */
+    public dev.cellgate.core.logic.RequestCf requestCf() {
+        Optional<String> v = text(Settings.CF_HEADERS);
+        try {
+            return dev.cellgate.core.logic.RequestCf.parse(v.orElse(null));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(Settings.CF_HEADERS.env() + "='" + v.orElse("") + "': " + e.getMessage());
+        }
+    }
+
     public Optional<String> logFormat() {
         return text(Settings.LOG_FORMAT);
     }

@@ -57,6 +57,10 @@ public final class Settings {
             "Worker egress refused by default (loopback, link-local, metadata, this node, peers) that is allowed: IPs, CIDRs, host names, each [:port]");
     public static final Setting EGRESS_DENY = Setting.of("CELLD_EGRESS_DENY", EGRESS_LIST, null,
             "Worker egress refused besides the defaults (same syntax); wins over CELLD_EGRESS_ALLOW");
+    public static final Setting CACHE_MB = Setting.of("CELLD_CACHE_MB", NON_NEGATIVE_INT, "64",
+            "memory bound of this node's Cache API store (caches.default, caches.open) in MB; 0 stores nothing");
+    public static final Setting CF_HEADERS = Setting.of("CELLD_CF_HEADERS", TEXT, null,
+            "request.cf fields read from a TRUSTED load balancer's headers: field=header,... or 'cloudflare' (unset: none are read)");
     public static final Setting ESBUILD = Setting.computed("CELLD_ESBUILD", TEXT, "esbuild on PATH", "esbuild binary used by deploy-tool push DIR (not read by nodes)");
 
     /** Prefix of environment variables overriding a Worker {@code vars} entry. */
@@ -66,7 +70,7 @@ public final class Settings {
             BUCKET, S3_ENDPOINT, AWS_REGION, ADDR, INTERNAL_ADDR, ADVERTISE, NODE, WATCH, TTL_MS, CLOCK_SKEW_MS, RELEASES,
             SHUTDOWN_DRAIN_MS, WAKER_TICK_MS, MAX_RESIDENT_CELLS, RESIDENT_LOW_WATER, MAX_RSS_MB, ACTIVATIONS,
             ACTIVATION_DEADLINE_MS, OUTPUT_GATE, STORAGE_PROBE,
-            PLUGINS_DIR, IDLE_EVICT_MS, MAX_REQUEST_BODY_BYTES, CPU_MS, STOP_GRACE_MS, LOG_FORMAT, JIT, FILE_FSYNC, GCS_ENDPOINT, ESBUILD,
+            PLUGINS_DIR, IDLE_EVICT_MS, MAX_REQUEST_BODY_BYTES, CPU_MS, STOP_GRACE_MS, LOG_FORMAT, JIT, FILE_FSYNC, GCS_ENDPOINT, CACHE_MB, CF_HEADERS, ESBUILD,
             OPERATOR_TOKEN, EGRESS_ALLOW, EGRESS_DENY);
 
     private static final Map<String, Setting> BY_ENV = new LinkedHashMap<>();

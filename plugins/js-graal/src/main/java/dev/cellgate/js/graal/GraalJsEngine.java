@@ -42,6 +42,7 @@ public final class GraalJsEngine implements JsEngine {
     private final TurnWatchdog watchdog;
     private final OutboundHttp http;
     private final dev.cellgate.js.graal.host.wasm.WasmEngine wasm;
+    private final dev.cellgate.js.graal.host.cache.NodeCache nodeCache;
     private final EngineInfo info;
     private final Gates gates;
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -62,6 +63,7 @@ public final class GraalJsEngine implements JsEngine {
         this.watchdog = new TurnWatchdog(limits);
         this.http = new OutboundHttp(config.vertx(), config.egress());
         this.wasm = new dev.cellgate.js.graal.host.wasm.WasmEngine(dev.cellgate.js.graal.host.wasm.WasmEngine.Mode.COMPILER);
+        this.nodeCache = new dev.cellgate.js.graal.host.cache.NodeCache(config.cacheBytes());
         this.info = EngineModes.describe(engine);
         OpenEngines.add(this);
         LOG.atInfo().setMessage("js.engine.started").addKeyValue("name", info.name()).addKeyValue("mode", info.mode())
@@ -123,6 +125,11 @@ public final class GraalJsEngine implements JsEngine {
 
     public TurnWatchdog watchdog() {
         return watchdog;
+    }
+
+    /** The node's Cache API store (README, "Cache API"). */
+    public dev.cellgate.js.graal.host.cache.NodeCache nodeCache() {
+        return nodeCache;
     }
 
     public OutboundHttp http() {

@@ -11,11 +11,15 @@ import io.vertx.core.Vertx;
  * @param maxRequestBodyBytes  largest request body the host accepts ({@code CELLD_MAX_REQUEST_BODY_BYTES})
  * @param nodeId               this node's id, for log lines
  * @param egress               where Workers may connect ({@code CELLD_EGRESS_ALLOW}/{@code _DENY}, this node, its peers)
+ * @param cacheBytes           memory bound of the node's Cache API store ({@code CELLD_CACHE_MB}; 0 stores nothing)
  */
-public record JsEngineConfig(Vertx vertx, long cpuBudgetMs, long maxRequestBodyBytes, String nodeId, Egress egress) {
-    /** With the default egress refusals and nothing allowed beyond them (tools; tests that make no outbound call). */
+public record JsEngineConfig(Vertx vertx, long cpuBudgetMs, long maxRequestBodyBytes, String nodeId, Egress egress, long cacheBytes) {
+    /** The default of {@code CELLD_CACHE_MB}, in bytes. */
+    public static final long DEFAULT_CACHE_BYTES = 64L << 20;
+
+    /** With the default egress refusals, nothing allowed beyond them, and the default cache bound (tools; tests that make no outbound call). */
     public JsEngineConfig(Vertx vertx, long cpuBudgetMs, long maxRequestBodyBytes, String nodeId) {
-        this(vertx, cpuBudgetMs, maxRequestBodyBytes, nodeId, Egress.of(EgressPolicy.DEFAULT));
+        this(vertx, cpuBudgetMs, maxRequestBodyBytes, nodeId, Egress.of(EgressPolicy.DEFAULT), DEFAULT_CACHE_BYTES);
     }
 
     public JsEngineConfig {

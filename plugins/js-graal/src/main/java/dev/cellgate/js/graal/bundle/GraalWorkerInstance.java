@@ -23,7 +23,8 @@ final class GraalWorkerInstance implements WorkerInstance {
     public CompletableFuture<HttpResponseData> fetch(HttpRequestData request) {
         FetchEvent event = new FetchEvent(instance, runtime::functions, request.requestId(), "fetch " + request.method() + " " + request.url());
         instance.runTurn(event, () -> runtime.functions().dispatchFetch().executeVoid(event, request.method(), request.url(),
-                HeaderLines.encode(request.headers()), BodyArgs.kindOf(request.body()), BodyArgs.valueOf(instance, event, request.body())));
+                HeaderLines.encode(request.headers()), BodyArgs.kindOf(request.body()), BodyArgs.valueOf(instance, event, request.body()),
+                request.cf()));
         return event.future();
     }
 

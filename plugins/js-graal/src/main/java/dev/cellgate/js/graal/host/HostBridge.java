@@ -30,6 +30,8 @@ public final class HostBridge {
     private final StubCalls stubs;
     private final WebSocketBridge webSockets;
     private dev.cellgate.js.graal.host.crypto.WebCryptoHost webCrypto;
+    private dev.cellgate.js.graal.host.cache.NodeCache nodeCache;
+    private dev.cellgate.js.graal.host.cache.CacheHost cacheHost;
     private final Map<Integer, OutboundFetch> fetches = new HashMap<>();
     private JsFunctions fns;
     private int nextFetchId;
@@ -101,6 +103,32 @@ public final class HostBridge {
     @HostAccess.Export
     public void cancelEvent(String message) {
         instance.currentEvent().fail(new dev.cellgate.js.graal.instance.JsException("Error", message, "Error: " + message));
+    }
+
+    /** The engine's node-local cache store, for {@link #cache()}. */
+    public void nodeCache(dev.cellgate.js.graal.host.cache.NodeCache store) {
+        this.nodeCache = store;
+    }
+
+    /** The Cache API ({@code cache.js}); made on first use. */
+    @HostAccess.Export
+    public dev.cellgate.js.graal.host.cache.CacheHost cache() {
+        if (cacheHost == null) {
+            cacheHost = new dev.cellgate.js.graal.host.cache.CacheHost(nodeCache, System::currentTimeMillis);
+        }
+        return cacheHost;
+    }
+
+    /** A new HTMLRewriter transform ({@code html-rewriter.js}). */
+    @HostAccess.Export
+    public dev.cellgate.js.graal.host.html.HtmlRewriterHost newHtmlRewriter() {
+        return new dev.cellgate.js.graal.host.html.HtmlRewriterHost();
+    }
+
+    /** Why {@code HTMLRewriter.on(selector)} refuses a selector, or null. */
+    @HostAccess.Export
+    public String htmlSelectorError(String selector) {
+        return dev.cellgate.js.graal.host.html.HtmlRewriterHost.selectorError(selector);
     }
 
     // ---- lazy runtime files (lazy.js) ----

@@ -104,6 +104,18 @@ public final class Differential {
     }
 
     /**
+     * As {@link #casesOnWorker(TestEngine, Path, int, String)}, with each request passed through
+     * {@code adapt} before it reaches cellgate's Worker (what the gateway adds, e.g. {@code request.cf}).
+     */
+    public static java.util.stream.Stream<org.junit.jupiter.api.DynamicTest> casesOnWorker(TestEngine engine, Path fixture, int minCases,
+            String originUrl, java.util.function.UnaryOperator<HttpRequestData> adapt) throws Exception {
+        return cases(fixture, minCases, originUrl, spec -> {
+            TestWorker worker = engine.worker(bundle(fixture, spec));
+            return new Target(r -> worker.send(adapt.apply(r)), worker::close);
+        });
+    }
+
+    /**
      * The whole harness for a fixture whose objects live on the real cell host: every case of
      * {@code fixture/cases.json} (at least {@code minCases}) on workerd and on a Worker over
      * {@link HostedCells}, one dynamic test per case. Without miniflare: a failure under

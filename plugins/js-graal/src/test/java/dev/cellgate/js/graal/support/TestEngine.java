@@ -33,7 +33,7 @@ public final class TestEngine implements AutoCloseable {
     }
 
     public TestEngine(JsLimits limits, GraalJsEngine.Gates gates, Egress egress) {
-        this.engine = new GraalJsEngine(new JsEngineConfig(vertx, limits.cpuBudgetMs(), 100L << 20, "test-node", egress), limits, gates);
+        this.engine = new GraalJsEngine(new JsEngineConfig(vertx, limits.cpuBudgetMs(), 100L << 20, "test-node", egress, JsEngineConfig.DEFAULT_CACHE_BYTES), limits, gates);
     }
 
     /**
