@@ -212,6 +212,11 @@
         ws[kId] = id;
         ws[kHandle] = null;
         byId.set(id, ws);
+        // An attachment set before acceptWebSocket() moves to the host with the socket, so it
+        // outlives hibernation like one set afterwards (workerd keeps it too).
+        const early = ws[kAttachment];
+        ws[kAttachment] = null;
+        if (early !== null) check(bridge.hSetAttachment(id, early.buffer, early.byteOffset, early.byteLength));
       };
       internal.hibernatedWebSocket = (id) => {
         let ws = byId.get(id);
