@@ -5,6 +5,8 @@
   // in every context whose hash is the name's, so on the shared engine they collide in the
   // shape tree and each construction scans all contexts' keys (bench/RESULTS.md, Finding A).
   const kTake = Symbol('BodyState.take');
+  // A stream whose length is known in advance (FixedLengthStream's readable) carries it here.
+  const kLength = internal.kStreamLength = Symbol('ReadableStream.knownLength');
   const USED = 'Body has already been used. It can only be used once. Use tee() first if you need to read it twice.';
 
   class BodyState {
@@ -18,7 +20,8 @@
     stream() {
       const s = this.source;
       if (s === null || internal.isInstance('ReadableStream', s)) return s;
-      const bytes = typeof s === 'string' ? internal.encoder.encode(s) : s;
+      // (a copy: the stream takes its buffer, which a clone or a Blob may share)
+      const bytes = typeof s === 'string' ? internal.encoder.encode(s) : s.slice();
       const used = this.used;
       this.source = new (internal.builtin('ReadableStream'))({
         type: 'bytes',
@@ -61,7 +64,7 @@
       this.used = true;
       if (typeof s === 'string') return [1, s, 0, 0];
       if (s instanceof Uint8Array) return [2, s.buffer, s.byteOffset, s.byteLength];
-      return [3, s.getReader(), 0, 0];
+      return [3, s.getReader(), 0, s[kLength] === undefined ? -1 : s[kLength]];
     }
   }
 
