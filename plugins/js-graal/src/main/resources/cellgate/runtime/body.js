@@ -79,7 +79,10 @@
     }
     if (internal.isInstance('Blob', init)) return [new BodyState(internal.blobBytes(init)), init.type || null];
     if (internal.isInstance('URLSearchParams', init)) return [new BodyState(init.toString()), 'application/x-www-form-urlencoded;charset=UTF-8'];
-    if (internal.isInstance('FormData', init)) throw internal.unsupported('FormData bodies');
+    if (internal.isInstance('FormData', init)) {
+      const [bytes, type] = internal.serializeFormData(init);
+      return [new BodyState(bytes), type];
+    }
     return [new BodyState(String(init)), 'text/plain;charset=UTF-8'];
   };
   internal.hostBody = function (kind, value) {
@@ -100,11 +103,20 @@
       json() { try { return state(this).text().then(JSON.parse); } catch (e) { return Promise.reject(e); } },
       blob() {
         try {
-          const type = this.headers.get('content-type') || '';
-          return state(this).bytes().then((b) => new (internal.builtin('Blob'))([b], { type }));
+          const header = this.headers.get('content-type');
+          return state(this).bytes().then((b) => {
+            // the type is the Content-Type as a MIME type serializes (workerd's blob_standard_mime_type)
+            const mime = header === null ? null : internal.parseMimeType(header);
+            return internal.newBlob(b, mime === null ? '' : internal.serializeMimeType(mime));
+          });
         } catch (e) { return Promise.reject(e); }
       },
-      formData() { return Promise.reject(internal.unsupported(cls.name + '.formData()')); },
+      formData() {
+        try {
+          const header = this.headers.get('content-type');
+          return state(this).bytes().then((b) => internal.parseFormData(b, header));
+        } catch (e) { return Promise.reject(e); }
+      },
     };
     Object.defineProperties(cls.prototype, Object.getOwnPropertyDescriptors(methods));
   };

@@ -20,7 +20,9 @@
     ['adoptTransform', 'TRANSFORM_PAIR', 'wsErrorIfNeeded', 'wsState', 'wsStoredError']],
     'identity-streams.js': [['IdentityTransformStream', 'FixedLengthStream'], ['newBytePipe']],
     'queuing-strategies.js': [['ByteLengthQueuingStrategy', 'CountQueuingStrategy'], []],
-    'blob.js': [['Blob'], ['blobBytes']],
+    'blob.js': [['Blob', 'File'], ['blobBytes', 'newBlob', 'newFile']],
+    'formdata.js': [['FormData'], ['parseFormData', 'serializeFormData']],
+    'mime-type.js': [[], ['parseMimeType', 'serializeMimeType']],
     'crypto.js': [['CryptoKey', 'SubtleCrypto', 'crypto'], ['keyBytes']],
     'structured-clone.js': [['structuredClone'], ['deserialize', 'serialize']],
     'durable-object-ids.js': [['DurableObjectId', 'DurableObjectNamespace'], ['DurableObjectId', 'idParts', 'newId', 'newNamespace']],
@@ -32,9 +34,9 @@
     'websocket.js': [['WebSocket', 'WebSocketPair', 'WebSocketRequestResponsePair', 'MessageEvent', 'CloseEvent', 'ErrorEvent'],
       ['isWebSocket', 'webSocketFromHandle', 'webSocketForResponse', 'hibernateWebSocket', 'hibernatedWebSocket', 'webSocketId',
         'webSocketState', 'dispatchWebSocketEvent']],
-    'unsupported.js': [['FormData', 'File', 'HTMLRewriter', 'EventSource', 'CompressionStream', 'DecompressionStream',
-      'TextEncoderStream', 'TextDecoderStream', 'MessageChannel', 'MessagePort', 'BroadcastChannel', 'navigator',
-      'performance', 'scheduler', 'self'], []],
+    'unsupported.js': [['HTMLRewriter', 'EventSource', 'CompressionStream', 'DecompressionStream', 'TextEncoderStream',
+      'TextDecoderStream', 'MessageChannel', 'MessagePort', 'BroadcastChannel', 'navigator', 'performance',
+      'scheduler', 'self'], []],
   };
   const loaded = new Set();
   const own = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
