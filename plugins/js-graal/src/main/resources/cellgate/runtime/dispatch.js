@@ -20,6 +20,9 @@
       // workerd: deleteAll() removes the alarm from compatibility date 2026-02-24 on.
       deleteAllDeletesAlarm: flags.includes('delete_all_deletes_alarm')
         || (!flags.includes('delete_all_preserves_alarm') && String(cfg.compatibilityDate || '') >= '2026-02-24'),
+      // workerd: a DecompressionStream fails on bytes after the end or an early close from 2023-08-01 on.
+      strictCompression: flags.includes('strict_compression_checks')
+        || (!flags.includes('no_strict_compression_checks') && String(cfg.compatibilityDate || '') >= '2023-08-01'),
     };
     // false only in the engine's negative control for the gate tests (GraalJsEngine.Gates).
     internal.gatesEnforced = cfg.gatesEnforced !== false;
