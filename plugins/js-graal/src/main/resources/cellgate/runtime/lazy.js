@@ -20,6 +20,7 @@
     ['adoptTransform', 'TRANSFORM_PAIR', 'wsErrorIfNeeded', 'wsState', 'wsStoredError']],
     'identity-streams.js': [['IdentityTransformStream', 'FixedLengthStream'], ['newBytePipe']],
     'compression.js': [['CompressionStream', 'DecompressionStream'], []],
+    'text-streams.js': [['TextEncoderStream', 'TextDecoderStream'], []],
     'queuing-strategies.js': [['ByteLengthQueuingStrategy', 'CountQueuingStrategy'], []],
     'blob.js': [['Blob', 'File'], ['blobBytes', 'newBlob', 'newFile']],
     'formdata.js': [['FormData'], ['parseFormData', 'serializeFormData']],
@@ -35,8 +36,8 @@
     'websocket.js': [['WebSocket', 'WebSocketPair', 'WebSocketRequestResponsePair', 'MessageEvent', 'CloseEvent', 'ErrorEvent'],
       ['isWebSocket', 'webSocketFromHandle', 'webSocketForResponse', 'hibernateWebSocket', 'hibernatedWebSocket', 'webSocketId',
         'webSocketState', 'dispatchWebSocketEvent']],
-    'unsupported.js': [['HTMLRewriter', 'EventSource', 'TextEncoderStream', 'TextDecoderStream', 'MessageChannel', 'MessagePort',
-      'BroadcastChannel', 'navigator', 'performance', 'scheduler', 'self'], []],
+    'unsupported.js': [['HTMLRewriter', 'EventSource', 'MessageChannel', 'MessagePort', 'BroadcastChannel', 'navigator', 'performance',
+      'scheduler', 'self'], []],
   };
   const loaded = new Set();
   const own = (o, k) => Object.prototype.hasOwnProperty.call(o, k);

@@ -2,8 +2,7 @@
 // TypeError naming it, so code fails loudly instead of misbehaving.
 (function (host, internal) {
   'use strict';
-  const NAMES = ['HTMLRewriter', 'EventSource', 'TextEncoderStream', 'TextDecoderStream', 'MessageChannel', 'MessagePort',
-    'BroadcastChannel'];
+  const NAMES = ['HTMLRewriter', 'EventSource', 'MessageChannel', 'MessagePort', 'BroadcastChannel'];
   for (const name of NAMES) {
     const ctor = { [name]: function () { throw internal.unsupported(name); } }[name];
     internal.defineGlobal(name, ctor);
