@@ -21,6 +21,7 @@
     'identity-streams.js': [['IdentityTransformStream', 'FixedLengthStream'], ['newBytePipe']],
     'compression.js': [['CompressionStream', 'DecompressionStream'], []],
     'text-streams.js': [['TextEncoderStream', 'TextDecoderStream'], []],
+    'url-pattern.js': [['URLPattern'], []],
     'queuing-strategies.js': [['ByteLengthQueuingStrategy', 'CountQueuingStrategy'], []],
     'blob.js': [['Blob', 'File'], ['blobBytes', 'newBlob', 'newFile']],
     'formdata.js': [['FormData'], ['parseFormData', 'serializeFormData']],
