@@ -23,7 +23,16 @@
       // workerd: a DecompressionStream fails on bytes after the end or an early close from 2023-08-01 on.
       strictCompression: flags.includes('strict_compression_checks')
         || (!flags.includes('no_strict_compression_checks') && String(cfg.compatibilityDate || '') >= '2023-08-01'),
+      // workerd: navigator.language(s) from 2025-05-19 on.
+      navigatorLanguage: flags.includes('enable_navigator_language')
+        || (!flags.includes('disable_navigator_language') && String(cfg.compatibilityDate || '') >= '2025-05-19'),
     };
+    // workerd exposes MessageChannel and MessagePort from 2025-08-15 on; before that they are not defined.
+    if (!(flags.includes('expose_global_message_channel')
+      || (!flags.includes('no_expose_global_message_channel') && String(cfg.compatibilityDate || '') >= '2025-08-15'))) {
+      delete globalThis.MessageChannel;
+      delete globalThis.MessagePort;
+    }
     // false only in the engine's negative control for the gate tests (GraalJsEngine.Gates).
     internal.gatesEnforced = cfg.gatesEnforced !== false;
     env = Object.assign({}, cfg.vars);

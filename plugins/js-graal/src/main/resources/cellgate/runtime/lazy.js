@@ -22,6 +22,9 @@
     'compression.js': [['CompressionStream', 'DecompressionStream'], []],
     'text-streams.js': [['TextEncoderStream', 'TextDecoderStream'], []],
     'url-pattern.js': [['URLPattern'], []],
+    'worker-globals.js': [['Navigator', 'navigator', 'performance', 'scheduler', 'self'], []],
+    'message-channel.js': [['MessageChannel', 'MessagePort'], []],
+    'event-source.js': [['EventSource'], []],
     'queuing-strategies.js': [['ByteLengthQueuingStrategy', 'CountQueuingStrategy'], []],
     'blob.js': [['Blob', 'File'], ['blobBytes', 'newBlob', 'newFile']],
     'formdata.js': [['FormData'], ['parseFormData', 'serializeFormData']],
@@ -35,10 +38,9 @@
     'storage-kv.js': [[], ['newKvStorage', 'newSyncKv', 'compareKeys']],
     'storage.js': [[], ['newStorage', 'settleOpenTransactions']],
     'websocket.js': [['WebSocket', 'WebSocketPair', 'WebSocketRequestResponsePair', 'MessageEvent', 'CloseEvent', 'ErrorEvent'],
-      ['isWebSocket', 'webSocketFromHandle', 'webSocketForResponse', 'hibernateWebSocket', 'hibernatedWebSocket', 'webSocketId',
+      ['isWebSocket', 'newMessageEvent', 'webSocketFromHandle', 'webSocketForResponse', 'hibernateWebSocket', 'hibernatedWebSocket', 'webSocketId',
         'webSocketState', 'dispatchWebSocketEvent']],
-    'unsupported.js': [['HTMLRewriter', 'EventSource', 'MessageChannel', 'MessagePort', 'BroadcastChannel', 'navigator', 'performance',
-      'scheduler', 'self'], []],
+    'unsupported.js': [['HTMLRewriter', 'Cache', 'CacheStorage', 'caches'], []],
   };
   const loaded = new Set();
   const own = (o, k) => Object.prototype.hasOwnProperty.call(o, k);

@@ -1,14 +1,15 @@
-// Globals of the Workers platform that cellgate does not implement: constructing one throws a
-// TypeError naming it, so code fails loudly instead of misbehaving.
+// Globals of the Workers platform that cellgate does not implement yet: constructing one throws a
+// TypeError naming it, so code fails loudly instead of misbehaving (or with a bare ReferenceError).
 (function (host, internal) {
   'use strict';
-  const NAMES = ['HTMLRewriter', 'EventSource', 'MessageChannel', 'MessagePort', 'BroadcastChannel'];
+  const NAMES = ['HTMLRewriter', 'Cache', 'CacheStorage'];
   for (const name of NAMES) {
     const ctor = { [name]: function () { throw internal.unsupported(name); } }[name];
     internal.defineGlobal(name, ctor);
   }
-  internal.defineGlobal('navigator', Object.freeze({ userAgent: 'Cloudflare-Workers', hardwareConcurrency: 1, language: 'en' }));
-  internal.defineGlobal('performance', Object.freeze({ timeOrigin: 0, now: () => Date.now() }));
-  internal.defineGlobal('scheduler', Object.freeze({ wait: (ms) => new Promise((r) => setTimeout(r, ms)) }));
-  internal.defineGlobal('self', globalThis);
+  // The Cache API: `caches` exists, and every use of it names what is missing.
+  internal.defineGlobal('caches', Object.freeze(Object.create(internal.builtin('CacheStorage').prototype, {
+    default: { get() { throw internal.unsupported('caches.default (the Cache API)'); }, enumerable: true },
+    open: { value: () => Promise.reject(internal.unsupported('caches.open() (the Cache API)')), enumerable: true },
+  })));
 });
