@@ -38,8 +38,9 @@
         const t = type === '' ? 'message' : type;
         data = '';
         type = '';
-        // (workerd dispatches nothing for empty data, also for a bare `data` line)
-        if (d === '' || es[kState] === CLOSED) return;
+        // (workerd dispatches nothing for empty data, also for a bare `data` line; after close()
+        // it still dispatches the rest of the chunk being parsed)
+        if (d === '') return;
         es.dispatchEvent(internal.newMessageEvent(t, d, origin, idBuffer));
         return;
       }
@@ -64,7 +65,6 @@
           const l = buffer.slice(0, m.index);
           buffer = buffer.slice(m.index + m[0].length);
           line(l);
-          if (es[kState] === CLOSED) return;
         }
       },
     };

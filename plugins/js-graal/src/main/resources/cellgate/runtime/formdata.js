@@ -14,7 +14,7 @@
   }
   // The entry value for (name, value[, filename]), as workerd makes it.
   function entryValue(name, value, args, method) {
-    if (value === undefined) {
+    if (args.length < 2) {
       throw new TypeError("Failed to execute '" + method + "' on 'FormData': parameter 2 is not of type 'File or Blob or string'.");
     }
     if (!(value instanceof Blob)) return String(value);
@@ -63,7 +63,7 @@
     }
     forEach(callback, thisArg = undefined) {
       if (typeof callback !== 'function') {
-        throw new TypeError("Failed to execute 'forEach' on 'FormData': parameter 1 is not of type 'Function'.");
+        throw new TypeError("Failed to execute 'forEach' on 'FormData': parameter 1 is not of type 'function'.");
       }
       for (let i = 0; i < this[kEntries].length; i++) { const [k, v] = this[kEntries][i]; callback.call(thisArg, v, k, this); }
     }
@@ -83,7 +83,7 @@
         return { value: pick(list[i++]), done: false };
       },
       [Symbol.iterator]() { return this; },
-      get [Symbol.toStringTag]() { return 'FormData Iterator'; },
+      get [Symbol.toStringTag]() { return 'EntryIterator'; },
     };
   }
 

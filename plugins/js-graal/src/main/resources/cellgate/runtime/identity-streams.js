@@ -109,10 +109,13 @@
   class FixedLengthStream extends IdentityTransformStream {
     constructor(expectedLength, options = undefined) {
       super(internal.TRANSFORM_PAIR);
-      if (typeof expectedLength !== 'bigint' && typeof expectedLength !== 'number') {
+      // (a bigint, a number or a string of one, as workerd converts it)
+      let n = NaN;
+      if (typeof expectedLength === 'bigint' || typeof expectedLength === 'number') n = Number(expectedLength);
+      else if (typeof expectedLength === 'string') { try { n = Number(BigInt(expectedLength)); } catch { n = NaN; } }
+      if (Number.isNaN(n) && typeof expectedLength !== 'number') {
         throw new TypeError("Failed to construct 'FixedLengthStream': constructor parameter 1 is not of type 'bigint'.");
       }
-      const n = Number(expectedLength);
       if (!Number.isInteger(n)) throw new TypeError('The value cannot be converted because it is not an integer.');
       if (n < 0) throw new TypeError('The value cannot be converted because it is negative and this API expects a positive bigint.');
       const hwm = options === undefined || options === null ? undefined : internal.toHighWaterMark(options.highWaterMark, undefined);

@@ -63,9 +63,9 @@
       const b = new MessagePort(TOKEN);
       a[kOther] = b;
       b[kOther] = a;
-      // (own read-only properties, as in workerd)
-      Object.defineProperty(this, 'port1', { value: a, enumerable: true });
+      // (own read-only properties, port2 first, as in workerd)
       Object.defineProperty(this, 'port2', { value: b, enumerable: true });
+      Object.defineProperty(this, 'port1', { value: a, enumerable: true });
     }
     get [Symbol.toStringTag]() { return 'MessageChannel'; }
   }

@@ -159,7 +159,9 @@
       pullIfNeeded(c);
       return;
     }
-    const r = start.call(source, c);
+    // (a start() that throws errors the stream; workerd's constructor does not throw)
+    let r;
+    try { r = start.call(source, c); } catch (e) { r = Promise.reject(e); }
     Promise.resolve(r).then(() => { c[kStarted] = true; pullIfNeeded(c); }, (e) => controllerError(c, e));
   }
 
@@ -533,7 +535,7 @@
         return Promise.reject(new TypeError("Failed to execute 'pipeTo' on 'ReadableStream': parameter 1 is not of type 'WritableStream'."));
       }
       if (this[kReader] !== null) return Promise.reject(new TypeError(LOCKED));
-      if (dest.locked) return Promise.reject(new TypeError('This WritableStream is currently locked to a writer.'));
+      if (dest.locked) return Promise.reject(new TypeError('This WritableStream is currently locked to a writer'));
       return pipe(this, dest, options === undefined || options === null ? {} : options);
     }
     pipeThrough(pair, options = undefined) {
@@ -546,7 +548,7 @@
         throw new TypeError("Incorrect type for the 'writable' field on 'Transform': the provided value is not of type 'WritableStream'.");
       }
       if (this[kReader] !== null) throw new TypeError(LOCKED);
-      if (writable.locked) throw new TypeError('This WritableStream is currently locked to a writer.');
+      if (writable.locked) throw new TypeError('This WritableStream is currently locked to a writer');
       pipe(this, writable, options === undefined || options === null ? {} : options).catch(noop);
       return readable;
     }

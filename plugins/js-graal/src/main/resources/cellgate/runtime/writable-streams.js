@@ -98,7 +98,9 @@
       this[kBackpressure] = hwm <= 0;
       const start = sink.start;
       if (start === undefined) { c[kStarted] = true; return; }
-      const r = start.call(sink, c);
+      // (a start() that throws errors the stream; workerd's constructor does not throw)
+      let r;
+      try { r = start.call(sink, c); } catch (e) { r = Promise.reject(e); }
       Promise.resolve(r).then(() => {
         c[kStarted] = true;
         const w = this[kWriter];
@@ -386,8 +388,8 @@
       transformer = transformer === undefined || transformer === null ? {} : transformer;
       writableStrategy = writableStrategy === undefined || writableStrategy === null ? {} : writableStrategy;
       readableStrategy = readableStrategy === undefined || readableStrategy === null ? {} : readableStrategy;
-      if (transformer.readableType !== undefined) throw new RangeError('Invalid readableType specified');
-      if (transformer.writableType !== undefined) throw new RangeError('Invalid writableType specified');
+      if (transformer.readableType !== undefined) throw new TypeError('transformer.readableType must be undefined.');
+      if (transformer.writableType !== undefined) throw new TypeError('transformer.writableType must be undefined.');
       const ts = this;
       const started = deferred();
       this[kTransformer] = transformer;

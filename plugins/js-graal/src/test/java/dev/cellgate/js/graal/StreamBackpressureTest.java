@@ -2,7 +2,9 @@ package dev.cellgate.js.graal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cellgate.core.spi.js.HttpResponseData;
 import dev.cellgate.core.spi.js.ScriptBundle;
+import dev.cellgate.js.graal.support.Responses;
 import dev.cellgate.js.graal.support.TestEngine;
 import dev.cellgate.js.graal.support.TestWorker;
 import java.util.List;
@@ -79,6 +81,24 @@ class StreamBackpressureTest {
                 w.write(new Uint8Array(4)); w.write(new Uint8Array(4));
                 return Response.json(w.desiredSize);"""))
                 .isEqualTo("2");
+    }
+
+    @Test
+    void aFixedLengthStreamBodyTellsTheHostItsLength() throws Exception {
+        String source = """
+                export default { fetch(req) {
+                  const { readable, writable } = new FixedLengthStream(11);
+                  const w = writable.getWriter();
+                  w.write(new TextEncoder().encode('fixed body!')); w.close();
+                  return new URL(req.url).pathname === '/plain' ? new Response(new Response('chunked').body) : new Response(readable);
+                } };""";
+        ScriptBundle b = new ScriptBundle("d", "s", "index.js", Map.of("index.js", source), Map.of(), Map.of(), "2026-07-01", List.of());
+        try (TestWorker w = engine.worker(b)) {
+            HttpResponseData fixed = w.get("http://x.test/fixed");
+            assertThat(fixed.body().length()).as("the gateway sends Content-Length: 11, as workerd does").isEqualTo(11);
+            assertThat(Responses.text(fixed)).isEqualTo("fixed body!");
+            assertThat(w.get("http://x.test/plain").body().length()).as("any other stream: unknown length").isEqualTo(-1);
+        }
     }
 
     @Test
