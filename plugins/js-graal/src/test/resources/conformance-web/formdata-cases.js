@@ -39,6 +39,7 @@ export const formdataCases = {
     nul: errOf(() => new Blob(null)),
     endings: errOf(() => new Blob(['a\nb'], { endings: 'native' })),
   }),
+  'blob-structured-clone': () => errOf(() => { const c = structuredClone(new Blob(['a'], { type: 'x/y' })); return [tag(c), c.size, c.type]; }),
   'file-basics': async () => {
     const f = new File(['ab', new Uint8Array([99])], 'n.txt', { type: 'TEXT/Plain', lastModified: 42 });
     const plain = new File([], 5);

@@ -92,8 +92,10 @@
     if (internal.RpcTarget !== undefined && v instanceof internal.RpcTarget) {
       throw new DOMException('An RpcTarget could not be cloned: cellgate does not support passing RpcTarget objects by reference over RPC.', 'DataCloneError');
     }
+    // (a Blob or File is refused rather than copied as an empty plain object; workerd clones it)
     if (v instanceof Promise || v instanceof WeakMap || v instanceof WeakSet || v instanceof WeakRef ||
-      internal.isInstance('ReadableStream', v) || v instanceof Request || v instanceof Response) {
+      internal.isInstance('ReadableStream', v) || v instanceof Request || v instanceof Response || internal.isInstance('Blob', v) ||
+      internal.isInstance('FormData', v) || internal.isInstance('WritableStream', v) || internal.isInstance('MessagePort', v)) {
       throw fail(Object.prototype.toString.call(v));
     }
     const keys = Object.keys(v);
