@@ -95,7 +95,7 @@
     if (es[kLastEventId] !== '') headers['last-event-id'] = es[kLastEventId];
     const abort = new AbortController();
     es[kAbort] = abort;
-    fetch(es[kUrl], { headers, signal: abort.signal }).then((resp) => {
+    internal.builtin('fetch')(es[kUrl], { headers, signal: abort.signal }).then((resp) => {
       if (es[kState] === CLOSED) { if (resp.body !== null) resp.body.cancel().catch(() => { }); return undefined; }
       const ct = resp.headers.get('content-type');
       let problem = null;

@@ -44,18 +44,24 @@
   const ILLEGAL = 'Illegal constructor';
   const noop = () => { };
 
+  // A promise with its resolvers and whether it settled (writable-streams.js uses these too). A
+  // rejection is marked handled: a stream's closed/ready promises need not be awaited.
   function deferred() {
     let resolve, reject;
     const promise = new Promise((a, b) => { resolve = a; reject = b; });
     return { promise, resolve, reject, settled: false };
   }
   function settle(d, ok, v) {
-    if (d.settled) return;
+    if (d === null || d.settled) return;
     d.settled = true;
     if (ok) d.resolve(v); else { d.promise.catch(noop); d.reject(v); }
   }
-  function rejectedDeferred(e) { const d = deferred(); settle(d, false, e); return d; }
-  function resolvedDeferred() { const d = deferred(); settle(d, true); return d; }
+  function settledDeferred(ok, v) { const d = deferred(); settle(d, ok, v); return d; }
+  const rejectedDeferred = (e) => settledDeferred(false, e);
+  const resolvedDeferred = () => settledDeferred(true);
+  internal.deferred = deferred;
+  internal.settle = settle;
+  internal.settledDeferred = settledDeferred;
 
   // workerd converts a highWaterMark to an unsigned integer (WebIDL `unsigned long long`).
   internal.toHighWaterMark = function (v, fallback) {
@@ -78,10 +84,7 @@
     constructor(key) { if (key !== internal) throw new TypeError(ILLEGAL); }
     get desiredSize() { return desiredSize(this); }
     enqueue(chunk) { defaultEnqueue(this, chunk); }
-    close() {
-      if (!canCloseOrEnqueue(this)) throw new TypeError(CLOSED_MSG);
-      defaultClose(this);
-    }
+    close() { controllerClose(this); }
     error(e) { controllerError(this, e); }
     get [Symbol.toStringTag]() { return 'ReadableStreamDefaultController'; }
   }
@@ -108,10 +111,7 @@
       if (!canCloseOrEnqueue(this)) throw new TypeError('Unable to enqueue');
       byteEnqueue(this, chunk);
     }
-    close() {
-      if (!canCloseOrEnqueue(this)) throw new TypeError(CLOSED_MSG);
-      byteClose(this);
-    }
+    close() { controllerClose(this); }
     error(e) { controllerError(this, e); }
     get [Symbol.toStringTag]() { return 'ReadableByteStreamController'; }
   }
@@ -193,6 +193,10 @@
     }, (e) => controllerError(c, e));
   }
 
+  function controllerClose(c) {
+    if (!canCloseOrEnqueue(c)) throw new TypeError(CLOSED_MSG);
+    if (c[kBytes]) byteClose(c); else defaultClose(c);
+  }
   function controllerError(c, e) {
     const stream = c[kStream];
     if (stream[kState] !== 'readable') return;
@@ -630,21 +634,14 @@
     reader[kOwner] = null;
   }
 
+  // fn(the reader's stream), or a rejection once the reader was released.
+  const withStream = (reader, fn) => (reader[kOwner] === null ? Promise.reject(new TypeError(RELEASED)) : fn(reader[kOwner]));
+
   class ReadableStreamDefaultReader {
     constructor(stream) { setupReader(this, stream, false); }
     get closed() { return this[kClosed].promise; }
-    read() {
-      const stream = this[kOwner];
-      if (stream === null) return Promise.reject(new TypeError(RELEASED));
-      const d = deferred();
-      read(stream, d);
-      return d.promise;
-    }
-    cancel(reason) {
-      const stream = this[kOwner];
-      if (stream === null) return Promise.reject(new TypeError(RELEASED));
-      return streamCancel(stream, reason);
-    }
+    read() { return withStream(this, (stream) => { const d = deferred(); read(stream, d); return d.promise; }); }
+    cancel(reason) { return withStream(this, (stream) => streamCancel(stream, reason)); }
     releaseLock() { releaseReader(this); }
     get [Symbol.toStringTag]() { return 'ReadableStreamDefaultReader'; }
   }
@@ -671,11 +668,7 @@
       else bytePullInto(stream[kCtl], view, min, d);
       return d.promise;
     }
-    cancel(reason) {
-      const stream = this[kOwner];
-      if (stream === null) return Promise.reject(new TypeError(RELEASED));
-      return streamCancel(stream, reason);
-    }
+    cancel(reason) { return withStream(this, (stream) => streamCancel(stream, reason)); }
     releaseLock() { releaseReader(this); }
     get [Symbol.toStringTag]() { return 'ReadableStreamBYOBReader'; }
   }
@@ -800,7 +793,7 @@
 
   internal.rsDesired = (s) => desiredSize(s[kCtl]);
   internal.rsEnqueue = (s, chunk) => (s[kCtl][kBytes] ? s[kCtl].enqueue(chunk) : defaultEnqueue(s[kCtl], chunk));
-  internal.rsClose = (s) => s[kCtl].close();
+  internal.rsClose = (s) => controllerClose(s[kCtl]);
   internal.rsError = (s, e) => controllerError(s[kCtl], e);
   internal.rsRead = (s) => { const d = deferred(); read(s, d); return d.promise; };
   internal.rsCancel = (s, r) => streamCancel(s, r);

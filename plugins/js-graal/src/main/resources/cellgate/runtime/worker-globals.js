@@ -20,7 +20,7 @@
       if (arguments.length === 0) throw new TypeError("Failed to execute 'sendBeacon' on 'Navigator': parameter 1 is not of type 'string'.");
       const init = { method: 'POST' };
       if (data !== undefined && data !== null) init.body = data;
-      fetch(String(url), init).then((r) => (r.body === null ? undefined : r.body.cancel()), () => { });
+      internal.builtin('fetch')(String(url), init).then((r) => (r.body === null ? undefined : r.body.cancel()), () => { });
       return true;
     }
     get [Symbol.toStringTag]() { return 'Navigator'; }

@@ -44,19 +44,8 @@
   const LOCKED = 'This WritableStream is currently locked to a writer.';
   const RELEASED = 'This WritableStream writer has been released.';
   const HAS_CLOSED = 'This WritableStream has been closed.';
-  const noop = () => { };
 
-  function deferred() {
-    let resolve, reject;
-    const promise = new Promise((a, b) => { resolve = a; reject = b; });
-    return { promise, resolve, reject, settled: false };
-  }
-  function settle(d, ok, v) {
-    if (d === null || d.settled) return;
-    d.settled = true;
-    if (ok) d.resolve(v); else { d.promise.catch(noop); d.reject(v); }
-  }
-  function settledDeferred(ok, v) { const d = deferred(); settle(d, ok, v); return d; }
+  const { deferred, settle, settledDeferred } = internal; // (from streams.js)
   function call(obj, fn, args) {
     try { return Promise.resolve(typeof fn === 'function' ? fn.apply(obj, args) : undefined); } catch (e) { return Promise.reject(e); }
   }
@@ -271,6 +260,9 @@
     });
   }
 
+  // fn(the writer's stream), or a rejection once the writer was released.
+  const withStream = (writer, fn) => (writer[kOwner] === null ? Promise.reject(new TypeError(RELEASED)) : fn(writer[kOwner]));
+
   class WritableStreamDefaultWriter {
     constructor(stream) {
       if (!(stream instanceof WritableStream)) {
@@ -304,21 +296,9 @@
       if (state === 'closed') return 0;
       return desired(stream[kCtl]);
     }
-    write(chunk) {
-      const stream = this[kOwner];
-      if (stream === null) return Promise.reject(new TypeError(RELEASED));
-      return write(stream, chunk);
-    }
-    close() {
-      const stream = this[kOwner];
-      if (stream === null) return Promise.reject(new TypeError(RELEASED));
-      return close(stream);
-    }
-    abort(reason) {
-      const stream = this[kOwner];
-      if (stream === null) return Promise.reject(new TypeError(RELEASED));
-      return abort(stream, reason);
-    }
+    write(chunk) { return withStream(this, (stream) => write(stream, chunk)); }
+    close() { return withStream(this, close); }
+    abort(reason) { return withStream(this, (stream) => abort(stream, reason)); }
     releaseLock() {
       const stream = this[kOwner];
       if (stream === null) return;

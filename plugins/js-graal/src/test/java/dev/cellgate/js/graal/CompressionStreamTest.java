@@ -2,14 +2,9 @@ package dev.cellgate.js.graal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cellgate.core.spi.js.ScriptBundle;
-import dev.cellgate.js.graal.support.TestEngine;
-import dev.cellgate.js.graal.support.TestWorker;
-import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import dev.cellgate.js.graal.support.DatedWorkers;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Compression streams on java.util.zip (host/Compressor, host/Decompressor): output is made as it is
@@ -18,17 +13,8 @@ import org.junit.jupiter.api.Test;
  * Byte-for-byte equality with workerd is in the differential fixture conformance-web.
  */
 class CompressionStreamTest {
-    static TestEngine engine;
-
-    @BeforeAll
-    static void start() {
-        engine = new TestEngine();
-    }
-
-    @AfterAll
-    static void stop() {
-        engine.close();
-    }
+    @RegisterExtension
+    static final DatedWorkers WORKERS = new DatedWorkers();
 
     static String run(String date, String body) throws Exception {
         String source = """
@@ -42,10 +28,7 @@ class CompressionStreamTest {
                   return out;
                 }
                 export default { async fetch() { %s } };""".formatted(body);
-        ScriptBundle b = new ScriptBundle("d", "s", "index.js", Map.of("index.js", source), Map.of(), Map.of(), date, List.of());
-        try (TestWorker w = engine.worker(b)) {
-            return w.text("http://x.test/");
-        }
+        return WORKERS.answer(date, source);
     }
 
     @Test

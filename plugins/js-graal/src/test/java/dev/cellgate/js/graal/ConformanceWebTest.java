@@ -1,20 +1,10 @@
 package dev.cellgate.js.graal;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.cellgate.js.graal.support.Differential;
-import dev.cellgate.js.graal.support.NpmTools;
 import dev.cellgate.js.graal.support.OriginServer;
 import dev.cellgate.js.graal.support.TestEngine;
-import dev.cellgate.js.graal.support.TestWorker;
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -53,31 +43,6 @@ class ConformanceWebTest {
 
     @TestFactory
     Stream<DynamicTest> sameAnswersAsWorkerd() throws Exception {
-        Path miniflare = NpmTools.miniflare();
-        if (miniflare == null) {
-            if ("true".equals(System.getenv("CI"))) {
-                fail(Differential.MISSING);
-            }
-            return Stream.empty();
-        }
-        JsonObject spec = new JsonObject(Files.readString(FIXTURE.resolve("cases.json")));
-        JsonArray cases = spec.getJsonArray("cases");
-        assertThat(cases.size()).as("conformance-web cases").isGreaterThanOrEqualTo(MIN_CASES);
-        Map<String, Differential.Answer> workerd = Differential.runOnWorkerd(miniflare, FIXTURE, origin.url());
-        TestWorker worker = engine.worker(Differential.bundle(FIXTURE, spec));
-        List<DynamicTest> tests = new ArrayList<>();
-        for (int i = 0; i < cases.size(); i++) {
-            JsonObject c = cases.getJsonObject(i);
-            String name = c.getString("name");
-            tests.add(DynamicTest.dynamicTest(name, () -> Differential.check(c, workerd.get(name),
-                    Differential.runOnCellgate(worker::send, c, origin.url()))));
-        }
-        return tests.stream().onClose(() -> {
-            try {
-                worker.close();
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        return Differential.casesOnWorker(engine, FIXTURE, MIN_CASES, origin.url());
     }
 }

@@ -3,15 +3,11 @@ package dev.cellgate.js.graal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cellgate.core.spi.js.HttpResponseData;
-import dev.cellgate.core.spi.js.ScriptBundle;
+import dev.cellgate.js.graal.support.DatedWorkers;
 import dev.cellgate.js.graal.support.Responses;
-import dev.cellgate.js.graal.support.TestEngine;
 import dev.cellgate.js.graal.support.TestWorker;
-import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Backpressure of the streams (SPEC §16): a writer's desiredSize is the strategy's high-water mark
@@ -20,25 +16,12 @@ import org.junit.jupiter.api.Test;
  * differential fixture conformance-web has the same cases against miniflare).
  */
 class StreamBackpressureTest {
-    static TestEngine engine;
-
-    @BeforeAll
-    static void start() {
-        engine = new TestEngine();
-    }
-
-    @AfterAll
-    static void stop() {
-        engine.close();
-    }
+    @RegisterExtension
+    static final DatedWorkers WORKERS = new DatedWorkers();
 
     static String run(String body) throws Exception {
-        String source = "const tick = () => new Promise((r) => setTimeout(r, 0));\n"
-                + "export default { async fetch() { " + body + " } };";
-        ScriptBundle b = new ScriptBundle("d", "s", "index.js", Map.of("index.js", source), Map.of(), Map.of(), "2026-07-01", List.of());
-        try (TestWorker w = engine.worker(b)) {
-            return w.text("http://x.test/");
-        }
+        return WORKERS.answer("2026-07-01", "const tick = () => new Promise((r) => setTimeout(r, 0));\n"
+                + "export default { async fetch() { " + body + " } };");
     }
 
     @Test
@@ -92,8 +75,7 @@ class StreamBackpressureTest {
                   w.write(new TextEncoder().encode('fixed body!')); w.close();
                   return new URL(req.url).pathname === '/plain' ? new Response(new Response('chunked').body) : new Response(readable);
                 } };""";
-        ScriptBundle b = new ScriptBundle("d", "s", "index.js", Map.of("index.js", source), Map.of(), Map.of(), "2026-07-01", List.of());
-        try (TestWorker w = engine.worker(b)) {
+        try (TestWorker w = WORKERS.worker("2026-07-01", source)) {
             HttpResponseData fixed = w.get("http://x.test/fixed");
             assertThat(fixed.body().length()).as("the gateway sends Content-Length: 11, as workerd does").isEqualTo(11);
             assertThat(Responses.text(fixed)).isEqualTo("fixed body!");

@@ -2,14 +2,9 @@ package dev.cellgate.js.graal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cellgate.core.spi.js.ScriptBundle;
-import dev.cellgate.js.graal.support.TestEngine;
-import dev.cellgate.js.graal.support.TestWorker;
-import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import dev.cellgate.js.graal.support.DatedWorkers;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The globals of SPEC §16 exist (at a compatibility date where workerd has them all), and what is
@@ -17,24 +12,11 @@ import org.junit.jupiter.api.Test;
  * ReferenceError, never a silent stub.
  */
 class WebPlatformGlobalsTest {
-    static TestEngine engine;
-
-    @BeforeAll
-    static void start() {
-        engine = new TestEngine();
-    }
-
-    @AfterAll
-    static void stop() {
-        engine.close();
-    }
+    @RegisterExtension
+    static final DatedWorkers WORKERS = new DatedWorkers();
 
     static String run(String date, String body) throws Exception {
-        String source = "export default { async fetch() { " + body + " } };";
-        ScriptBundle b = new ScriptBundle("d", "s", "index.js", Map.of("index.js", source), Map.of(), Map.of(), date, List.of());
-        try (TestWorker w = engine.worker(b)) {
-            return w.text("http://x.test/");
-        }
+        return WORKERS.answer(date, "export default { async fetch() { " + body + " } };");
     }
 
     @Test

@@ -128,6 +128,41 @@ public final class Differential {
         });
     }
 
+    /**
+     * The whole harness for a fixture whose Worker runs in this process ({@link TestEngine#worker}):
+     * every case of {@code fixture/cases.json} (at least {@code minCases}) on workerd and on cellgate,
+     * outbound requests going to {@code originUrl}; one dynamic test per case. Without miniflare: a
+     * failure under {@code CI=true}, else no tests.
+     */
+    public static Stream<org.junit.jupiter.api.DynamicTest> casesOnWorker(TestEngine engine, Path fixture, int minCases, String originUrl)
+            throws Exception {
+        Path miniflare = NpmTools.miniflare();
+        if (miniflare == null) {
+            if ("true".equals(System.getenv("CI"))) {
+                fail(MISSING);
+            }
+            return Stream.empty();
+        }
+        JsonObject spec = new JsonObject(Files.readString(fixture.resolve("cases.json")));
+        JsonArray cases = spec.getJsonArray("cases");
+        assertThat(cases.size()).as("conformance cases in " + fixture).isGreaterThanOrEqualTo(minCases);
+        Map<String, Answer> workerd = runOnWorkerd(miniflare, fixture, originUrl);
+        TestWorker worker = engine.worker(bundle(fixture, spec));
+        List<org.junit.jupiter.api.DynamicTest> tests = new ArrayList<>();
+        for (int i = 0; i < cases.size(); i++) {
+            JsonObject c = cases.getJsonObject(i);
+            String name = c.getString("name");
+            tests.add(org.junit.jupiter.api.DynamicTest.dynamicTest(name, () -> check(c, workerd.get(name), runOnCellgate(worker::send, c, originUrl))));
+        }
+        return tests.stream().onClose(() -> {
+            try {
+                worker.close();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+    }
+
     /** The comparison of one case. */
     public static void check(JsonObject c, Answer theirs, Answer ours) {
         String name = c.getString("name");
