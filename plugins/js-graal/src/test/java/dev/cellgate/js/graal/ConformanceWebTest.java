@@ -1,15 +1,13 @@
 package dev.cellgate.js.graal;
 
-
+import dev.cellgate.js.graal.support.DatedWorkers;
 import dev.cellgate.js.graal.support.Differential;
 import dev.cellgate.js.graal.support.OriginServer;
-import dev.cellgate.js.graal.support.TestEngine;
 import java.nio.file.Path;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The differential harness for the rest of the Web platform (SPEC §16): the fixture bundle in
@@ -24,25 +22,11 @@ class ConformanceWebTest {
     static final Path FIXTURE = Path.of("src/test/resources/conformance-web");
     static final int MIN_CASES = 70;
 
-    static TestEngine engine;
-    static OriginServer origin;
-
-    @BeforeAll
-    static void start() {
-        engine = new TestEngine();
-        origin = OriginServer.start(engine.vertx);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (origin != null) {
-            origin.close();
-        }
-        engine.close();
-    }
+    @RegisterExtension
+    static final DatedWorkers WORKERS = new DatedWorkers();
 
     @TestFactory
     Stream<DynamicTest> sameAnswersAsWorkerd() throws Exception {
-        return Differential.casesOnWorker(engine, FIXTURE, MIN_CASES, origin.url());
+        return Differential.casesOnWorker(WORKERS.engine(), FIXTURE, MIN_CASES, WORKERS.origin().url());
     }
 }

@@ -9,10 +9,12 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * One real engine for a test class (register it as a static {@code @RegisterExtension} field), and
- * single-module Workers at a given compatibility date: what workerd offers depends on it.
+ * single-module Workers at a given compatibility date: what workerd offers depends on it. An
+ * {@link OriginServer} for outbound requests starts on first use.
  */
 public final class DatedWorkers implements BeforeAllCallback, AfterAllCallback {
     private TestEngine engine;
+    private OriginServer origin;
 
     @Override
     public void beforeAll(ExtensionContext context) {
@@ -21,7 +23,21 @@ public final class DatedWorkers implements BeforeAllCallback, AfterAllCallback {
 
     @Override
     public void afterAll(ExtensionContext context) {
+        if (origin != null) {
+            origin.close();
+        }
         engine.close();
+    }
+
+    public TestEngine engine() {
+        return engine;
+    }
+
+    public OriginServer origin() {
+        if (origin == null) {
+            origin = OriginServer.start(engine.vertx);
+        }
+        return origin;
     }
 
     /** A Worker whose one module is {@code source}, at compatibility date {@code date}. */
