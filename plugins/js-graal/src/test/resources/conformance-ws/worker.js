@@ -39,8 +39,14 @@ export class Room extends DurableObject {
     if (req.headers.get('Upgrade') !== 'websocket') return new Response('expected Upgrade: websocket', { status: 426 });
     const [client, server] = pair();
     const tags = url.searchParams.getAll('tag');
-    this.ctx.acceptWebSocket(server, tags);
-    server.serializeAttachment({ name: url.searchParams.get('name'), joined: 1, tags });
+    if (url.searchParams.get('early')) {
+      // the attachment is set before acceptWebSocket (SPEC §16: it must be kept)
+      server.serializeAttachment({ name: url.searchParams.get('name'), joined: 1, tags });
+      this.ctx.acceptWebSocket(server, tags);
+    } else {
+      this.ctx.acceptWebSocket(server, tags);
+      server.serializeAttachment({ name: url.searchParams.get('name'), joined: 1, tags });
+    }
     if (url.searchParams.get('auto')) this.ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('ping', 'pong'));
     this.log('accepted', url.searchParams.get('name'), server.readyState);
     return new Response(null, { status: 101, webSocket: client });
@@ -251,6 +257,18 @@ const cases = {
     await sleep(100);
     const log = await (await env.ROOM.getByName('hib-1').fetch('http://room/log')).json();
     return { a: [a.head, ra.got], b: [b.head, rb.got], log };
+  },
+  'ws-attachment-before-accept': async (env) => {
+    const a = await roomSocket(env, 'hib-4', 'name=early&tag=e&early=1');
+    a.ws.accept();
+    const ra = recorder(a.ws);
+    a.ws.send('state');
+    a.ws.send('bump');
+    await ra.until(2);
+    a.ws.close(1000, 'done');
+    await sleep(100);
+    const log = await (await env.ROOM.getByName('hib-4').fetch('http://room/log')).json();
+    return { a: [a.head, ra.got], log };
   },
   'ws-hibernation-errors': async (env) => (await env.ROOM.getByName('hib-2').fetch('http://room/errors')).json(),
   'ws-stub-not-upgrade': async (env) => {

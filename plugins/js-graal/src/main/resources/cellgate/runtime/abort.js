@@ -31,7 +31,7 @@
     static abort(reason) {
       const s = new AbortSignal(CREATE);
       s[kAborted] = true;
-      s[kReason] = reason === undefined ? new DOMException('The operation was aborted.', 'AbortError') : reason;
+      s[kReason] = reason === undefined ? new DOMException('The operation was aborted', 'AbortError') : reason;
       return s;
     }
     static timeout(ms) {
@@ -55,7 +55,7 @@
       internal.abortSignal = (s, reason) => {
         if (s[kAborted]) return;
         s[kAborted] = true;
-        s[kReason] = reason === undefined ? new DOMException('The operation was aborted.', 'AbortError') : reason;
+        s[kReason] = reason === undefined ? new DOMException('The operation was aborted', 'AbortError') : reason;
         s.dispatchEvent(new Event('abort'));
       };
     }

@@ -5,6 +5,8 @@
   // in every context whose hash is the name's, so on the shared engine they collide in the
   // shape tree and each construction scans all contexts' keys (bench/RESULTS.md, Finding A).
   const kTake = Symbol('BodyState.take');
+  // A stream whose length is known in advance (FixedLengthStream's readable) carries it here.
+  const kLength = internal.kStreamLength = Symbol('ReadableStream.knownLength');
   const USED = 'Body has already been used. It can only be used once. Use tee() first if you need to read it twice.';
 
   class BodyState {
@@ -18,7 +20,8 @@
     stream() {
       const s = this.source;
       if (s === null || internal.isInstance('ReadableStream', s)) return s;
-      const bytes = typeof s === 'string' ? internal.encoder.encode(s) : s;
+      // (a copy: the stream takes its buffer, which a clone or a Blob may share)
+      const bytes = typeof s === 'string' ? internal.encoder.encode(s) : s.slice();
       const used = this.used;
       this.source = new (internal.builtin('ReadableStream'))({
         type: 'bytes',
@@ -61,7 +64,7 @@
       this.used = true;
       if (typeof s === 'string') return [1, s, 0, 0];
       if (s instanceof Uint8Array) return [2, s.buffer, s.byteOffset, s.byteLength];
-      return [3, s.getReader(), 0, 0];
+      return [3, s.getReader(), 0, s[kLength] === undefined ? -1 : s[kLength]];
     }
   }
 
@@ -76,7 +79,10 @@
     }
     if (internal.isInstance('Blob', init)) return [new BodyState(internal.blobBytes(init)), init.type || null];
     if (internal.isInstance('URLSearchParams', init)) return [new BodyState(init.toString()), 'application/x-www-form-urlencoded;charset=UTF-8'];
-    if (internal.isInstance('FormData', init)) throw internal.unsupported('FormData bodies');
+    if (internal.isInstance('FormData', init)) {
+      const [bytes, type] = internal.serializeFormData(init);
+      return [new BodyState(bytes), type];
+    }
     return [new BodyState(String(init)), 'text/plain;charset=UTF-8'];
   };
   internal.hostBody = function (kind, value) {
@@ -97,11 +103,20 @@
       json() { try { return state(this).text().then(JSON.parse); } catch (e) { return Promise.reject(e); } },
       blob() {
         try {
-          const type = this.headers.get('content-type') || '';
-          return state(this).bytes().then((b) => new (internal.builtin('Blob'))([b], { type }));
+          const header = this.headers.get('content-type');
+          return state(this).bytes().then((b) => {
+            // the type is the Content-Type as a MIME type serializes (workerd's blob_standard_mime_type)
+            const mime = header === null ? null : internal.parseMimeType(header);
+            return internal.newBlob(b, mime === null ? '' : internal.serializeMimeType(mime));
+          });
         } catch (e) { return Promise.reject(e); }
       },
-      formData() { return Promise.reject(internal.unsupported(cls.name + '.formData()')); },
+      formData() {
+        try {
+          const header = this.headers.get('content-type');
+          return state(this).bytes().then((b) => internal.parseFormData(b, header));
+        } catch (e) { return Promise.reject(e); }
+      },
     };
     Object.defineProperties(cls.prototype, Object.getOwnPropertyDescriptors(methods));
   };

@@ -20,10 +20,22 @@
       // workerd: deleteAll() removes the alarm from compatibility date 2026-02-24 on.
       deleteAllDeletesAlarm: flags.includes('delete_all_deletes_alarm')
         || (!flags.includes('delete_all_preserves_alarm') && String(cfg.compatibilityDate || '') >= '2026-02-24'),
+      // workerd: a DecompressionStream fails on bytes after the end or an early close from 2023-08-01 on.
+      strictCompression: flags.includes('strict_compression_checks')
+        || (!flags.includes('no_strict_compression_checks') && String(cfg.compatibilityDate || '') >= '2023-08-01'),
+      // workerd: navigator.language(s) from 2025-05-19 on.
+      navigatorLanguage: flags.includes('enable_navigator_language')
+        || (!flags.includes('disable_navigator_language') && String(cfg.compatibilityDate || '') >= '2025-05-19'),
     };
     // nodejs_compat (NodeModulesConfig.java): the node: modules read it; v2 adds Buffer, process… as globals.
     internal.nodeConfig = cfg.node;
     if (cfg.node && cfg.node.globals) internal.installNodeGlobals();
+    // workerd exposes MessageChannel and MessagePort from 2025-08-15 on; before that they are not defined.
+    if (!(flags.includes('expose_global_message_channel')
+      || (!flags.includes('no_expose_global_message_channel') && String(cfg.compatibilityDate || '') >= '2025-08-15'))) {
+      delete globalThis.MessageChannel;
+      delete globalThis.MessagePort;
+    }
     // false only in the engine's negative control for the gate tests (GraalJsEngine.Gates).
     internal.gatesEnforced = cfg.gatesEnforced !== false;
     env = Object.assign({}, cfg.vars);

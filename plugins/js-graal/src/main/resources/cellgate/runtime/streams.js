@@ -1,273 +1,803 @@
-// ReadableStream with default readers (and async iteration, tee, pipeTo/pipeThrough, from).
-// Bodies from the host are ReadableStreams whose pull asks Java for exactly one chunk, so a slow
+// ReadableStream as the Streams standard defines it (default and byte controllers, default and
+// BYOB readers, tee, pipeTo/pipeThrough, async iteration, from), with workerd's observable
+// differences kept (its messages; a read served from the queue does not call pull(); a source
+// without start() is started synchronously; a bad chunk size errors the stream without throwing).
+// Bodies from the host are byte streams whose pull asks Java for exactly one chunk, so a slow
 // reader holds back the producer; bodies to the host are read one chunk per unit of demand.
 (function (host, internal) {
   'use strict';
-  // Internal slots of the classes below. Symbols, not #private names: a #name gets a new key
-  // in every context whose hash is the name's, so on the shared engine they collide in the
-  // shape tree and each construction scans all contexts' keys (bench/RESULTS.md, Finding A).
-  const kS = Symbol('ReadableStreamDefaultController.s');
-  const kState = Symbol('ReadableStream.state');
-  const kQueue = Symbol('ReadableStream.queue');
-  const kReader = Symbol('ReadableStream.reader');
-  const kReads = Symbol('ReadableStream.reads');
+  // Internal slots. Symbols, not #private names: a #name gets a new key in every context whose
+  // hash is the name's, so on the shared engine they collide in the shape tree and each
+  // construction scans all contexts' keys (bench/RESULTS.md, Finding A).
+  const kState = Symbol('ReadableStream.state'); // 'readable' | 'closed' | 'errored'
   const kError = Symbol('ReadableStream.error');
-  const kSource = Symbol('ReadableStream.source');
-  const kHwm = Symbol('ReadableStream.hwm');
-  const kPulling = Symbol('ReadableStream.pulling');
-  const kPullAgain = Symbol('ReadableStream.pullAgain');
-  const kStarted = Symbol('ReadableStream.started');
-  const kCloseRequested = Symbol('ReadableStream.closeRequested');
+  const kReader = Symbol('ReadableStream.reader');
   const kDisturbed = Symbol('ReadableStream.disturbed');
-  const kController = Symbol('ReadableStream.controller');
-  const kDemandWaiters = Symbol('ReadableStream.demandWaiters');
-  const kCancel = Symbol('ReadableStream.cancel');
-  const kFinish = Symbol('ReadableStream.finish');
-  const kFail = Symbol('ReadableStream.fail');
-  const kDesired = Symbol('ReadableStream.desired');
-  const kWakeDemand = Symbol('ReadableStream.wakeDemand');
-  const kMaybePull = Symbol('ReadableStream.maybePull');
-  const kRead = Symbol('ReadableStream.read');
-  const kStream = Symbol('ReadableStreamDefaultReader.stream');
-  const kClosed = Symbol('ReadableStreamDefaultReader.closed');
-  const kResolveClosed = Symbol('ReadableStreamDefaultReader.resolveClosed');
-  const kRejectClosed = Symbol('ReadableStreamDefaultReader.rejectClosed');
-  const CLOSED = { done: true, value: undefined };
+  const kCtl = Symbol('ReadableStream.controller');
+  // controllers (both kinds)
+  const kStream = Symbol('controller.stream');
+  const kQueue = Symbol('controller.queue');
+  const kQueueSize = Symbol('controller.queueSize');
+  const kHwm = Symbol('controller.hwm');
+  const kSize = Symbol('controller.size');
+  const kStarted = Symbol('controller.started');
+  const kPulling = Symbol('controller.pulling');
+  const kPullAgain = Symbol('controller.pullAgain');
+  const kCloseRequested = Symbol('controller.closeRequested');
+  const kSource = Symbol('controller.source');
+  const kBytes = Symbol('controller.bytes');
+  const kPullIntos = Symbol('controller.pullIntos');
+  const kByobRequest = Symbol('controller.byobRequest');
+  const kAutoAllocate = Symbol('controller.autoAllocate');
+  // readers
+  const kOwner = Symbol('reader.stream');
+  const kRequests = Symbol('reader.requests');
+  const kClosed = Symbol('reader.closed');
+  const kByob = Symbol('reader.byob');
+  // BYOB request
+  const kReqCtl = Symbol('ReadableStreamBYOBRequest.controller');
+  const kReqView = Symbol('ReadableStreamBYOBRequest.view');
+
+  const LOCKED = 'This ReadableStream is currently locked to a reader.';
+  const RELEASED = 'This ReadableStream reader has been released.';
+  const CLOSED_MSG = 'This ReadableStream is closed.';
+  const ILLEGAL = 'Illegal constructor';
+  const noop = () => { };
+
+  // A promise with its resolvers and whether it settled (writable-streams.js uses these too). A
+  // rejection is marked handled: a stream's closed/ready promises need not be awaited.
+  function deferred() {
+    let resolve, reject;
+    const promise = new Promise((a, b) => { resolve = a; reject = b; });
+    return { promise, resolve, reject, settled: false };
+  }
+  function settle(d, ok, v) {
+    if (d === null || d.settled) return;
+    d.settled = true;
+    if (ok) d.resolve(v); else { d.promise.catch(noop); d.reject(v); }
+  }
+  function settledDeferred(ok, v) { const d = deferred(); settle(d, ok, v); return d; }
+  const rejectedDeferred = (e) => settledDeferred(false, e);
+  const resolvedDeferred = () => settledDeferred(true);
+  internal.deferred = deferred;
+  internal.settle = settle;
+  internal.settledDeferred = settledDeferred;
+
+  // workerd converts a highWaterMark to an unsigned integer (WebIDL `unsigned long long`).
+  internal.toHighWaterMark = function (v, fallback) {
+    if (v === undefined) return fallback;
+    const n = Number(v);
+    if (!Number.isFinite(n)) throw new TypeError('The value cannot be converted because it is not an integer.');
+    if (n < 0) throw new TypeError('The value cannot be converted because it is negative and this API expects a positive bigint.');
+    return Math.trunc(n);
+  };
+  // ArrayBuffer transfer as the standard asks (the caller's view is detached); a buffer that cannot
+  // be detached (one backed by the host) is copied instead.
+  function transfer(buffer) {
+    try { return buffer.transfer(); } catch { return buffer.slice(0); }
+  }
+  const isView = ArrayBuffer.isView;
+
+  // ---------------------------------------------------------------- controllers
 
   class ReadableStreamDefaultController {
-    [kS];
-    constructor(key, s) { if (key !== internal) throw new TypeError('Illegal constructor'); this[kS] = s; }
-    get desiredSize() { return internal.rsDesired(this[kS]); }
-    enqueue(chunk) { internal.rsEnqueue(this[kS], chunk); }
-    close() { internal.rsClose(this[kS]); }
-    error(e) { internal.rsError(this[kS], e); }
+    constructor(key) { if (key !== internal) throw new TypeError(ILLEGAL); }
+    get desiredSize() { return desiredSize(this); }
+    enqueue(chunk) { defaultEnqueue(this, chunk); }
+    close() { controllerClose(this); }
+    error(e) { controllerError(this, e); }
+    get [Symbol.toStringTag]() { return 'ReadableStreamDefaultController'; }
   }
 
-  class ReadableStream {
-    [kState] = 'readable';
-    [kQueue] = [];
-    [kReader] = null;
-    [kReads] = [];
-    [kError];
-    [kSource];
-    [kHwm];
-    [kPulling] = false;
-    [kPullAgain] = false;
-    [kStarted] = false;
-    [kCloseRequested] = false;
-    [kDisturbed] = false;
-    [kController];
-    [kDemandWaiters] = [];
-
-    constructor(source = {}, strategy = {}) {
-      source = source === null ? {} : source;
-      if (source.type !== undefined && source.type !== 'bytes') throw new RangeError('Invalid type: ' + source.type);
-      this[kSource] = source;
-      this[kHwm] = strategy && strategy.highWaterMark !== undefined ? Number(strategy.highWaterMark) : (source.type === 'bytes' ? 0 : 1);
-      this[kController] = new ReadableStreamDefaultController(internal, this);
-      let started;
-      try {
-        started = typeof source.start === 'function' ? source.start.call(source, this[kController]) : undefined;
-      } catch (e) { this[kFail](e); throw e; }
-      Promise.resolve(started).then(() => { this[kStarted] = true; this[kMaybePull](); }, (e) => this[kFail](e));
+  class ReadableByteStreamController {
+    constructor(key) { if (key !== internal) throw new TypeError(ILLEGAL); }
+    get desiredSize() { return desiredSize(this); }
+    get byobRequest() {
+      if (this[kByobRequest] === null && this[kPullIntos].length > 0) {
+        const d = this[kPullIntos][0];
+        const view = new Uint8Array(d.buffer, d.byteOffset + d.bytesFilled, d.byteLength - d.bytesFilled);
+        const req = new ReadableStreamBYOBRequest(internal);
+        req[kReqCtl] = this;
+        req[kReqView] = view;
+        this[kByobRequest] = req;
+      }
+      return this[kByobRequest];
     }
+    enqueue(chunk) {
+      if (!isView(chunk)) {
+        throw new TypeError("Failed to execute 'enqueue' on 'ReadableByteStreamController': parameter 1 is not of type 'BufferSource'.");
+      }
+      if (chunk.byteLength === 0) throw new TypeError('Cannot enqueue a zero-length ArrayBuffer.');
+      if (!canCloseOrEnqueue(this)) throw new TypeError('Unable to enqueue');
+      byteEnqueue(this, chunk);
+    }
+    close() { controllerClose(this); }
+    error(e) { controllerError(this, e); }
+    get [Symbol.toStringTag]() { return 'ReadableByteStreamController'; }
+  }
 
+  class ReadableStreamBYOBRequest {
+    constructor(key) { if (key !== internal) throw new TypeError(ILLEGAL); this[kReqCtl] = null; this[kReqView] = null; }
+    get view() { return this[kReqView]; }
+    respond(bytesWritten) {
+      const c = this[kReqCtl];
+      if (c === null) throw new TypeError('This BYOB request has been invalidated.');
+      byteRespond(c, Number(bytesWritten));
+    }
+    respondWithNewView(view) {
+      const c = this[kReqCtl];
+      if (c === null) throw new TypeError('This BYOB request has been invalidated.');
+      if (!isView(view)) throw new TypeError("Failed to execute 'respondWithNewView' on 'ReadableStreamBYOBRequest': parameter 1 is not of type 'ArrayBufferView'.");
+      const d = c[kPullIntos][0];
+      if (d.byteOffset + d.bytesFilled !== view.byteOffset) throw new RangeError('The view has an invalid byte offset.');
+      if (d.bufferByteLength !== view.buffer.byteLength) throw new RangeError('The view has an invalid buffer length.');
+      d.buffer = view.buffer;
+      byteRespond(c, view.byteLength);
+    }
+    get [Symbol.toStringTag]() { return 'ReadableStreamBYOBRequest'; }
+  }
+
+  function setupController(stream, c, source, hwm, size, bytes) {
+    c[kStream] = stream;
+    c[kQueue] = [];
+    c[kQueueSize] = 0;
+    c[kHwm] = hwm;
+    c[kSize] = size;
+    c[kStarted] = false;
+    c[kPulling] = false;
+    c[kPullAgain] = false;
+    c[kCloseRequested] = false;
+    c[kSource] = source;
+    c[kBytes] = bytes;
+    c[kPullIntos] = bytes ? [] : null;
+    c[kByobRequest] = null;
+    stream[kCtl] = c;
+    const start = source.start;
+    if (start === undefined) {
+      // workerd starts a source without start() at once: pull() may run inside the constructor.
+      c[kStarted] = true;
+      pullIfNeeded(c);
+      return;
+    }
+    // (a start() that throws errors the stream; workerd's constructor does not throw)
+    let r;
+    try { r = start.call(source, c); } catch (e) { r = Promise.reject(e); }
+    Promise.resolve(r).then(() => { c[kStarted] = true; pullIfNeeded(c); }, (e) => controllerError(c, e));
+  }
+
+  function desiredSize(c) {
+    const s = c[kStream][kState];
+    if (s === 'errored') return null;
+    if (s === 'closed') return 0;
+    return c[kHwm] - c[kQueueSize];
+  }
+  function canCloseOrEnqueue(c) { return !c[kCloseRequested] && c[kStream][kState] === 'readable'; }
+
+  function shouldCallPull(c) {
+    if (!canCloseOrEnqueue(c) || !c[kStarted]) return false;
+    const r = c[kStream][kReader];
+    if (r !== null && r[kRequests].length > 0) return true;
+    return desiredSize(c) > 0;
+  }
+  function pullIfNeeded(c) {
+    if (!shouldCallPull(c)) return;
+    if (c[kPulling]) { c[kPullAgain] = true; return; }
+    const source = c[kSource];
+    if (typeof source.pull !== 'function') return;
+    c[kPulling] = true;
+    let p;
+    try { p = source.pull.call(source, c); } catch (e) { c[kPulling] = false; controllerError(c, e); return; }
+    Promise.resolve(p).then(() => {
+      c[kPulling] = false;
+      if (c[kPullAgain]) { c[kPullAgain] = false; pullIfNeeded(c); }
+    }, (e) => controllerError(c, e));
+  }
+
+  function controllerClose(c) {
+    if (!canCloseOrEnqueue(c)) throw new TypeError(CLOSED_MSG);
+    if (c[kBytes]) byteClose(c); else defaultClose(c);
+  }
+  function controllerError(c, e) {
+    const stream = c[kStream];
+    if (stream[kState] !== 'readable') return;
+    c[kQueue] = [];
+    c[kQueueSize] = 0;
+    if (c[kBytes]) { invalidateByobRequest(c); c[kPullIntos] = []; }
+    streamError(stream, e);
+  }
+
+  function defaultEnqueue(c, chunk) {
+    if (!canCloseOrEnqueue(c)) throw new TypeError('Unable to enqueue');
+    const stream = c[kStream];
+    const r = stream[kReader];
+    if (r !== null && r[kRequests].length > 0) {
+      r[kRequests].shift().resolve({ value: chunk, done: false });
+    } else {
+      let size = 1;
+      if (c[kSize] !== undefined) {
+        // workerd errors the stream with a bad size but does not throw from enqueue()
+        try { size = internal.toHighWaterMark(c[kSize].call(undefined, chunk), 1); } catch (e) { controllerError(c, e); return; }
+      }
+      c[kQueue].push({ value: chunk, size });
+      c[kQueueSize] += size;
+    }
+    pullIfNeeded(c);
+  }
+  function defaultClose(c) {
+    c[kCloseRequested] = true;
+    if (c[kQueue].length === 0) streamClose(c[kStream]);
+  }
+
+  // ---- byte controller (the standard's ReadableByteStreamController algorithms)
+
+  function invalidateByobRequest(c) {
+    const req = c[kByobRequest];
+    if (req === null) return;
+    req[kReqCtl] = null;
+    req[kReqView] = null;
+    c[kByobRequest] = null;
+  }
+  function byteQueuePush(c, buffer, byteOffset, byteLength) {
+    c[kQueue].push({ buffer, byteOffset, byteLength });
+    c[kQueueSize] += byteLength;
+  }
+  function byteEnqueue(c, chunk) {
+    const stream = c[kStream];
+    const byteOffset = chunk.byteOffset;
+    const byteLength = chunk.byteLength;
+    const buffer = transfer(chunk.buffer); // (detaches `chunk`: read its extent first)
+    if (c[kPullIntos].length > 0) {
+      invalidateByobRequest(c);
+      const first = c[kPullIntos][0];
+      if (first.readerType === 'none') { shiftPullInto(c); enqueueClonedChunk(c, first.buffer, first.byteOffset, first.bytesFilled); }
+    }
+    const r = stream[kReader];
+    if (r !== null && !r[kByob]) {
+      processReadRequestsUsingQueue(c);
+      if (r[kRequests].length === 0) {
+        byteQueuePush(c, buffer, byteOffset, byteLength);
+      } else {
+        if (c[kPullIntos].length > 0) shiftPullInto(c);
+        r[kRequests].shift().resolve({ value: new Uint8Array(buffer, byteOffset, byteLength), done: false });
+      }
+    } else if (r !== null && r[kByob]) {
+      byteQueuePush(c, buffer, byteOffset, byteLength);
+      processPullIntosUsingQueue(c);
+    } else {
+      byteQueuePush(c, buffer, byteOffset, byteLength);
+    }
+    pullIfNeeded(c);
+  }
+  function enqueueClonedChunk(c, buffer, byteOffset, byteLength) {
+    if (byteLength > 0) byteQueuePush(c, buffer.slice(byteOffset, byteOffset + byteLength), 0, byteLength);
+  }
+  function shiftPullInto(c) { return c[kPullIntos].shift(); }
+
+  function processReadRequestsUsingQueue(c) {
+    const r = c[kStream][kReader];
+    while (r[kRequests].length > 0 && c[kQueueSize] > 0) {
+      const e = c[kQueue].shift();
+      c[kQueueSize] -= e.byteLength;
+      handleQueueDrain(c, false);
+      r[kRequests].shift().resolve({ value: new Uint8Array(e.buffer, e.byteOffset, e.byteLength), done: false });
+    }
+  }
+  function processPullIntosUsingQueue(c) {
+    while (c[kPullIntos].length > 0 && c[kQueueSize] > 0) {
+      const d = c[kPullIntos][0];
+      if (fillPullIntoFromQueue(c, d)) {
+        shiftPullInto(c);
+        commitPullInto(c, d);
+      }
+    }
+  }
+  function fillPullIntoFromQueue(c, d) {
+    const maxToCopy = Math.min(c[kQueueSize], d.byteLength - d.bytesFilled);
+    const maxFilled = d.bytesFilled + maxToCopy;
+    let toCopy = maxToCopy;
+    let ready = false;
+    const aligned = maxFilled - (maxFilled % d.elementSize);
+    if (aligned >= d.minimumFill) { toCopy = aligned - d.bytesFilled; ready = true; }
+    const target = new Uint8Array(d.buffer);
+    while (toCopy > 0) {
+      const head = c[kQueue][0];
+      const n = Math.min(toCopy, head.byteLength);
+      target.set(new Uint8Array(head.buffer, head.byteOffset, n), d.byteOffset + d.bytesFilled);
+      if (head.byteLength === n) c[kQueue].shift();
+      else { head.byteOffset += n; head.byteLength -= n; }
+      c[kQueueSize] -= n;
+      invalidateByobRequest(c);
+      d.bytesFilled += n;
+      toCopy -= n;
+    }
+    return ready;
+  }
+  function handleQueueDrain(c, pull) {
+    if (c[kQueueSize] === 0 && c[kCloseRequested]) { streamClose(c[kStream]); return; }
+    if (pull) pullIfNeeded(c);
+  }
+  function convertPullInto(d) {
+    const n = d.bytesFilled / d.elementSize;
+    return d.viewCtor === DataView ? new DataView(d.buffer, d.byteOffset, d.bytesFilled) : new d.viewCtor(d.buffer, d.byteOffset, n);
+  }
+  function commitPullInto(c, d) {
+    const stream = c[kStream];
+    const done = stream[kState] === 'closed';
+    const view = convertPullInto(d);
+    const r = stream[kReader];
+    if (r === null || r[kRequests].length === 0) return;
+    if (d.readerType === 'default') r[kRequests].shift().resolve(done ? { value: undefined, done: true } : { value: view, done: false });
+    else r[kRequests].shift().resolve({ value: view, done });
+  }
+  function byteClose(c) {
+    if (c[kQueueSize] > 0) { c[kCloseRequested] = true; return; }
+    if (c[kPullIntos].length > 0) {
+      const first = c[kPullIntos][0];
+      if (first.bytesFilled % first.elementSize !== 0) {
+        const e = new TypeError('Insufficient bytes to fill elements in the given buffer');
+        controllerError(c, e);
+        throw e;
+      }
+    }
+    c[kCloseRequested] = true;
+    streamClose(c[kStream]);
+  }
+  function byteRespond(c, bytesWritten) {
+    const d = c[kPullIntos][0];
+    const state = c[kStream][kState];
+    if (state === 'closed') {
+      if (bytesWritten !== 0) throw new TypeError('The bytesWritten must be zero after the stream is closed.');
+    } else {
+      if (!(bytesWritten > 0)) throw new TypeError('The bytesWritten must be more than zero while the stream is open.');
+      if (d.bytesFilled + bytesWritten > d.byteLength) throw new RangeError('Too many bytes [' + bytesWritten + '] in response to a BYOB read request.');
+    }
+    d.buffer = transfer(d.buffer);
+    invalidateByobRequest(c);
+    if (state === 'closed') {
+      if (d.readerType === 'none') shiftPullInto(c);
+      const r = c[kStream][kReader];
+      if (r !== null && r[kByob]) {
+        while (r[kRequests].length > 0 && c[kPullIntos].length > 0) commitPullInto(c, shiftPullInto(c));
+      }
+    } else {
+      d.bytesFilled += bytesWritten;
+      if (d.readerType === 'none') {
+        if (d.bytesFilled > 0) enqueueClonedChunk(c, d.buffer, d.byteOffset, d.bytesFilled);
+        shiftPullInto(c);
+        processPullIntosUsingQueue(c);
+      } else if (d.bytesFilled >= d.minimumFill) {
+        shiftPullInto(c);
+        const rest = d.bytesFilled % d.elementSize;
+        if (rest > 0) {
+          const end = d.byteOffset + d.bytesFilled;
+          enqueueClonedChunk(c, d.buffer, end - rest, rest);
+          d.bytesFilled -= rest;
+        }
+        commitPullInto(c, d);
+        processPullIntosUsingQueue(c);
+      }
+    }
+    pullIfNeeded(c);
+  }
+  function bytePullInto(c, view, min, request) {
+    const stream = c[kStream];
+    const elementSize = view instanceof DataView ? 1 : view.BYTES_PER_ELEMENT;
+    const viewCtor = view instanceof DataView ? DataView : view.constructor;
+    const byteOffset = view.byteOffset;
+    const byteLength = view.byteLength;
+    const buffer = transfer(view.buffer); // (detaches `view`: read its extent first)
+    const d = {
+      buffer, bufferByteLength: buffer.byteLength, byteOffset, byteLength, bytesFilled: 0, minimumFill: min * elementSize,
+      elementSize, viewCtor, readerType: 'byob',
+    };
+    const r = stream[kReader];
+    if (c[kPullIntos].length > 0) { c[kPullIntos].push(d); r[kRequests].push(request); return; }
+    if (stream[kState] === 'closed') {
+      request.resolve({ value: d.viewCtor === DataView ? new DataView(d.buffer, d.byteOffset, 0) : new d.viewCtor(d.buffer, d.byteOffset, 0), done: true });
+      return;
+    }
+    if (c[kQueueSize] > 0) {
+      if (fillPullIntoFromQueue(c, d)) {
+        const filled = convertPullInto(d);
+        handleQueueDrain(c, false);
+        request.resolve({ value: filled, done: false });
+        return;
+      }
+      if (c[kCloseRequested]) {
+        const e = new TypeError('Insufficient bytes to fill elements in the given buffer');
+        controllerError(c, e);
+        request.reject(e);
+        return;
+      }
+    }
+    c[kPullIntos].push(d);
+    r[kRequests].push(request);
+    pullIfNeeded(c);
+  }
+
+  // ---------------------------------------------------------------- stream state changes
+
+  function streamClose(stream) {
+    stream[kState] = 'closed';
+    const r = stream[kReader];
+    if (r === null) return;
+    settle(r[kClosed], true);
+    if (!r[kByob]) for (const q of r[kRequests].splice(0)) q.resolve({ value: undefined, done: true });
+    else {
+      // workerd answers pending BYOB reads with done once the stream closes
+      const c = stream[kCtl];
+      while (r[kRequests].length > 0 && c[kPullIntos].length > 0) commitPullInto(c, shiftPullInto(c));
+    }
+  }
+  function streamError(stream, e) {
+    stream[kState] = 'errored';
+    stream[kError] = e;
+    const r = stream[kReader];
+    if (r === null) return;
+    settle(r[kClosed], false, e);
+    for (const q of r[kRequests].splice(0)) q.reject(e);
+  }
+  function streamCancel(stream, reason) {
+    stream[kDisturbed] = true;
+    if (stream[kState] === 'closed') return Promise.resolve();
+    if (stream[kState] === 'errored') return Promise.reject(stream[kError]);
+    streamClose(stream);
+    const r = stream[kReader];
+    if (r !== null && r[kByob]) for (const q of r[kRequests].splice(0)) q.resolve({ value: undefined, done: true });
+    const c = stream[kCtl];
+    c[kQueue] = [];
+    c[kQueueSize] = 0;
+    if (c[kBytes]) { invalidateByobRequest(c); c[kPullIntos] = []; }
+    const source = c[kSource];
+    try {
+      const p = typeof source.cancel === 'function' ? source.cancel.call(source, reason) : undefined;
+      return Promise.resolve(p).then(noop);
+    } catch (e) { return Promise.reject(e); }
+  }
+
+  function read(stream, request) {
+    stream[kDisturbed] = true;
+    const c = stream[kCtl];
+    if (stream[kState] === 'closed') { request.resolve({ value: undefined, done: true }); return; }
+    if (stream[kState] === 'errored') { request.reject(stream[kError]); return; }
+    if (c[kBytes]) {
+      if (c[kQueueSize] > 0) {
+        const e = c[kQueue].shift();
+        c[kQueueSize] -= e.byteLength;
+        handleQueueDrain(c, false);
+        request.resolve({ value: new Uint8Array(e.buffer, e.byteOffset, e.byteLength), done: false });
+        return;
+      }
+      const auto = c[kAutoAllocate];
+      if (auto !== undefined) {
+        const buffer = new ArrayBuffer(auto);
+        c[kPullIntos].push({ buffer, bufferByteLength: auto, byteOffset: 0, byteLength: auto, bytesFilled: 0, minimumFill: 1,
+          elementSize: 1, viewCtor: Uint8Array, readerType: 'default' });
+      }
+      stream[kReader][kRequests].push(request);
+      pullIfNeeded(c);
+      return;
+    }
+    if (c[kQueue].length > 0) {
+      const e = c[kQueue].shift();
+      c[kQueueSize] -= e.size;
+      if (c[kCloseRequested] && c[kQueue].length === 0) streamClose(stream);
+      // (workerd does not call pull() after a read the queue could serve)
+      request.resolve({ value: e.value, done: false });
+      return;
+    }
+    stream[kReader][kRequests].push(request);
+    pullIfNeeded(c);
+  }
+
+  // ---------------------------------------------------------------- ReadableStream
+
+  class ReadableStream {
+    constructor(source = undefined, strategy = undefined) {
+      this[kState] = 'readable';
+      this[kError] = undefined;
+      this[kReader] = null;
+      this[kDisturbed] = false;
+      this[kCtl] = null;
+      source = source === undefined || source === null ? {} : source;
+      strategy = strategy === undefined || strategy === null ? {} : strategy;
+      const type = source.type === undefined ? undefined : String(source.type);
+      if (type === 'bytes') {
+        const c = new ReadableByteStreamController(internal);
+        const auto = source.autoAllocateChunkSize;
+        if (auto !== undefined) {
+          const n = Number(auto);
+          if (!(n > 0) || !Number.isInteger(n)) throw new TypeError('The autoAllocateChunkSize option cannot be zero.');
+          c[kAutoAllocate] = n;
+        }
+        setupController(this, c, source, internal.toHighWaterMark(strategy.highWaterMark, 0), undefined, true);
+      } else if (type === undefined) {
+        const size = strategy.size;
+        if (size !== undefined && typeof size !== 'function') throw new TypeError('The size option of a queuing strategy must be a function.');
+        setupController(this, new ReadableStreamDefaultController(internal), source, internal.toHighWaterMark(strategy.highWaterMark, 1), size, false);
+      } else {
+        throw new TypeError('"' + type + '" is not a valid type of ReadableStream.');
+      }
+    }
     get locked() { return this[kReader] !== null; }
-    getReader(options) {
-      if (options && options.mode === 'byob') throw internal.unsupported('ReadableStream BYOB readers (getReader({mode: "byob"}))');
-      if (options && options.mode !== undefined) throw new RangeError('Invalid reader mode: ' + options.mode);
-      return new ReadableStreamDefaultReader(this);
+    getReader(options = undefined) {
+      const mode = options === undefined || options === null ? undefined : options.mode;
+      if (mode === undefined) return new ReadableStreamDefaultReader(this);
+      if (String(mode) !== 'byob') throw new TypeError("mode must be undefined or 'byob' in call to getReader().");
+      return new ReadableStreamBYOBReader(this);
     }
     cancel(reason) {
-      if (this.locked) return Promise.reject(new TypeError('This ReadableStream is currently locked to a reader.'));
-      return this[kCancel](reason);
-    }
-    [kCancel](reason) {
-      this[kDisturbed] = true;
-      if (this[kState] === 'closed') return Promise.resolve();
-      if (this[kState] === 'errored') return Promise.reject(this[kError]);
-      this[kQueue] = [];
-      this[kFinish]();
-      try {
-        const r = typeof this[kSource].cancel === 'function' ? this[kSource].cancel.call(this[kSource], reason) : undefined;
-        return Promise.resolve(r).then(() => undefined);
-      } catch (e) { return Promise.reject(e); }
-    }
-    [kFinish]() {
-      this[kState] = 'closed';
-      for (const r of this[kReads].splice(0)) r.resolve(CLOSED);
-      if (this[kReader]) internal.readerClosed(this[kReader], null);
-      this[kWakeDemand]();
-    }
-    [kFail](e) {
-      if (this[kState] !== 'readable') return;
-      this[kState] = 'errored';
-      this[kError] = e;
-      this[kQueue] = [];
-      for (const r of this[kReads].splice(0)) r.reject(e);
-      if (this[kReader]) internal.readerClosed(this[kReader], e);
-      this[kWakeDemand]();
-    }
-    [kDesired]() {
-      if (this[kState] === 'errored') return null;
-      if (this[kState] === 'closed') return 0;
-      return this[kHwm] - this[kQueue].length;
-    }
-    [kWakeDemand]() { for (const w of this[kDemandWaiters].splice(0)) w(); }
-    [kMaybePull]() {
-      if (!this[kStarted] || this[kState] !== 'readable' || this[kCloseRequested]) return;
-      if (this[kReads].length === 0 && this[kDesired]() <= 0) return;
-      if (typeof this[kSource].pull !== 'function') { this[kWakeDemand](); return; }
-      if (this[kPulling]) { this[kPullAgain] = true; return; }
-      this[kPulling] = true;
-      let p;
-      try { p = this[kSource].pull.call(this[kSource], this[kController]); } catch (e) { this[kFail](e); return; }
-      Promise.resolve(p).then(() => {
-        this[kPulling] = false;
-        if (this[kPullAgain]) { this[kPullAgain] = false; this[kMaybePull](); }
-      }, (e) => this[kFail](e));
-    }
-    [kRead]() {
-      this[kDisturbed] = true;
-      if (this[kQueue].length > 0) {
-        const value = this[kQueue].shift();
-        if (this[kCloseRequested] && this[kQueue].length === 0) this[kFinish]();
-        else this[kMaybePull]();
-        return Promise.resolve({ done: false, value });
-      }
-      if (this[kState] === 'closed') return Promise.resolve(CLOSED);
-      if (this[kState] === 'errored') return Promise.reject(this[kError]);
-      return new Promise((resolve, reject) => {
-        this[kReads].push({ resolve, reject });
-        this[kWakeDemand]();
-        this[kMaybePull]();
-      });
+      if (this[kReader] !== null) return Promise.reject(new TypeError(LOCKED));
+      return streamCancel(this, reason);
     }
     tee() {
-      const reader = this.getReader();
-      let c1, c2, pulling = false;
-      const pull = () => {
-        if (pulling) return Promise.resolve();
-        pulling = true;
-        return reader.read().then(({ done, value }) => {
-          pulling = false;
-          if (done) { try { c1.close(); } catch { } try { c2.close(); } catch { } return; }
-          const copy = ArrayBuffer.isView(value) ? new Uint8Array(value.buffer.slice(value.byteOffset, value.byteOffset + value.byteLength)) : value;
-          try { c1.enqueue(value); } catch { }
-          try { c2.enqueue(copy); } catch { }
-        }, (e) => { c1.error(e); c2.error(e); });
-      };
-      let cancelled = 0;
-      const cancel = () => { if (++cancelled === 2) return reader.cancel(); return undefined; };
-      const a = new ReadableStream({ start(c) { c1 = c; }, pull, cancel });
-      const b = new ReadableStream({ start(c) { c2 = c; }, pull, cancel });
-      return [a, b];
+      if (this[kReader] !== null) throw new TypeError('This ReadableStream is currently locked to a reader,');
+      return tee(this);
     }
-    async pipeTo(dest, options = {}) {
-      const reader = this.getReader();
-      const writer = dest.getWriter();
-      const signal = options.signal;
-      try {
-        for (;;) {
-          if (signal && signal.aborted) throw signal.reason;
-          const { done, value } = await reader.read();
-          if (done) break;
-          await writer.ready;
-          await writer.write(value);
-        }
-        if (!options.preventClose) await writer.close();
-      } catch (e) {
-        if (!options.preventAbort) await writer.abort(e).catch(() => { });
-        if (!options.preventCancel) await reader.cancel(e).catch(() => { });
-        throw e;
-      } finally {
-        reader.releaseLock();
-        writer.releaseLock();
+    pipeTo(dest, options = undefined) {
+      if (!internal.isInstance('WritableStream', dest)) {
+        return Promise.reject(new TypeError("Failed to execute 'pipeTo' on 'ReadableStream': parameter 1 is not of type 'WritableStream'."));
       }
+      if (this[kReader] !== null) return Promise.reject(new TypeError(LOCKED));
+      if (dest.locked) return Promise.reject(new TypeError('This WritableStream is currently locked to a writer'));
+      return pipe(this, dest, options === undefined || options === null ? {} : options);
     }
-    pipeThrough(pair, options) {
-      this.pipeTo(pair.writable, options).catch(() => { });
-      return pair.readable;
+    pipeThrough(pair, options = undefined) {
+      const readable = pair === null || pair === undefined ? undefined : pair.readable;
+      const writable = pair === null || pair === undefined ? undefined : pair.writable;
+      if (!(readable instanceof ReadableStream)) {
+        throw new TypeError("Incorrect type for the 'readable' field on 'Transform': the provided value is not of type 'ReadableStream'.");
+      }
+      if (!internal.isInstance('WritableStream', writable)) {
+        throw new TypeError("Incorrect type for the 'writable' field on 'Transform': the provided value is not of type 'WritableStream'.");
+      }
+      if (this[kReader] !== null) throw new TypeError(LOCKED);
+      if (writable.locked) throw new TypeError('This WritableStream is currently locked to a writer');
+      pipe(this, writable, options === undefined || options === null ? {} : options).catch(noop);
+      return readable;
     }
-    values(options = {}) {
-      const reader = this.getReader();
-      const preventCancel = !!options.preventCancel;
+    values(options = undefined) {
+      const reader = new ReadableStreamDefaultReader(this);
+      const preventCancel = !!(options && options.preventCancel);
+      let finished = false;
       return {
-        next: () => reader.read(),
-        return: async (v) => { if (!preventCancel) await reader.cancel(v); reader.releaseLock(); return { done: true, value: v }; },
+        next() {
+          if (finished) return Promise.resolve({ value: undefined, done: true });
+          return reader.read().then((r) => {
+            if (r.done) { finished = true; reader.releaseLock(); }
+            return r;
+          }, (e) => { finished = true; reader.releaseLock(); throw e; });
+        },
+        return(v) {
+          if (finished) return Promise.resolve({ value: v, done: true });
+          finished = true;
+          const p = preventCancel ? Promise.resolve() : reader.cancel(v);
+          return p.then(() => { reader.releaseLock(); return { value: v, done: true }; });
+        },
         [Symbol.asyncIterator]() { return this; },
       };
     }
     [Symbol.asyncIterator](options) { return this.values(options); }
     static from(iterable) {
-      const it = iterable[Symbol.asyncIterator] ? iterable[Symbol.asyncIterator]() : iterable[Symbol.iterator]();
+      let it = null;
+      if (iterable !== null && iterable !== undefined) {
+        const asyncFn = iterable[Symbol.asyncIterator];
+        const syncFn = asyncFn === undefined || asyncFn === null ? iterable[Symbol.iterator] : undefined;
+        if (typeof asyncFn === 'function') it = asyncFn.call(iterable);
+        else if (typeof syncFn === 'function') it = syncFn.call(iterable);
+      }
+      if (it === null || typeof it !== 'object') {
+        throw new TypeError("Failed to execute 'from' on 'ReadableStream': parameter 1 is not of type 'AsyncGenerator'.");
+      }
       return new ReadableStream({
-        async pull(c) { const { done, value } = await it.next(); if (done) c.close(); else c.enqueue(value); },
-        async cancel(r) { if (typeof it.return === 'function') await it.return(r); },
+        pull(c) {
+          return Promise.resolve(it.next()).then((r) => {
+            if (r === null || typeof r !== 'object') throw new TypeError('The iterator result is not an object.');
+            return Promise.resolve(r.value).then((v) => { if (r.done) c.close(); else c.enqueue(v); });
+          });
+        },
+        cancel(reason) { return typeof it.return === 'function' ? Promise.resolve(it.return(reason)).then(noop) : undefined; },
       }, { highWaterMark: 0 });
     }
-    static {
-      internal.rsDesired = (s) => s[kDesired]();
-      internal.rsEnqueue = (s, chunk) => {
-        if (s[kState] !== 'readable' || s[kCloseRequested]) throw new TypeError('Cannot enqueue to a closed or errored ReadableStream.');
-        if (s[kSource].type === 'bytes' && !ArrayBuffer.isView(chunk)) throw new TypeError('A byte stream only accepts ArrayBufferView chunks.');
-        if (s[kReads].length > 0) s[kReads].shift().resolve({ done: false, value: chunk });
-        else s[kQueue].push(chunk);
-        s[kMaybePull]();
-      };
-      internal.rsClose = (s) => {
-        if (s[kState] !== 'readable' || s[kCloseRequested]) throw new TypeError('The ReadableStream is already closed.');
-        s[kCloseRequested] = true;
-        if (s[kQueue].length === 0) s[kFinish]();
-      };
-      internal.rsError = (s, e) => s[kFail](e);
-      internal.rsRead = (s) => s[kRead]();
-      internal.rsCancel = (s, r) => s[kCancel](r);
-      internal.rsLock = (s, reader) => {
-        if (s[kReader] !== null) throw new TypeError('This ReadableStream is currently locked to a reader.');
-        s[kReader] = reader;
-        return s[kState] === 'errored' ? s[kError] : s[kState];
-      };
-      internal.rsUnlock = (s) => { s[kReader] = null; };
-      internal.rsDisturbed = (s) => s[kDisturbed];
-      internal.rsWaitForDemand = (s) => (s[kReads].length > 0 || s[kDesired]() > 0 || s[kState] !== 'readable'
-        ? Promise.resolve() : new Promise((r) => s[kDemandWaiters].push(r)));
-    }
+    get [Symbol.toStringTag]() { return 'ReadableStream'; }
   }
 
-  class ReadableStreamDefaultReader {
-    [kStream];
-    [kClosed];
-    [kResolveClosed];
-    [kRejectClosed];
-    constructor(stream) {
-      if (!(stream instanceof ReadableStream)) throw new TypeError('ReadableStreamDefaultReader needs a ReadableStream');
-      this[kClosed] = new Promise((res, rej) => { this[kResolveClosed] = res; this[kRejectClosed] = rej; });
-      this[kClosed].catch(() => { });
-      const state = internal.rsLock(stream, this);
-      this[kStream] = stream;
-      if (state === 'closed') this[kResolveClosed]();
-      else if (state !== 'readable') this[kRejectClosed](state);
+  // ---------------------------------------------------------------- readers
+
+  function setupReader(reader, stream, byob) {
+    if (!(stream instanceof ReadableStream)) {
+      throw new TypeError("Failed to construct '" + (byob ? 'ReadableStreamBYOBReader' : 'ReadableStreamDefaultReader')
+        + "': constructor parameter 1 is not of type 'ReadableStream'.");
     }
-    get closed() { return this[kClosed]; }
-    read() {
-      if (!this[kStream]) return Promise.reject(new TypeError('This ReadableStream reader has been released.'));
-      return internal.rsRead(this[kStream]);
-    }
-    cancel(reason) {
-      if (!this[kStream]) return Promise.reject(new TypeError('This ReadableStream reader has been released.'));
-      return internal.rsCancel(this[kStream], reason);
-    }
-    releaseLock() {
-      if (!this[kStream]) return;
-      internal.rsUnlock(this[kStream]);
-      this[kStream] = null;
-      this[kRejectClosed](new TypeError('This ReadableStream reader has been released.'));
-    }
-    static {
-      internal.readerClosed = (r, e) => { if (e === null) r[kResolveClosed](); else r[kRejectClosed](e); };
-    }
+    if (stream[kReader] !== null) throw new TypeError(LOCKED);
+    if (byob && !stream[kCtl][kBytes]) throw new TypeError('This ReadableStream does not support BYOB reads.');
+    reader[kOwner] = stream;
+    reader[kRequests] = [];
+    reader[kByob] = byob;
+    stream[kReader] = reader;
+    if (stream[kState] === 'readable') reader[kClosed] = deferred();
+    else if (stream[kState] === 'closed') reader[kClosed] = resolvedDeferred();
+    else reader[kClosed] = rejectedDeferred(stream[kError]);
+    reader[kClosed].promise.catch(noop);
   }
+  function releaseReader(reader) {
+    const stream = reader[kOwner];
+    if (stream === null) return;
+    const e = new TypeError(RELEASED);
+    if (reader[kClosed].settled) reader[kClosed] = rejectedDeferred(e);
+    else settle(reader[kClosed], false, e);
+    reader[kClosed].promise.catch(noop);
+    for (const q of reader[kRequests].splice(0)) q.reject(e);
+    const c = stream[kCtl];
+    if (c[kBytes]) { for (const d of c[kPullIntos]) d.readerType = 'none'; }
+    stream[kReader] = null;
+    reader[kOwner] = null;
+  }
+
+  // fn(the reader's stream), or a rejection once the reader was released.
+  const withStream = (reader, fn) => (reader[kOwner] === null ? Promise.reject(new TypeError(RELEASED)) : fn(reader[kOwner]));
+
+  class ReadableStreamDefaultReader {
+    constructor(stream) { setupReader(this, stream, false); }
+    get closed() { return this[kClosed].promise; }
+    read() { return withStream(this, (stream) => { const d = deferred(); read(stream, d); return d.promise; }); }
+    cancel(reason) { return withStream(this, (stream) => streamCancel(stream, reason)); }
+    releaseLock() { releaseReader(this); }
+    get [Symbol.toStringTag]() { return 'ReadableStreamDefaultReader'; }
+  }
+
+  class ReadableStreamBYOBReader {
+    constructor(stream) { setupReader(this, stream, true); }
+    get closed() { return this[kClosed].promise; }
+    read(view, options = undefined) {
+      if (!isView(view)) {
+        return Promise.reject(new TypeError("Failed to execute 'read' on 'ReadableStreamBYOBReader': parameter 1 is not of type 'ArrayBufferView'."));
+      }
+      if (view.byteLength === 0 || view.buffer.byteLength === 0) {
+        return Promise.reject(new TypeError('You must call read() on a "byob" reader with a positive-sized TypedArray object.'));
+      }
+      const length = view instanceof DataView ? view.byteLength : view.length;
+      const min = options && options.min !== undefined ? Number(options.min) : 1;
+      if (!(min >= 1) || !Number.isInteger(min)) return Promise.reject(new TypeError('Requested invalid minimum number of bytes to read (' + options.min + ').'));
+      if (min > length) return Promise.reject(new TypeError('Minimum bytes to read (' + min + ') exceeds size of buffer (' + length + ').'));
+      const stream = this[kOwner];
+      if (stream === null) return Promise.reject(new TypeError(RELEASED));
+      const d = deferred();
+      stream[kDisturbed] = true;
+      if (stream[kState] === 'errored') d.reject(stream[kError]);
+      else bytePullInto(stream[kCtl], view, min, d);
+      return d.promise;
+    }
+    cancel(reason) { return withStream(this, (stream) => streamCancel(stream, reason)); }
+    releaseLock() { releaseReader(this); }
+    get [Symbol.toStringTag]() { return 'ReadableStreamBYOBReader'; }
+  }
+
+  // ---------------------------------------------------------------- tee and pipe
+
+  function tee(stream) {
+    const reader = new ReadableStreamDefaultReader(stream);
+    const bytes = stream[kCtl][kBytes];
+    let reading = false, readAgain = false;
+    let canceled1 = false, canceled2 = false;
+    let reason2;
+    let c1 = null, c2 = null;
+    const cancelled = deferred();
+    const copy = (v) => new Uint8Array(v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength));
+    function pull() {
+      if (reading) { readAgain = true; return Promise.resolve(); }
+      reading = true;
+      reader.read().then((r) => {
+        queueMicrotask(() => {
+          readAgain = false;
+          if (r.done) {
+            if (!canceled1) { try { c1.close(); } catch { } }
+            if (!canceled2) { try { c2.close(); } catch { } }
+            settle(cancelled, true);
+            reading = false;
+            return;
+          }
+          const v1 = r.value;
+          const v2 = bytes && isView(v1) && !canceled1 && !canceled2 ? copy(v1) : v1;
+          if (!canceled1) { try { c1.enqueue(v1); } catch { } }
+          if (!canceled2) { try { c2.enqueue(v2); } catch { } }
+          reading = false;
+          if (readAgain) pull();
+        });
+      }, () => { reading = false; });
+      return Promise.resolve();
+    }
+    function cancelBoth(reason) {
+      settle(cancelled, true, streamCancel(stream, reason));
+    }
+    const source = (first) => ({
+      type: bytes ? 'bytes' : undefined,
+      start(c) { if (first) c1 = c; else c2 = c; },
+      pull,
+      cancel(reason) {
+        if (first) canceled1 = true; else { canceled2 = true; reason2 = reason; }
+        // workerd cancels the source once both branches are cancelled, with the last reason
+        if (canceled1 && canceled2) cancelBoth(first ? reason : reason2);
+        return canceled1 && canceled2 ? cancelled.promise : undefined;
+      },
+    });
+    const b1 = new ReadableStream(source(true), bytes ? { highWaterMark: 0 } : undefined);
+    const b2 = new ReadableStream(source(false), bytes ? { highWaterMark: 0 } : undefined);
+    reader[kClosed].promise.catch((e) => {
+      controllerError(c1, e);
+      controllerError(c2, e);
+      if (!canceled1 || !canceled2) settle(cancelled, true);
+    });
+    return [b1, b2];
+  }
+
+  // workerd's pipe: read one chunk, write it, wait for the write, repeat (so a slow sink holds the
+  // source back by a single chunk).
+  function pipe(source, dest, options) {
+    const preventClose = !!options.preventClose;
+    const preventAbort = !!options.preventAbort;
+    const preventCancel = !!options.preventCancel;
+    const signal = options.signal;
+    if (signal !== undefined && !internal.isInstance('AbortSignal', signal)) {
+      return Promise.reject(new TypeError("Failed to execute 'pipeTo' on 'ReadableStream': signal is not of type 'AbortSignal'."));
+    }
+    const reader = new ReadableStreamDefaultReader(source);
+    const writer = dest.getWriter();
+    source[kDisturbed] = true;
+    const done = deferred();
+    let finished = false;
+    let onAbort = null;
+    function finish(ok, v) {
+      if (finished) return;
+      finished = true;
+      if (onAbort !== null) signal.removeEventListener('abort', onAbort);
+      writer.releaseLock();
+      releaseReader(reader);
+      settle(done, ok, v);
+    }
+    function fail(e, abortDest, cancelSource) {
+      const actions = [];
+      if (abortDest && !preventAbort) actions.push(writer.abort(e).catch(noop));
+      if (cancelSource && !preventCancel) actions.push(streamCancel(source, e).catch(noop));
+      Promise.all(actions).then(() => finish(false, e));
+    }
+    if (signal !== undefined) {
+      if (signal.aborted) { fail(signal.reason, true, true); return done.promise; }
+      onAbort = () => fail(signal.reason, true, true);
+      signal.addEventListener('abort', onAbort);
+    }
+    function step() {
+      if (finished) return;
+      writer.ready.then(() => {
+        if (finished) return undefined;
+        const d = deferred();
+        read(source, d);
+        return d.promise.then((r) => {
+          if (finished) return;
+          if (r.done) {
+            if (preventClose) { finish(true); return; }
+            writer.close().then(() => finish(true), (e) => finish(false, e));
+            return;
+          }
+          writer.write(r.value).then(step, (e) => fail(e, false, true));
+        }, (e) => fail(e, true, false));
+      }, (e) => fail(e, false, true));
+    }
+    if (source[kState] === 'errored') fail(source[kError], true, false);
+    else if (internal.wsState(dest) === 'errored') fail(internal.wsStoredError(dest), false, true);
+    else step();
+    return done.promise;
+  }
+
+  // ---------------------------------------------------------------- for the rest of the runtime
+
+  internal.rsDesired = (s) => desiredSize(s[kCtl]);
+  internal.rsEnqueue = (s, chunk) => (s[kCtl][kBytes] ? s[kCtl].enqueue(chunk) : defaultEnqueue(s[kCtl], chunk));
+  internal.rsClose = (s) => controllerClose(s[kCtl]);
+  internal.rsError = (s, e) => controllerError(s[kCtl], e);
+  internal.rsRead = (s) => { const d = deferred(); read(s, d); return d.promise; };
+  internal.rsCancel = (s, r) => streamCancel(s, r);
+  internal.rsDisturbed = (s) => s[kDisturbed];
 
   // A body produced by Java (InboundStream): one host pull per JS pull.
   internal.streamFromHost = function (handle) {
@@ -276,8 +806,10 @@
       pull(c) {
         return new Promise((resolve) => {
           handle.pull((kind, v) => {
+            // (a stream cancelled or errored meanwhile takes nothing more)
+            if (!canCloseOrEnqueue(c)) { resolve(); return; }
             if (kind === 0) c.enqueue(new Uint8Array(new ArrayBuffer(v)));
-            else if (kind === 1) c.close();
+            else if (kind === 1) { c.close(); const r = c.byobRequest; if (r !== null) r.respond(0); }
             else c.error(new TypeError('Network connection lost: ' + v));
             resolve();
           });
@@ -293,7 +825,7 @@
       if (done) { sink.end(); return; }
       if (typeof value === 'string') value = internal.encoder.encode(value);
       if (value instanceof ArrayBuffer) value = new Uint8Array(value);
-      if (!ArrayBuffer.isView(value)) {
+      if (!isView(value)) {
         const e = new TypeError('This ReadableStream did not return bytes.');
         sink.error(...internal.errorParts(e));
         return;
@@ -311,7 +843,7 @@
       const { done, value } = await reader.read();
       if (done) break;
       const bytes = typeof value === 'string' ? internal.encoder.encode(value)
-        : value instanceof ArrayBuffer ? new Uint8Array(value) : ArrayBuffer.isView(value)
+        : value instanceof ArrayBuffer ? new Uint8Array(value) : isView(value)
           ? new Uint8Array(value.buffer, value.byteOffset, value.byteLength) : null;
       if (bytes === null) throw new TypeError('This ReadableStream did not return bytes.');
       chunks.push(bytes);
@@ -326,5 +858,8 @@
 
   internal.defineGlobal('ReadableStream', ReadableStream);
   internal.defineGlobal('ReadableStreamDefaultReader', ReadableStreamDefaultReader);
+  internal.defineGlobal('ReadableStreamBYOBReader', ReadableStreamBYOBReader);
   internal.defineGlobal('ReadableStreamDefaultController', ReadableStreamDefaultController);
+  internal.defineGlobal('ReadableByteStreamController', ReadableByteStreamController);
+  internal.defineGlobal('ReadableStreamBYOBRequest', ReadableStreamBYOBRequest);
 });

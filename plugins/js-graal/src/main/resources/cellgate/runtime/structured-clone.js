@@ -95,8 +95,10 @@
     if (internal.isInstance('CryptoKey', v)) { // as workerd: keys hold host material and are not serializable
       throw new DOMException('Could not serialize object of type "CryptoKey". This type does not support serialization.', 'DataCloneError');
     }
+    // (a Blob or File is refused rather than copied as an empty plain object; workerd clones it)
     if (v instanceof Promise || v instanceof WeakMap || v instanceof WeakSet || v instanceof WeakRef ||
-      internal.isInstance('ReadableStream', v) || v instanceof Request || v instanceof Response) {
+      internal.isInstance('ReadableStream', v) || v instanceof Request || v instanceof Response || internal.isInstance('Blob', v) ||
+      internal.isInstance('FormData', v) || internal.isInstance('WritableStream', v) || internal.isInstance('MessagePort', v)) {
       throw fail(Object.prototype.toString.call(v));
     }
     const keys = Object.keys(v);

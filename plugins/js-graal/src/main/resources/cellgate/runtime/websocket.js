@@ -43,10 +43,28 @@
   }
   const copyBuffer = (bb) => new Uint8Array(new ArrayBuffer(bb)).slice().buffer;
 
+  const kOrigin = Symbol('MessageEvent.origin');
+  const kLastEventId = Symbol('MessageEvent.lastEventId');
   class MessageEvent extends Event {
     [kData];
+    [kOrigin] = null;
+    [kLastEventId] = '';
     constructor(type, init = {}) { super(type, init); this[kData] = init && init.data !== undefined ? init.data : null; }
     get data() { return this[kData]; }
+    // (workerd sets these only on the events it makes: MessagePort's and EventSource's, not from an init)
+    get origin() { return this[kOrigin]; }
+    get lastEventId() { return this[kLastEventId]; }
+    get source() { return null; }
+    get ports() { return []; }
+    static {
+      internal.newMessageEvent = (type, data, origin, lastEventId) => {
+        const e = new MessageEvent(type);
+        e[kData] = data;
+        e[kOrigin] = origin;
+        e[kLastEventId] = lastEventId;
+        return e;
+      };
+    }
   }
   class CloseEvent extends Event {
     [kCode]; [kReason]; [kWasClean];
@@ -212,6 +230,11 @@
         ws[kId] = id;
         ws[kHandle] = null;
         byId.set(id, ws);
+        // An attachment set before acceptWebSocket() moves to the host with the socket, so it
+        // outlives hibernation like one set afterwards (workerd keeps it too).
+        const early = ws[kAttachment];
+        ws[kAttachment] = null;
+        if (early !== null) check(bridge.hSetAttachment(id, early.buffer, early.byteOffset, early.byteLength));
       };
       internal.hibernatedWebSocket = (id) => {
         let ws = byId.get(id);

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.cellgate.js.graal.support.Differential;
 import dev.cellgate.js.graal.support.NpmTools;
+import dev.cellgate.js.graal.support.OriginServer;
+import dev.cellgate.js.graal.support.TestEngine;
 import java.nio.file.Path;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;

@@ -2,10 +2,13 @@ package dev.cellgate.js.graal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cellgate.core.spi.js.ScriptBundle;
 import dev.cellgate.js.graal.support.Bundles;
 import dev.cellgate.js.graal.support.TestEngine;
 import dev.cellgate.js.graal.support.TestWorker;
 import io.vertx.core.json.JsonObject;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -25,17 +28,24 @@ class LazyRuntimeTest {
     }
 
     static final String NAMES = "['Event', 'EventTarget', 'CustomEvent', 'AbortController', 'AbortSignal', 'URL', 'URLSearchParams',"
-            + " 'ReadableStream', 'ReadableStreamDefaultController', 'ReadableStreamDefaultReader', 'IdentityTransformStream',"
+            + " 'ReadableStream', 'ReadableStreamDefaultController', 'ReadableStreamDefaultReader', 'ReadableStreamBYOBReader',"
+            + " 'ReadableByteStreamController', 'ReadableStreamBYOBRequest', 'IdentityTransformStream', 'FixedLengthStream',"
             + " 'TransformStream', 'TransformStreamDefaultController', 'WritableStream', 'WritableStreamDefaultController',"
             + " 'WritableStreamDefaultWriter', 'Blob', 'CryptoKey', 'SubtleCrypto', 'crypto', 'structuredClone', 'DurableObjectId',"
             + " 'DurableObjectNamespace', 'FormData', 'File', 'WebSocket', 'WebSocketPair', 'HTMLRewriter', 'EventSource',"
-            + " 'CompressionStream', 'DecompressionStream', 'TextEncoderStream', 'TextDecoderStream', 'FixedLengthStream',"
-            + " 'ByteLengthQueuingStrategy', 'CountQueuingStrategy', 'MessageChannel', 'MessagePort', 'BroadcastChannel', 'navigator',"
-            + " 'performance', 'scheduler', 'self']";
+            + " 'CompressionStream', 'DecompressionStream', 'TextEncoderStream', 'TextDecoderStream', 'URLPattern',"
+            + " 'ByteLengthQueuingStrategy', 'CountQueuingStrategy', 'MessageChannel', 'MessagePort', 'Navigator', 'navigator',"
+            + " 'performance', 'scheduler', 'self', 'caches', 'Cache', 'CacheStorage']";
+
+    /** A compatibility date at which workerd defines every name above (MessageChannel from 2025-08-15). */
+    static ScriptBundle recent(String source) {
+        return new ScriptBundle("test-deploy", "test-script", "index.js", Map.of("index.js", source), Map.of(), Map.of(), "2026-07-01",
+                List.of());
+    }
 
     @Test
     void everyLazyGlobalLoadsWhenFirstTouched() throws Exception {
-        try (TestWorker w = engine.worker(Bundles.single("""
+        try (TestWorker w = engine.worker(recent("""
                 export default { async fetch() {
                   const names = %s;
                   const lazyBefore = names.filter((n) => typeof Object.getOwnPropertyDescriptor(globalThis, n).get === 'function');

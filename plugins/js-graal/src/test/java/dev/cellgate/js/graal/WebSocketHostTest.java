@@ -45,6 +45,10 @@ class WebSocketHostTest {
                 if (url.searchParams.get('plain')) {
                   server.accept();
                   server.addEventListener('message', (e) => server.send('plain ' + e.data));
+                } else if (url.searchParams.get('early')) {
+                  // the attachment is set BEFORE the socket becomes hibernatable (SPEC §16)
+                  server.serializeAttachment({ name: url.searchParams.get('name') });
+                  this.ctx.acceptWebSocket(server, [url.searchParams.get('name')]);
                 } else {
                   this.ctx.acceptWebSocket(server, [url.searchParams.get('name')]);
                   server.serializeAttachment({ name: url.searchParams.get('name') });
@@ -123,6 +127,18 @@ class WebSocketHostTest {
             assertThat(bob.nextText()).as("constructor ran again, attachment kept").isEqualTo("bob:back:2:2");
             assertThat(cells.cells().hibernatedCount()).isZero();
             assertThat(epoch(cells, scope)).as("hibernation keeps ownership: no new epoch").isEqualTo(epoch);
+        }
+    }
+
+    @Test
+    void anAttachmentSetBeforeAcceptWebSocketSurvivesHibernation() throws Exception {
+        try (HostedCells cells = new HostedCells(engine.vertx, script, 300); HostedCells.Worker worker = cells.worker()) {
+            EndClient carol = connect(worker, "name=carol&early=1");
+            carol.send("hi");
+            assertThat(carol.nextText()).as("read back before hibernation").isEqualTo("carol:hi:1:1");
+            await("hibernation", () -> cells.cells().hibernatedCount() == 1);
+            carol.send("back");
+            assertThat(carol.nextText()).as("constructor ran again, the early attachment kept").isEqualTo("carol:back:2:1");
         }
     }
 

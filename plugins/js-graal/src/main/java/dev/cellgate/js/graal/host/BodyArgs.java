@@ -11,8 +11,9 @@ import org.graalvm.polyglot.Value;
  * Bodies across the boundary. JavaScript hands a body over as {@code (kind, value, offset, length)}:
  * kind {@link #NONE}; {@link #STRING} (value is a string: encoded here, cheaper than TextEncoder);
  * {@link #BYTES} (value is an ArrayBuffer, with offset and length); {@link #STREAM} (value is a
- * ReadableStream reader). Java hands one to JavaScript as {@code (kind, value)} with value a
- * ByteBuffer ({@link #BYTES}) or an {@link InboundStream} ({@link #STREAM}).
+ * ReadableStream reader; length is what the stream promises, or -1). Java hands one to JavaScript
+ * as {@code (kind, value)} with value a ByteBuffer ({@link #BYTES}) or an {@link InboundStream}
+ * ({@link #STREAM}).
  */
 public final class BodyArgs {
     public static final int NONE = 0;
@@ -34,7 +35,8 @@ public final class BodyArgs {
                 value.readBuffer(offset, b, 0, length);
                 yield Body.of(b);
             }
-            case STREAM -> new Body.Stream(new OutboundBodyPublisher(instance, event, fns.pumpOne(), value), -1);
+            // length: what the stream promises (a FixedLengthStream's readable), else -1
+            case STREAM -> new Body.Stream(new OutboundBodyPublisher(instance, event, fns.pumpOne(), value), length < 0 ? -1 : length);
             default -> throw new IllegalArgumentException("unknown body kind " + kind);
         };
     }

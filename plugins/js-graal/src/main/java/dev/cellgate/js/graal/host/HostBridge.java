@@ -188,6 +188,18 @@ public final class HostBridge {
         return HostCrypto.randomHex32();
     }
 
+    // ---- compression streams (compression.js) ----
+
+    @HostAccess.Export
+    public Compressor compressor(String format) {
+        return new Compressor(format);
+    }
+
+    @HostAccess.Export
+    public Decompressor decompressor(String format, boolean strict) {
+        return new Decompressor(format, strict);
+    }
+
     // ---- outbound fetch ----
 
     @HostAccess.Export

@@ -8,7 +8,8 @@ import io.vertx.core.json.JsonObject;
 /**
  * The origin that outbound {@code fetch()} talks to in tests, on an ephemeral loopback port:
  * {@code /text}, {@code /echo} (method, path, headers, body as JSON), {@code /redirect?to=&status=},
- * {@code /status/<n>}, {@code /stream} (chunked, in pieces), {@code /slow} (answers after 2 s).
+ * {@code /status/<n>}, {@code /stream} (chunked, in pieces), {@code /slow} (answers after 2 s), {@code /events} (an
+ * event stream for EventSource, see {@link #events}).
  */
 public final class OriginServer implements AutoCloseable {
     private final Vertx vertx;
@@ -70,6 +71,7 @@ public final class OriginServer implements AutoCloseable {
                     v.setTimer(5, b -> resp.end("s2;"));
                 });
             }
+            case "/events" -> events(req);
             case "/slow" -> Vertx.currentContext().owner().setTimer(2000, t -> {
                 if (!req.response().closed()) {
                     req.response().end("slow");
@@ -83,6 +85,19 @@ public final class OriginServer implements AutoCloseable {
                     req.response().setStatusCode(404).end("no route " + path);
                 }
             }
+        }
+    }
+
+    // An event stream for EventSource: the first connection sends two events and ends (the client
+    // reconnects); a reconnection (with Last-Event-ID) gets one event naming the id and stays open.
+    private static void events(HttpServerRequest req) {
+        var resp = req.response().setChunked(true).putHeader("content-type", "text/event-stream; charset=utf-8");
+        String last = req.getHeader("last-event-id");
+        if (last == null) {
+            resp.end("retry: 10\nid: 1\nevent: greet\ndata: accept=" + req.getHeader("accept") + " cache=" + req.getHeader("cache-control")
+                    + "\n\n: a comment\ndata: second\ndata: line\n\n");
+        } else {
+            resp.write("data: again after " + last + "\n\n");
         }
     }
 
