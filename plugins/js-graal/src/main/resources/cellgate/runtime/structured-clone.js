@@ -17,12 +17,24 @@
 //   0x0F Error       string name, string message, u8 has stack [string stack], u8 has cause [value cause]
 //   0x10 reference   u32 index: an object already written (shared references and cycles)
 //   0x11 boxed       value: a Boolean, Number, String or BigInt wrapper object
+//   0x12 stub        string key: an object passed by reference (RpcTarget, function, or a stub
+//                    passed on); RPC messages only (RpcExports.java names the keys)
+//   0x13 DO stub     string className, string hex, u8 has name [string name]: a Durable Object stub
+//                    (RPC messages only)
 //
 // A "string" inside a tag is u32 byte length + UTF-8, without a tag byte. Every object (all tags
 // from 0x07 up, except 0x10) takes the next index, in the order it is first written. Errors come
 // back as the standard class named by `name` (Error, EvalError, RangeError, ReferenceError,
 // SyntaxError, TypeError, URIError, or DOMException with that name), otherwise as Error.
 // Functions, symbols, promises, WeakMaps and other host objects throw a DataCloneError.
+//
+// Modes: internal.serialize(v) is storage (KV values, WebSocket attachments); 'clone' is
+// structuredClone(); 'rpc' is an RPC message, where RpcTargets and functions are exported
+// (rpc-server.js), stubs are moved to the receiver (rpc-client.js), Durable Object stubs travel by
+// id, and instances of other classes are refused, as workerd does. The bytes of an RPC message carry
+// the keys it minted (`rpcKeys`), so a message that is never sent can release them.
+// internal.deserialize(bytes, 'argument' | 'result') turns stub tags into stubs held by the running
+// call or by the request / object (RpcBridge.java).
 (function (host, internal) {
   'use strict';
   const VERSION = 1;
@@ -32,8 +44,17 @@
   const DOM_NAMES = new Set(['AbortError', 'TimeoutError', 'DataCloneError', 'NotSupportedError', 'InvalidStateError',
     'InvalidCharacterError', 'InvalidAccessError', 'NetworkError', 'QuotaExceededError', 'NotFoundError', 'TypeMismatchError']);
 
+  // Objects rpc-client.js and durable-object-stubs.js made: 'stub' | 'promise' | 'property' | 'dostub'.
+  const marks = internal.rpcMarks = new WeakMap();
+  const STUB_IN_STORAGE = 'RpcStub cannot be serialized in this context.';
+  const TARGET_OUTSIDE_RPC = 'Remote RPC references can only be serialized for RPC.';
+
   class Writer {
-    constructor() { this.buf = new Uint8Array(256); this.view = new DataView(this.buf.buffer); this.len = 0; this.seen = new Map(); }
+    constructor(mode) {
+      this.buf = new Uint8Array(256); this.view = new DataView(this.buf.buffer); this.len = 0; this.seen = new Map();
+      this.mode = mode; this.keys = undefined;
+    }
+    key(k) { (this.keys || (this.keys = [])).push(k); this.u8(0x12); this.str(k); }
     ensure(n) {
       if (this.len + n <= this.buf.length) return;
       let size = this.buf.length * 2;
@@ -50,6 +71,23 @@
   }
 
   function fail(what) { return new DOMException(what + ' could not be cloned.', 'DataCloneError'); }
+  const cloneError = (message) => new DOMException(message, 'DataCloneError');
+
+  // A stub, RpcPromise, RpcProperty or Durable Object stub (`mark`) or an exportable value.
+  function writeRpcObject(w, v, mark) {
+    if (w.mode !== 'rpc') {
+      if (mark === 'stub' || mark === 'dostub') throw w.mode === 'clone' ? fail('#<RpcStub>') : cloneError(STUB_IN_STORAGE);
+      throw fail('#<' + (mark === 'promise' ? 'RpcPromise' : 'RpcProperty') + '>');
+    }
+    if (mark === 'stub') { w.key(internal.rpcTransfer(v)); return; }
+    if (mark === 'dostub') {
+      const [className, hex, name] = internal.idParts(internal.doStubId(v));
+      w.u8(0x13); w.str(className); w.str(hex); w.u8(name === undefined ? 0 : 1); if (name !== undefined) w.str(name);
+      return;
+    }
+    throw cloneError('cellgate cannot pass an ' + (mark === 'promise' ? 'RpcPromise' : 'RpcProperty')
+      + ' as an RPC argument or result (workerd pipelines it); await it first.');
+  }
 
   function write(w, v) {
     switch (typeof v) {
@@ -59,11 +97,18 @@
       case 'string': w.u8(0x06); w.str(v); return;
       case 'bigint': w.u8(0x05); w.u8(v < 0n ? 1 : 0); w.str((v < 0n ? -v : v).toString(16)); return;
       case 'symbol': throw fail(String(v));
-      case 'function': throw fail(v.toString().slice(0, 80));
     }
     if (v === null) { w.u8(0x01); return; }
     const ref = w.seen.get(v);
     if (ref !== undefined) { w.u8(0x10); w.u32(ref); return; }
+    const mark = marks.get(v);
+    if (mark !== undefined) { w.seen.set(v, w.seen.size); writeRpcObject(w, v, mark); return; }
+    if (typeof v === 'function') {
+      if (w.mode !== 'rpc') throw fail(v.toString().slice(0, 80));
+      w.seen.set(v, w.seen.size);
+      w.key(internal.rpcExport(v));
+      return;
+    }
     w.seen.set(v, w.seen.size);
     if (v instanceof Date) { w.u8(0x07); w.f64(v.getTime()); return; }
     if (v instanceof RegExp) { w.u8(0x08); w.str(v.source); w.str(v.flags); return; }
@@ -90,14 +135,29 @@
       w.u8(0x11); write(w, v.valueOf()); return;
     }
     if (internal.RpcTarget !== undefined && v instanceof internal.RpcTarget) {
-      throw new DOMException('An RpcTarget could not be cloned: cellgate does not support passing RpcTarget objects by reference over RPC.', 'DataCloneError');
+      if (w.mode !== 'rpc') throw cloneError(TARGET_OUTSIDE_RPC);
+      w.key(internal.rpcExport(v));
+      return;
     }
     if (internal.isInstance('CryptoKey', v)) { // as workerd: keys hold host material and are not serializable
       throw new DOMException('Could not serialize object of type "CryptoKey". This type does not support serialization.', 'DataCloneError');
     }
-    if (v instanceof Promise || v instanceof WeakMap || v instanceof WeakSet || v instanceof WeakRef ||
+    if (v instanceof WeakMap || v instanceof WeakSet) throw fail('#<' + (v instanceof WeakMap ? 'WeakMap' : 'WeakSet') + '>');
+    if (v instanceof Promise || v instanceof WeakRef ||
       internal.isInstance('ReadableStream', v) || v instanceof Request || v instanceof Response) {
+      if (w.mode === 'rpc' && !(v instanceof Promise) && !(v instanceof WeakRef)) {
+        throw cloneError('cellgate does not pass ' + Object.prototype.toString.call(v).slice(8, -1)
+          + ' objects over RPC yet (workerd streams them); send its contents instead.');
+      }
       throw fail(Object.prototype.toString.call(v));
+    }
+    if (w.mode === 'rpc') {
+      const proto = Object.getPrototypeOf(v);
+      if (proto !== Object.prototype && proto !== null) {
+        const C = proto.constructor;
+        const name = typeof C === 'function' && C.name ? C.name : 'Object';
+        throw cloneError('Could not serialize object of type "' + name + '". This type does not support serialization.');
+      }
     }
     const keys = Object.keys(v);
     w.u8(0x0C); w.u32(keys.length);
@@ -105,7 +165,10 @@
   }
 
   class Reader {
-    constructor(bytes) { this.b = bytes; this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength); this.at = 0; this.refs = []; }
+    constructor(bytes, mode) {
+      this.b = bytes; this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength); this.at = 0; this.refs = [];
+      this.mode = mode;
+    }
     need(n) { if (this.at + n > this.b.byteLength) throw new DOMException('Truncated structured-clone data.', 'DataCloneError'); }
     u8() { this.need(1); return this.b[this.at++]; }
     u32() { this.need(4); const v = this.view.getUint32(this.at, true); this.at += 4; return v; }
@@ -159,18 +222,37 @@
         return e;
       }
       case 0x11: return keep(Object(read(r)));
+      case 0x12: {
+        const key = r.str();
+        if (r.mode === undefined) throw new DOMException('A stub in structured-clone data outside an RPC message.', 'DataCloneError');
+        return keep(internal.rpcStub(key, r.mode === 'argument'));
+      }
+      case 0x13: {
+        const className = r.str();
+        const hex = r.str();
+        const name = r.u8() === 1 ? r.str() : undefined;
+        if (r.mode === undefined) throw new DOMException('A Durable Object stub in structured-clone data outside an RPC message.', 'DataCloneError');
+        return keep(internal.newStub(internal.newId(className, hex, name), 'Fetcher'));
+      }
     }
     throw new DOMException('Unknown tag ' + tag + ' in structured-clone data.', 'DataCloneError');
   }
 
-  internal.serialize = function (value) {
-    const w = new Writer();
+  internal.serialize = function (value, mode) {
+    const w = new Writer(mode);
     w.u8(VERSION);
-    write(w, value);
-    return w.buf.subarray(0, w.len);
+    try {
+      write(w, value);
+    } catch (e) {
+      if (w.keys !== undefined) for (const k of w.keys) host.rpc().release(k); // minted for a message that is never sent
+      throw e;
+    }
+    const out = w.buf.subarray(0, w.len);
+    if (w.keys !== undefined) out.rpcKeys = w.keys;
+    return out;
   };
-  internal.deserialize = function (bytes) {
-    const r = new Reader(bytes);
+  internal.deserialize = function (bytes, mode) {
+    const r = new Reader(bytes, mode);
     const version = r.u8();
     if (version !== VERSION) throw new DOMException('Unsupported structured-clone version ' + version, 'DataCloneError');
     return read(r);
@@ -178,6 +260,6 @@
   internal.defineGlobal('structuredClone', function structuredClone(value, options) {
     if (arguments.length === 0) throw new TypeError("Failed to execute 'structuredClone': 1 argument required, but only 0 present.");
     if (options && options.transfer && options.transfer.length) throw internal.unsupported('structuredClone transfer lists');
-    return internal.deserialize(internal.serialize(value));
+    return internal.deserialize(internal.serialize(value, 'clone'));
   });
 });

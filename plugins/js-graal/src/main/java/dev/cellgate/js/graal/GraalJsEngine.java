@@ -44,6 +44,7 @@ public final class GraalJsEngine implements JsEngine {
     private final dev.cellgate.js.graal.host.wasm.WasmEngine wasm;
     private final EngineInfo info;
     private final Gates gates;
+    private final dev.cellgate.js.graal.host.rpc.RpcExports rpcExports = new dev.cellgate.js.graal.host.rpc.RpcExports("local");
     private final AtomicBoolean closed = new AtomicBoolean();
 
     public GraalJsEngine(JsEngineConfig config, JsLimits limits) {
@@ -124,6 +125,11 @@ public final class GraalJsEngine implements JsEngine {
 
     public JsEngineConfig config() {
         return config;
+    }
+
+    /** The objects this engine's contexts passed by reference over RPC, and their stubs. */
+    public dev.cellgate.js.graal.host.rpc.RpcExports rpcExports() {
+        return rpcExports;
     }
 
     public boolean gatesEnforced() {

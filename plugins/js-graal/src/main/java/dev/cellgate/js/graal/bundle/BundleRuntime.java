@@ -35,6 +35,7 @@ final class BundleRuntime {
     Runnable setUp(JsInstance instance, Context context) {
         HostBridge b = new HostBridge(instance, engine.http(), engine.runtime());
         b.bundleModules(modules);
+        b.rpcExports(engine.rpcExports());
         Value in = context.eval(INTERNAL);
         for (Source script : engine.runtime().scripts()) {
             context.eval(script).executeVoid(b, in);

@@ -32,6 +32,8 @@ public final class HostBridge {
     private dev.cellgate.js.graal.host.crypto.WebCryptoHost webCrypto;
     private final Map<Integer, OutboundFetch> fetches = new HashMap<>();
     private JsFunctions fns;
+    private dev.cellgate.js.graal.host.rpc.RpcExports rpcExports;
+    private dev.cellgate.js.graal.host.rpc.RpcBridge rpc;
     private int nextFetchId;
     private Object bundleModules;
 
@@ -59,6 +61,23 @@ public final class HostBridge {
         fetches.values().forEach(OutboundFetch::abort);
         fetches.clear();
         webSockets.release();
+        if (rpc != null) {
+            rpc.release();
+        }
+    }
+
+    /** The engine's table of objects passed by reference (RPC); set before the scripts run. */
+    public void rpcExports(dev.cellgate.js.graal.host.rpc.RpcExports exports) {
+        this.rpcExports = exports;
+    }
+
+    /** RPC by reference: exports, stubs and their sessions ({@code rpc.js}); made on first use. */
+    @HostAccess.Export
+    public dev.cellgate.js.graal.host.rpc.RpcBridge rpc() {
+        if (rpc == null) {
+            rpc = new dev.cellgate.js.graal.host.rpc.RpcBridge(instance, rpcExports, () -> fns);
+        }
+        return rpc;
     }
 
     /** WebSocketPair, accepted sockets and the hibernation API ({@code websocket.js}). */

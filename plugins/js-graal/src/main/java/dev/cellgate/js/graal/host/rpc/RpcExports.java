@@ -1,0 +1,203 @@
+package dev.cellgate.js.graal.host.rpc;
+
+import dev.cellgate.js.graal.instance.JsException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Every object this engine's contexts passed by reference over RPC ({@code RpcTarget}s and
+ * functions), and every stub pointing at one. An {@link Export} is one object in the context that
+ * exported it; a {@link Ref} is one stub for it, named by a key that travels in the structured-clone
+ * bytes (tag 0x12). An export lives while it has refs: when the last is released its
+ * {@code [Symbol.dispose]()} runs in its context, as workerd does. A ref is held by the
+ * {@link RpcSession} of whoever received it and released when that session ends, so nothing lives
+ * longer than the request (or Durable Object) that holds it.
+ *
+ * <p>Shared by the contexts of one engine, on their executors: every method takes the lock. It never
+ * runs JavaScript; deliveries go to the owner's executor through {@link RpcBridge}.
+ */
+public final class RpcExports {
+    /** workerd's message for a stub that was disposed (or released with the call that received it). */
+    static final String DISPOSED = "RPC stub used after being disposed.";
+    /** workerd's message for a stub whose exporting request is over. */
+    static final String EXPORTER_GONE = "The execution context which hosts this callback is no longer running.";
+
+    private final String keyPrefix;
+    private final Map<String, Ref> refs = new HashMap<>();
+    private long next;
+    private int liveExports;
+
+    /** @param node names this engine in ref keys ({@code <node>.<n>}), so a key says where its object lives */
+    public RpcExports(String node) {
+        this.keyPrefix = node + ".";
+    }
+
+    static final class Export {
+        final RpcBridge owner;
+        final int handle;
+        final RpcSession session;
+        int refs;
+        /** Why calls fail, once the exporting session ended; null while the export answers. */
+        String deadReason;
+
+        Export(RpcBridge owner, int handle, RpcSession session) {
+            this.owner = owner;
+            this.handle = handle;
+            this.session = session;
+        }
+    }
+
+    static final class Ref {
+        final String key;
+        final Export export;
+        RpcSession holder;
+        boolean released;
+
+        Ref(String key, Export export) {
+            this.key = key;
+            this.export = export;
+        }
+    }
+
+    /** A call's destination: the export's owner and handle. */
+    record Target(RpcBridge owner, int handle, RpcSession session) {
+    }
+
+    /** Exports {@code handle} of {@code owner}'s context; the first ref is in transit (held by nobody yet). Null once {@code session} ended. */
+    synchronized String export(RpcBridge owner, int handle, RpcSession session) {
+        if (session.closed) {
+            return null;
+        }
+        Export e = new Export(owner, handle, session);
+        session.exported.add(e);
+        liveExports++;
+        return newRef(e).key;
+    }
+
+    private Ref newRef(Export e) {
+        Ref r = new Ref(keyPrefix + (++next), e);
+        e.refs++;
+        refs.put(r.key, r);
+        return r;
+    }
+
+    /** A second stub for the same object, held by {@code holder} (null: in transit); null when {@code key} is no longer usable. */
+    synchronized String dup(String key, RpcSession holder) {
+        Ref r = refs.get(key);
+        if (r == null || r.released || r.export.deadReason != null) {
+            return null;
+        }
+        Ref d = newRef(r.export);
+        hold(d, holder);
+        return d.key;
+    }
+
+    /** A stub that leaves this context (passed in arguments or returned): a new key in transit, and {@code key} released. */
+    synchronized String transfer(String key) {
+        String moved = dup(key, null);
+        if (moved != null) {
+            release(key);
+        }
+        return moved;
+    }
+
+    /** The receiver of {@code key} holds it from now on, until it is released or {@code holder} ends. */
+    synchronized void adopt(String key, RpcSession holder) {
+        Ref r = refs.get(key);
+        if (r != null && !r.released && r.holder == null) {
+            hold(r, holder);
+        }
+    }
+
+    private void hold(Ref r, RpcSession holder) {
+        if (holder == null) {
+            return;
+        }
+        if (holder.closed) {
+            release(r.key);
+            return;
+        }
+        r.holder = holder;
+        holder.held.add(r);
+    }
+
+    /** Disposes one stub; the object's {@code [Symbol.dispose]()} runs once its last stub is gone. Idempotent. */
+    synchronized void release(String key) {
+        Ref r = refs.remove(key);
+        if (r == null || r.released) {
+            return;
+        }
+        r.released = true;
+        Export e = r.export;
+        if (--e.refs == 0 && e.deadReason == null) {
+            e.session.exported.remove(e);
+            e.deadReason = DISPOSED;
+            liveExports--;
+            e.owner.disposeLater(e.handle);
+        }
+    }
+
+    /** Where a call on {@code key} goes, or an error saying why it cannot go anywhere. */
+    synchronized Target target(String key) {
+        Ref r = refs.get(key);
+        if (r == null || r.released) {
+            throw new JsException("Error", DISPOSED, "");
+        }
+        if (r.export.deadReason != null) {
+            throw new JsException("Error", r.export.deadReason, "");
+        }
+        return new Target(r.export.owner, r.export.handle, r.export.session);
+    }
+
+    /**
+     * Ends {@code s}: the stubs it holds are released, newest first, and what it exported stops
+     * answering ({@code reason}); refs to those exports still in transit are dropped.
+     */
+    void close(RpcSession s, String reason) {
+        List<Ref> held;
+        synchronized (this) {
+            if (s.closed) {
+                return;
+            }
+            s.closed = true;
+            held = new ArrayList<>(s.held);
+            s.held.clear();
+        }
+        for (int i = held.size() - 1; i >= 0; i--) {
+            release(held.get(i).key);
+        }
+        synchronized (this) {
+            if (s.exported.isEmpty()) {
+                return;
+            }
+            for (Export e : s.exported) {
+                e.deadReason = reason;
+                liveExports--;
+            }
+            s.exported.clear();
+            refs.values().removeIf(r -> r.export.deadReason != null && r.holder == null);
+        }
+    }
+
+    /** Exported objects that still answer (for tests and metrics: a leak shows here). */
+    public synchronized int liveExports() {
+        return liveExports;
+    }
+
+    /** Stubs not yet released, in transit or held (for tests and metrics). */
+    public synchronized int liveRefs() {
+        return refs.size();
+    }
+
+    /** For a future cross-node route: whether {@code key} was minted by this engine. */
+    boolean isLocal(String key) {
+        return key.startsWith(keyPrefix);
+    }
+
+    static CompletableFuture<byte[]> failed(String message) {
+        return CompletableFuture.failedFuture(new JsException("Error", message, ""));
+    }
+}

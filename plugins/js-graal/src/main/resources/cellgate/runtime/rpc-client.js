@@ -1,0 +1,275 @@
+// The caller's side of JS RPC, as workerd offers it: stubs (RpcStub), the promise a call returns
+// (RpcPromise) and property references (RpcProperty). A stub names an object another context
+// exported by reference (an RpcTarget or a function: rpc-server.js); calling it, reading a property
+// of it or awaiting either goes through host.rpc() (RpcBridge.java) to where the object lives.
+// Durable Object stubs (durable-object-stubs.js) answer with the same RpcPromise / RpcProperty.
+//
+// Pipelining: `stub.a().b()` and `stub.a().prop` work without awaiting a(): the RpcPromise of a()
+// takes calls and property reads and sends each once a() has answered (one round trip per call).
+// Arguments are serialized when the call is made, as workerd does, so a stub passed to a pipelined
+// call is moved at once.
+(function (host, internal) {
+  'use strict';
+  const DISPOSED = 'RPC stub used after being disposed.';
+  const bridge = host.rpc();
+  const marks = internal.rpcMarks; // object -> 'stub' | 'promise' | 'property' | 'dostub' (structured-clone.js reads it)
+
+  // The classes `cloudflare:workers` exports when the bundle imports it (instanceof works against
+  // them); a bundle that never imports it gets the same shapes from private classes.
+  const illegal = function () { throw new TypeError('Illegal constructor'); };
+  const RpcStub = internal.RpcStub || function RpcStub(target) { return internal.rpcLocalStub(target); };
+  const RpcPromise = internal.RpcPromise || illegal;
+  const RpcProperty = internal.RpcProperty || illegal;
+
+  // Internal slots on the proxies' targets (module-level Symbols: README, "Internal slots").
+  const kKey = Symbol('RpcStub.key');
+  const kDisposed = Symbol('RpcStub.disposed');
+  const kBase = Symbol('RpcProperty.base');
+  const kPath = Symbol('RpcProperty.path');
+  const kPromise = Symbol('RpcPromise.promise');
+  const targets = new WeakMap(); // proxy -> its target, where the slots are
+
+  function define(proto, tag, members) {
+    Object.defineProperty(proto, Symbol.toStringTag, { value: tag, configurable: true });
+    for (const k of Reflect.ownKeys(members)) {
+      Object.defineProperty(proto, k, { value: members[k], writable: true, configurable: true });
+    }
+  }
+  define(RpcStub.prototype, 'JsRpcStub', {
+    dup() {
+      const t = stubTarget(this);
+      const key = t[kDisposed] ? null : bridge.dup(t[kKey]);
+      if (key === null) throw new Error(DISPOSED);
+      return newStub(key);
+    },
+    [Symbol.dispose]() {
+      const t = stubTarget(this);
+      if (t[kDisposed]) return;
+      t[kDisposed] = true;
+      bridge.release(t[kKey]);
+    },
+  });
+  define(RpcPromise.prototype, 'JsRpcPromise', {
+    [Symbol.dispose]() {
+      const t = targets.get(this);
+      if (t !== undefined) t[kPromise].then(disposeValue, () => {});
+    },
+  });
+  define(RpcProperty.prototype, 'JsRpcProperty', {});
+
+  function stubTarget(v) {
+    const t = targets.get(v);
+    if (t === undefined || t[kKey] === undefined) throw new TypeError('Illegal invocation');
+    return t;
+  }
+
+  // A callable target (an arrow function: no own `prototype`) whose prototype is the class's,
+  // so `typeof` is "function" and `instanceof` holds without a trap.
+  function callable(proto) {
+    const fn = () => {};
+    Object.setPrototypeOf(fn, proto);
+    return fn;
+  }
+
+  // ---- stubs ----
+
+  const STUB = {
+    get(t, prop, receiver) {
+      if (prop in RpcStub.prototype) return Reflect.get(RpcStub.prototype, prop, receiver);
+      if (typeof prop === 'symbol' || prop === 'then') return undefined;
+      return newPropertyOn(t, [prop]);
+    },
+    apply(t, self, args) { return remoteOp(t, 'call', [], args); },
+    set() { return false; },
+    defineProperty() { return false; },
+  };
+  function newStub(key) {
+    const t = callable(RpcStub.prototype);
+    t[kKey] = key;
+    t[kDisposed] = false;
+    const stub = new Proxy(t, STUB);
+    targets.set(stub, t);
+    marks.set(stub, 'stub');
+    return stub;
+  }
+  /** The stub for a key this context deserialized; `argument`: it came with a call and ends with it. */
+  internal.rpcStub = function (key, argument) {
+    bridge.adopt(key, argument);
+    return newStub(key);
+  };
+
+  /** Moves a stub into a message: a new key for the receiver; this stub is disposed (workerd moves stubs passed on). */
+  internal.rpcTransfer = function (stub) {
+    const t = targets.get(stub);
+    const key = t[kDisposed] ? null : bridge.transfer(t[kKey]);
+    t[kDisposed] = true;
+    if (key === null) throw new Error(DISPOSED);
+    return key;
+  };
+
+  /** `new RpcStub(target)`: a stub for an object of this context, which calls go through like any other. */
+  internal.rpcLocalStub = function (target) {
+    const isTarget = internal.RpcTarget !== undefined && target instanceof internal.RpcTarget;
+    if (!isTarget && typeof target !== 'function') {
+      if (marks.get(target) === 'stub') return target.dup();
+      throw new TypeError('RpcStub constructor expects an RpcTarget or a function.');
+    }
+    return internal.rpcStub(internal.rpcExport(target), false);
+  };
+
+  // ---- calls ----
+
+  // A base is where a path starts: a stub's target (kKey), a Durable Object id (durable-object-stubs.js),
+  // or a pending result (an RpcPromise's target, kPromise).
+  function remoteOp(base, op, path, args) {
+    let msg;
+    try { msg = internal.serialize(args, 'rpc'); } catch (e) { return newPromise(Promise.reject(e)); }
+    return newPromise(sendOp(base, op, path, msg));
+  }
+
+  function sendOp(base, op, path, msg) {
+    if (base[kPromise] !== undefined) {
+      return base[kPromise].then((v) => opOnValue(v, op, path, msg), (e) => { releaseKeys(msg); throw e; });
+    }
+    if (base[kKey] !== undefined) {
+      if (base[kDisposed]) { releaseKeys(msg); return Promise.reject(new Error(DISPOSED)); }
+      return new Promise((resolve, reject) => {
+        bridge.call(base[kKey], op, JSON.stringify(path), msg.buffer, msg.byteOffset, msg.byteLength,
+          (kind, value, retryable, jsName) => {
+            if (kind < 0) { reject(internal.rpcFailure(value, retryable, jsName, false)); return; }
+            internal.rpcSettle(value, resolve, reject);
+          });
+      });
+    }
+    return internal.doStubOp(base, op, path, msg);
+  }
+
+  // A pipelined call or read reached the value its base resolved to: follow the path through plain
+  // data to the first stub, and send the rest of the path there.
+  function opOnValue(v, op, path, msg) {
+    for (let i = 0; ; i++) {
+      const mark = (typeof v === 'object' || typeof v === 'function') && v !== null ? marks.get(v) : undefined;
+      if (mark === 'stub') return sendOp(targets.get(v), op, path.slice(i), msg);
+      if (mark === 'dostub') return sendOp(internal.doStubBase(v), op, path.slice(i), msg);
+      if (mark === 'promise' || mark === 'property') return Promise.resolve(v).then((x) => opOnValue(x, op, path.slice(i), msg));
+      if (i === path.length) break;
+      if (v === null || v === undefined) { releaseKeys(msg); throw new TypeError("Cannot read properties of " + v + " (reading '" + path[i] + "')"); }
+      v = v[path[i]];
+    }
+    if (op === 'get') { releaseKeys(msg); return v; }
+    const args = internal.deserialize(msg, 'argument');
+    if (typeof v !== 'function') throw new TypeError('"' + path[path.length - 1] + '" is not a function.');
+    return v(...args);
+  }
+
+  function releaseKeys(msg) {
+    if (msg.rpcKeys !== undefined) for (const k of msg.rpcKeys) bridge.release(k);
+  }
+
+  /** A call through a property path: `stub.a.b(…)`, `promise.a(…)`, a Durable Object stub's `stub.m(…)`. */
+  function callOn(base, path, args) { return remoteOp(base, 'call', path, args); }
+  function getOn(base, path) {
+    const msg = internal.serialize([], 'rpc');
+    return sendOp(base, 'get', path, msg);
+  }
+
+  // ---- RpcProperty: `stub.x` (callable, thenable, and a base for `stub.x.y`) ----
+
+  const PROPERTY = {
+    get(t, prop, receiver) {
+      if (prop === 'then' || prop === 'catch' || prop === 'finally') {
+        const p = getOn(t[kBase], t[kPath]);
+        return p[prop].bind(p);
+      }
+      if (prop in RpcProperty.prototype) return Reflect.get(RpcProperty.prototype, prop, receiver);
+      if (typeof prop === 'symbol') return undefined;
+      return newPropertyOn(t[kBase], [...t[kPath], prop]);
+    },
+    apply(t, self, args) { return callOn(t[kBase], t[kPath], args); },
+    set() { return false; },
+    defineProperty() { return false; },
+  };
+  function newPropertyOn(base, path) {
+    const t = callable(RpcProperty.prototype);
+    t[kBase] = base;
+    t[kPath] = path;
+    const p = new Proxy(t, PROPERTY);
+    targets.set(p, t);
+    marks.set(p, 'property');
+    return p;
+  }
+  internal.rpcProperty = newPropertyOn;
+
+  // ---- RpcPromise: what a call returns ----
+
+  const PROMISE = {
+    get(t, prop, receiver) {
+      const p = t[kPromise];
+      if (prop === 'then' || prop === 'catch' || prop === 'finally') return p[prop].bind(p);
+      if (prop in RpcPromise.prototype) return Reflect.get(RpcPromise.prototype, prop, receiver);
+      if (typeof prop === 'symbol') return undefined;
+      return newPropertyOn(t, [prop]);
+    },
+    apply(t, self, args) { return callOn(t, [], args); },
+    set() { return false; },
+    defineProperty() { return false; },
+  };
+  function newPromise(promise) {
+    promise.catch(() => {}); // a pipelined call that is never awaited is no unhandled rejection
+    const t = callable(RpcPromise.prototype);
+    t[kPromise] = promise;
+    const p = new Proxy(t, PROMISE);
+    targets.set(p, t);
+    marks.set(p, 'promise');
+    return p;
+  }
+  internal.rpcPromise = newPromise;
+
+  // ---- answers ----
+
+  // Error classes an RPC call keeps (workerd); any other error arrives as Error("<name>: <message>").
+  const RPC_ERRORS = { Error, EvalError, RangeError, ReferenceError, SyntaxError, TypeError, URIError, AggregateError };
+  internal.rpcErrorClasses = RPC_ERRORS;
+
+  function errorFromEnvelope(env) {
+    const e = env.dom ? new DOMException(env.message, env.name) : new (RPC_ERRORS[env.name] || Error)(env.message);
+    if (typeof env.stack === 'string') Object.defineProperty(e, 'stack', { value: env.stack, writable: true, configurable: true });
+    e.remote = true;
+    return e;
+  }
+
+  /** Settles a call with its result envelope (structured-clone bytes of { ok, value } or { ok: false, … }). */
+  internal.rpcSettle = function (buffer, resolve, reject) {
+    let envelope;
+    try { envelope = internal.deserialize(new Uint8Array(new ArrayBuffer(buffer)), 'result'); } catch (e) { reject(e); return; }
+    if (envelope.ok) resolve(envelope.value); else reject(errorFromEnvelope(envelope));
+  };
+
+  // A call that failed: the callee's event failed with a JavaScript error (jsName is its class: the
+  // caller gets that class, as from workerd; `remote` for a fetch handler that threw — an RPC
+  // method's throw travels in the result instead, so a failed RPC event means the object itself
+  // broke, which workerd does not mark remote), or the host could not deliver it.
+  internal.rpcFailure = function (message, retryable, jsName, remote) {
+    if (jsName !== null && jsName !== undefined) {
+      const e = Object.prototype.hasOwnProperty.call(RPC_ERRORS, jsName) ? new RPC_ERRORS[jsName](message)
+        : new Error(jsName === 'Error' ? message : jsName + ': ' + message);
+      if (remote) e.remote = true;
+      return e;
+    }
+    const e = new Error(message);
+    e.retryable = !!retryable;
+    return e;
+  };
+
+  /** Disposes every stub inside a value (a result being disposed). */
+  function disposeValue(v, seen = new Set()) {
+    if ((typeof v !== 'object' && typeof v !== 'function') || v === null || seen.has(v)) return;
+    seen.add(v);
+    const mark = marks.get(v);
+    if (mark === 'stub') { v[Symbol.dispose](); return; }
+    if (mark !== undefined) return;
+    if (v instanceof Map) { for (const [k, x] of v) { disposeValue(k, seen); disposeValue(x, seen); } return; }
+    if (v instanceof Set || Array.isArray(v)) { for (const x of v) disposeValue(x, seen); return; }
+    if (Object.getPrototypeOf(v) === Object.prototype) for (const k of Object.keys(v)) disposeValue(v[k], seen);
+  }
+});
