@@ -32,6 +32,8 @@ export class Exporter extends DurableObject {
   async laterOutcome() { return await this.laterResult; }
   async stubOf(name) { return this.env.RELAY.getByName(name); }
   async callStub(stub, who) { return await stub.hello(who); }
+  plain() { return { a: 1, nested: { b: 2 } }; }
+  async callFn(f, x) { return await f(x); }
   get prop() { return 'a getter'; }
   field = 'an instance field';
 }
@@ -52,4 +54,6 @@ export class Refuser extends DurableObject {
   plain() { return new Plain(); }
   symbol() { return { s: Symbol('s') }; }
   store(v) { return this.ctx.storage.put('k', v).then(() => 'stored'); }
+  async storeOwnTarget() { await this.ctx.storage.put('t', new Quiet()); return Object.keys(await this.ctx.storage.get('t')); }
+  cloneOwnTarget() { return structuredClone({ t: new Quiet() }); }
 }

@@ -21,12 +21,20 @@ export class Counter extends Base {
   nested() { return new Counter(this.n * 10, this.tag + '.nested'); }
   obj() { return { f: (x) => x * 2, c: new Counter(5, this.tag + '.obj'), v: 'plain' }; }
   async callMe(fn, x) { return await fn(x); }
+  self() { return this; }
+  custom() { throw new TargetError('mine'); }
+  withCause() { throw new Error('outer', { cause: new Error('inner') }); }
+  fetch(x) { return 'target fetch ' + x; }
   [Symbol.dispose]() { disposals.push(this.tag); }
 }
 
 /** A target without [Symbol.dispose]: disposing its stubs must not fail. */
 export class Quiet extends RpcTarget {
   hello(who) { return 'hello ' + who; }
+}
+
+class TargetError extends Error {
+  constructor(m) { super(m); this.name = 'TargetError'; this.extra = 1; }
 }
 
 export class Plain {

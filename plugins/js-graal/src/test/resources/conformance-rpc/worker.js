@@ -213,6 +213,64 @@ const cases = {
   'result-symbol': async (env, n) => outcome(env.REFUSER.getByName(n).symbol()),
   'stub-into-storage': async (env, n) => outcome(env.REFUSER.getByName(n).store(() => 1)),
   'target-into-storage': async (env, n) => outcome(env.REFUSER.getByName(n).store(new Quiet())),
+  'result-object-disposer': async (env, n) => {
+    const ex = env.EXPORTER.getByName(n);
+    const r = await ex.many(n);
+    const shape = [typeof r[Symbol.dispose], Object.keys(r), typeof r[1][Symbol.dispose]];
+    r[Symbol.dispose]();
+    await sleep(50);
+    return [shape, (await ex.disposed(n)).sort()];
+  },
+  'plain-result-disposer': async (env, n) => { const r = await env.EXPORTER.getByName(n).plain(); return [typeof r[Symbol.dispose], Object.keys(r), JSON.stringify(r)]; },
+  'stub-moved-by-failed-argument': async (env, n) => {
+    const ex = env.EXPORTER.getByName(n);
+    const c = await ex.counter(1, n);
+    return [await outcome(ex.echo(c, Symbol('x'))), await outcome(c.inc())];
+  },
+  'disposed-stub-as-argument': async (env, n) => {
+    const ex = env.EXPORTER.getByName(n);
+    const c = await ex.counter(1, n);
+    c[Symbol.dispose]();
+    return ex.describe(c);
+  },
+  'pipeline-deep': async (env, n) => env.EXPORTER.getByName(n).counter(1, n).nested().nested().value,
+  'pipeline-plain-missing': async (env, n) => outcome(env.EXPORTER.getByName(n).plain().nope),
+  'pipeline-plain-missing-call': async (env, n) => outcome(env.EXPORTER.getByName(n).plain().nope()),
+  'pipeline-plain-nested': async (env, n) => env.EXPORTER.getByName(n).plain().nested.b,
+  'pipeline-failing-property': async (env, n) => outcome(env.EXPORTER.getByName(n).failing().value),
+  'target-returns-itself': async (env, n) => {
+    const c = await env.EXPORTER.getByName(n).counter(1, n);
+    const s = await c.self();
+    await s.inc(5);
+    return [await c.value, s === c];
+  },
+  'method-read-as-property': async (env, n) => { const m = await (await env.EXPORTER.getByName(n).counter(1, n)).inc; return typeof m; },
+  'getter-called': async (env, n) => outcome((await env.EXPORTER.getByName(n).counter(1, n)).value()),
+  'property-called-unbound': async (env, n) => { const c = await env.EXPORTER.getByName(n).counter(1, n); const f = c.inc; return f(4); },
+  'target-custom-error': async (env, n) => {
+    try { await (await env.EXPORTER.getByName(n).counter(1, n)).custom(); return 'no error'; } catch (e) { return [e.name, e.message, e.extra, e.remote]; }
+  },
+  'target-error-cause-dropped': async (env, n) => {
+    try { await (await env.EXPORTER.getByName(n).counter(1, n)).withCause(); return 'no error'; } catch (e) { return [e.name, e.message, 'cause' in e]; }
+  },
+  'target-method-named-fetch': async (env, n) => (await env.EXPORTER.getByName(n).counter(1, n)).fetch('x'),
+  'function-dup': async (env, n) => { const f = await env.EXPORTER.getByName(n).fn('dup:'); const g = f.dup(); f[Symbol.dispose](); return [await g(1), await outcome(f(1))]; },
+  'function-round-trip': async (env, n) => { const ex = env.EXPORTER.getByName(n); const f = await ex.fn('back:'); return ex.callFn(f, 'w'); },
+  'clone-stub': async (env, n) => { const c = await env.EXPORTER.getByName(n).counter(1, n); return outcome(Promise.resolve().then(() => structuredClone(c))); },
+  'clone-rpc-promise': async (env, n) => { const p = env.EXPORTER.getByName(n).counter(1, n); const o = await outcome(Promise.resolve().then(() => structuredClone(p))); await p; return o; },
+  'clone-rpc-property': async (env, n) => { const c = await env.EXPORTER.getByName(n).counter(1, n); return outcome(Promise.resolve().then(() => structuredClone(c.value))); },
+  'do-stub-into-storage': async (env, n) => outcome(env.REFUSER.getByName(n).store(env.RELAY.getByName(n))),
+  'target-stored-by-its-object': async (env, n) => env.REFUSER.getByName(n).storeOwnTarget(),
+  'target-cloned-by-its-object': async (env, n) => outcome(env.REFUSER.getByName(n).cloneOwnTarget()),
+  'rpc-promise-as-argument': async (env, n) => { const ex = env.EXPORTER.getByName(n); return outcome(ex.echo(ex.counter(5, n))); },
+  'rpc-property-as-argument': async (env, n) => { const ex = env.EXPORTER.getByName(n); const c = await ex.counter(7, n); return outcome(ex.echo(c.value)); },
+  'request-as-argument': async (env, n) => outcome(env.EXPORTER.getByName(n).echo(new Request('http://x/')).then((r) => r.url)),
+  'local-rpc-stub-function': async () => { const s = new RpcStub((x) => x + 1); return [typeof s, await s(1)]; },
+  'local-rpc-stub-object': async () => { const s = new RpcStub({ hello: () => 'hi' }); return [typeof s, await outcome(s.hello())]; },
+  'rpc-promise-constructor': () => { try { new RpcPromise(); return 'constructed'; } catch (e) { return [e.name, e.message]; } },
+  'assign-on-stub': async (env, n) => { const c = await env.EXPORTER.getByName(n).counter(1, n); c.extra = 5; return [c.extra, await c.inc()]; },
+  'assign-on-do-stub': async (env, n) => { const s = env.EXPORTER.getByName(n); s.extra = 5; return [s.extra, await s.prop]; },
+  'in-on-stub': async (env, n) => { const c = await env.EXPORTER.getByName(n).counter(1, n); return ['inc' in c, 'zzz' in c, 'dup' in c]; },
   'callback-through-target': async (env, n) => {
     const c = await env.EXPORTER.getByName(n).counter(1, n);
     return c.callMe((x) => 'worker got ' + x, 7);

@@ -55,15 +55,18 @@
       connect: () => { throw internal.unsupported('Durable Object stub connect()'); },
       [kId]: id,
     };
+    let own;
     const stub = new Proxy(target, {
       get(t, prop) {
+        if (own !== undefined && own.has(prop)) return own.get(prop);
         if (prop === Symbol.toStringTag) return tag;
         if (typeof prop === 'symbol' || prop === 'then') return undefined;
         if (RESERVED.has(prop)) return t[prop];
         return internal.rpcProperty(t, [prop]);
       },
       has(t, prop) { return typeof prop === 'string' && prop !== 'then'; },
-      set() { throw new TypeError('A Durable Object stub is read-only.'); },
+      // As workerd: a property assigned to a stub stays on this side.
+      set(t, prop, value) { (own || (own = new Map())).set(prop, value); return true; },
     });
     stubTargets.set(stub, target);
     internal.rpcMarks.set(stub, 'dostub');

@@ -27,6 +27,7 @@
   const kBase = Symbol('RpcProperty.base');
   const kPath = Symbol('RpcProperty.path');
   const kPromise = Symbol('RpcPromise.promise');
+  const kOwn = Symbol('RpcStub.own'); // properties user code set on a stub or property: kept locally, as on workerd
   const targets = new WeakMap(); // proxy -> its target, where the slots are
 
   function define(proto, tag, members) {
@@ -73,15 +74,25 @@
 
   // ---- stubs ----
 
+  // Traps every proxy here shares: a property user code assigned stays local; `in` is true for
+  // every name (any name may exist remotely).
+  function setOwn(t, prop, value) {
+    (t[kOwn] || (t[kOwn] = new Map())).set(prop, value);
+    return true;
+  }
+  const own = (t, prop) => t[kOwn] !== undefined && t[kOwn].has(prop);
+  const hasAny = (proto) => (t, prop) => typeof prop === 'string' || prop in proto;
+
   const STUB = {
     get(t, prop, receiver) {
+      if (own(t, prop)) return t[kOwn].get(prop);
       if (prop in RpcStub.prototype) return Reflect.get(RpcStub.prototype, prop, receiver);
       if (typeof prop === 'symbol' || prop === 'then') return undefined;
       return newPropertyOn(t, [prop]);
     },
     apply(t, self, args) { return remoteOp(t, 'call', [], args); },
-    set() { return false; },
-    defineProperty() { return false; },
+    set(t, prop, value) { return setOwn(t, prop, value); },
+    has: hasAny(RpcStub.prototype),
   };
   function newStub(key) {
     const t = callable(RpcStub.prototype);
@@ -98,22 +109,23 @@
     return newStub(key);
   };
 
-  /** Moves a stub into a message: a new key for the receiver; this stub is disposed (workerd moves stubs passed on). */
+  /**
+   * Moves a stub into a message: a new key for the receiver; this stub is disposed (workerd moves
+   * stubs passed on). A disposed stub travels as a broken one (key ""), whose calls fail as its own would.
+   */
   internal.rpcTransfer = function (stub) {
     const t = targets.get(stub);
     const key = t[kDisposed] ? null : bridge.transfer(t[kKey]);
     t[kDisposed] = true;
-    if (key === null) throw new Error(DISPOSED);
-    return key;
+    return key === null ? '' : key;
   };
 
   /** `new RpcStub(target)`: a stub for an object of this context, which calls go through like any other. */
   internal.rpcLocalStub = function (target) {
-    const isTarget = internal.RpcTarget !== undefined && target instanceof internal.RpcTarget;
-    if (!isTarget && typeof target !== 'function') {
-      if (marks.get(target) === 'stub') return target.dup();
-      throw new TypeError('RpcStub constructor expects an RpcTarget or a function.');
+    if ((typeof target !== 'object' && typeof target !== 'function') || target === null) {
+      throw new TypeError('RpcStub constructor expects an RpcTarget, a function or an object.');
     }
+    if (marks.get(target) === 'stub') return target.dup();
     return internal.rpcStub(internal.rpcExport(target), false);
   };
 
@@ -153,7 +165,10 @@
       if (mark === 'dostub') return sendOp(internal.doStubBase(v), op, path.slice(i), msg);
       if (mark === 'promise' || mark === 'property') return Promise.resolve(v).then((x) => opOnValue(x, op, path.slice(i), msg));
       if (i === path.length) break;
-      if (v === null || v === undefined) { releaseKeys(msg); throw new TypeError("Cannot read properties of " + v + " (reading '" + path[i] + "')"); }
+      if ((typeof v !== 'object' && typeof v !== 'function') || v === null || !Object.prototype.hasOwnProperty.call(v, path[i])) {
+        releaseKeys(msg);
+        throw new TypeError('The RPC receiver does not implement the method "' + path[i] + '".');
+      }
       v = v[path[i]];
     }
     if (op === 'get') { releaseKeys(msg); return v; }
@@ -181,13 +196,14 @@
         const p = getOn(t[kBase], t[kPath]);
         return p[prop].bind(p);
       }
+      if (own(t, prop)) return t[kOwn].get(prop);
       if (prop in RpcProperty.prototype) return Reflect.get(RpcProperty.prototype, prop, receiver);
       if (typeof prop === 'symbol') return undefined;
       return newPropertyOn(t[kBase], [...t[kPath], prop]);
     },
     apply(t, self, args) { return callOn(t[kBase], t[kPath], args); },
-    set() { return false; },
-    defineProperty() { return false; },
+    set(t, prop, value) { return setOwn(t, prop, value); },
+    has: hasAny(RpcProperty.prototype),
   };
   function newPropertyOn(base, path) {
     const t = callable(RpcProperty.prototype);
@@ -206,13 +222,14 @@
     get(t, prop, receiver) {
       const p = t[kPromise];
       if (prop === 'then' || prop === 'catch' || prop === 'finally') return p[prop].bind(p);
+      if (own(t, prop)) return t[kOwn].get(prop);
       if (prop in RpcPromise.prototype) return Reflect.get(RpcPromise.prototype, prop, receiver);
       if (typeof prop === 'symbol') return undefined;
       return newPropertyOn(t, [prop]);
     },
     apply(t, self, args) { return callOn(t, [], args); },
-    set() { return false; },
-    defineProperty() { return false; },
+    set(t, prop, value) { return setOwn(t, prop, value); },
+    has: hasAny(RpcPromise.prototype),
   };
   function newPromise(promise) {
     promise.catch(() => {}); // a pipelined call that is never awaited is no unhandled rejection
@@ -242,7 +259,13 @@
   internal.rpcSettle = function (buffer, resolve, reject) {
     let envelope;
     try { envelope = internal.deserialize(new Uint8Array(new ArrayBuffer(buffer)), 'result'); } catch (e) { reject(e); return; }
-    if (envelope.ok) resolve(envelope.value); else reject(errorFromEnvelope(envelope));
+    if (!envelope.ok) { reject(errorFromEnvelope(envelope)); return; }
+    const v = envelope.value;
+    // As workerd: an object result has a disposer for the stubs inside it (`using r = await stub.f()`).
+    if (typeof v === 'object' && v !== null && marks.get(v) === undefined && !Object.prototype.hasOwnProperty.call(v, Symbol.dispose)) {
+      Object.defineProperty(v, Symbol.dispose, { value: function () { disposeValue(v); }, writable: true, configurable: true });
+    }
+    resolve(v);
   };
 
   // A call that failed: the callee's event failed with a JavaScript error (jsName is its class: the
@@ -266,7 +289,7 @@
     if ((typeof v !== 'object' && typeof v !== 'function') || v === null || seen.has(v)) return;
     seen.add(v);
     const mark = marks.get(v);
-    if (mark === 'stub') { v[Symbol.dispose](); return; }
+    if (mark === 'stub') { RpcStub.prototype[Symbol.dispose].call(v); return; }
     if (mark !== undefined) return;
     if (v instanceof Map) { for (const [k, x] of v) { disposeValue(k, seen); disposeValue(x, seen); } return; }
     if (v instanceof Set || Array.isArray(v)) { for (const x of v) disposeValue(x, seen); return; }

@@ -44,13 +44,14 @@
   const isReceiver = (v) => internal.RpcTarget !== undefined && v instanceof internal.RpcTarget;
 
   // Reads `path` from `root` (the exported object or the Durable Object) and calls or returns it.
-  // The first name, and any name read from an RpcTarget, follows the receiver rules; names read
-  // from plain data returned on the way are plain property reads.
+  // A name read from the Durable Object or an RpcTarget follows the receiver rules; from anything
+  // else (a function, an object given to `new RpcStub()`, plain data on the way) it must be an own
+  // property.
   function apply(root, isObject, op, path, args) {
     let receiver;
     let value = root;
     for (let i = 0; i < path.length; i++) {
-      const guarded = i === 0 ? !(typeof root === 'function') : isReceiver(value);
+      const guarded = (i === 0 && isObject) || isReceiver(value);
       receiver = value;
       if (guarded) {
         const d = member(value, path[i], i === 0 && isObject);
@@ -61,7 +62,9 @@
         }
         value = d.get !== undefined ? d.get.call(receiver) : d.value;
       } else {
-        if (value === null || value === undefined) throw new TypeError("Cannot read properties of " + value + " (reading '" + path[i] + "')");
+        if ((typeof value !== 'object' && typeof value !== 'function') || value === null || !Object.prototype.hasOwnProperty.call(value, path[i])) {
+          throw notImplemented(path[i]);
+        }
         value = value[path[i]];
       }
     }

@@ -46,7 +46,7 @@
 
   // Objects rpc-client.js and durable-object-stubs.js made: 'stub' | 'promise' | 'property' | 'dostub'.
   const marks = internal.rpcMarks = new WeakMap();
-  const STUB_IN_STORAGE = 'RpcStub cannot be serialized in this context.';
+  const STUB_IN_STORAGE = ' cannot be serialized in this context.';
   const TARGET_OUTSIDE_RPC = 'Remote RPC references can only be serialized for RPC.';
 
   class Writer {
@@ -75,9 +75,10 @@
 
   // A stub, RpcPromise, RpcProperty or Durable Object stub (`mark`) or an exportable value.
   function writeRpcObject(w, v, mark) {
+    const type = mark === 'promise' ? 'RpcPromise' : mark === 'property' ? 'RpcProperty' : mark === 'dostub' ? 'ServiceStub' : 'RpcStub';
     if (w.mode !== 'rpc') {
-      if (mark === 'stub' || mark === 'dostub') throw w.mode === 'clone' ? fail('#<RpcStub>') : cloneError(STUB_IN_STORAGE);
-      throw fail('#<' + (mark === 'promise' ? 'RpcPromise' : 'RpcProperty') + '>');
+      if (w.mode !== 'clone' && (mark === 'stub' || mark === 'dostub')) throw cloneError(type + STUB_IN_STORAGE);
+      throw fail('#<' + (mark === 'dostub' ? 'DurableObject' : type) + '>');
     }
     if (mark === 'stub') { w.key(internal.rpcTransfer(v)); return; }
     if (mark === 'dostub') {
@@ -85,8 +86,7 @@
       w.u8(0x13); w.str(className); w.str(hex); w.u8(name === undefined ? 0 : 1); if (name !== undefined) w.str(name);
       return;
     }
-    throw cloneError('cellgate cannot pass an ' + (mark === 'promise' ? 'RpcPromise' : 'RpcProperty')
-      + ' as an RPC argument or result (workerd pipelines it); await it first.');
+    throw cloneError('Could not serialize object of type "' + type + '". This type does not support serialization.');
   }
 
   function write(w, v) {
@@ -134,6 +134,7 @@
     if (v instanceof Boolean || v instanceof Number || v instanceof String || v instanceof BigInt) {
       w.u8(0x11); write(w, v.valueOf()); return;
     }
+    // An RpcTarget is exported in an RPC message and refused anywhere else (workerd).
     if (internal.RpcTarget !== undefined && v instanceof internal.RpcTarget) {
       if (w.mode !== 'rpc') throw cloneError(TARGET_OUTSIDE_RPC);
       w.key(internal.rpcExport(v));
@@ -143,13 +144,13 @@
       throw new DOMException('Could not serialize object of type "CryptoKey". This type does not support serialization.', 'DataCloneError');
     }
     if (v instanceof WeakMap || v instanceof WeakSet) throw fail('#<' + (v instanceof WeakMap ? 'WeakMap' : 'WeakSet') + '>');
-    if (v instanceof Promise || v instanceof WeakRef ||
-      internal.isInstance('ReadableStream', v) || v instanceof Request || v instanceof Response) {
-      if (w.mode === 'rpc' && !(v instanceof Promise) && !(v instanceof WeakRef)) {
-        throw cloneError('cellgate does not pass ' + Object.prototype.toString.call(v).slice(8, -1)
-          + ' objects over RPC yet (workerd streams them); send its contents instead.');
-      }
-      throw fail(Object.prototype.toString.call(v));
+    if (v instanceof Promise || v instanceof WeakRef) throw fail(Object.prototype.toString.call(v));
+    const platform = v instanceof Request ? 'Request' : v instanceof Response ? 'Response' : v instanceof Headers ? 'Headers'
+      : internal.isInstance('ReadableStream', v) ? 'ReadableStream' : internal.isInstance('WritableStream', v) ? 'WritableStream' : null;
+    if (platform !== null) {
+      // workerd passes these over RPC (streams by reference); cellgate refuses them by name rather than drop them.
+      if (w.mode === 'rpc') throw cloneError('cellgate does not pass a ' + platform + ' over RPC yet (workerd does); send its contents instead.');
+      if (platform !== 'Headers') throw fail(Object.prototype.toString.call(v));
     }
     if (w.mode === 'rpc') {
       const proto = Object.getPrototypeOf(v);

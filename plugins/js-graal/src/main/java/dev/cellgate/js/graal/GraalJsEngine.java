@@ -44,7 +44,7 @@ public final class GraalJsEngine implements JsEngine {
     private final dev.cellgate.js.graal.host.wasm.WasmEngine wasm;
     private final EngineInfo info;
     private final Gates gates;
-    private final dev.cellgate.js.graal.host.rpc.RpcExports rpcExports = new dev.cellgate.js.graal.host.rpc.RpcExports("local");
+    private final dev.cellgate.js.graal.host.rpc.RpcExports rpcExports;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     public GraalJsEngine(JsEngineConfig config, JsLimits limits) {
@@ -55,6 +55,7 @@ public final class GraalJsEngine implements JsEngine {
         this.config = config;
         this.limits = limits;
         this.gates = gates;
+        this.rpcExports = new dev.cellgate.js.graal.host.rpc.RpcExports(config.nodeId() == null ? "local" : config.nodeId());
         this.engine = Engine.newBuilder("js")
                 // We report the mode ourselves (EngineInfo), loudly, through the node's log.
                 .option("engine.WarnInterpreterOnly", "false")

@@ -25,6 +25,12 @@ public final class RpcExports {
     /** workerd's message for a stub whose exporting request is over. */
     static final String EXPORTER_GONE = "The execution context which hosts this callback is no longer running.";
 
+    /**
+     * Test-only negative control: false makes an ending session keep what it holds (the leak that
+     * {@code RpcLifetimeTest} must catch). Never false in production.
+     */
+    public static volatile boolean releaseWhenSessionsEnd = true;
+
     private final String keyPrefix;
     private final Map<String, Ref> refs = new HashMap<>();
     private long next;
@@ -163,6 +169,9 @@ public final class RpcExports {
                 return;
             }
             s.closed = true;
+            if (!releaseWhenSessionsEnd) {
+                return;
+            }
             held = new ArrayList<>(s.held);
             s.held.clear();
         }
