@@ -105,8 +105,7 @@
   }
   /** The stub for a key this context deserialized; `argument`: it came with a call and ends with it. */
   internal.rpcStub = function (key, argument) {
-    bridge.adopt(key, argument);
-    return newStub(key);
+    return newStub(bridge.adopt(key, argument));
   };
 
   /**

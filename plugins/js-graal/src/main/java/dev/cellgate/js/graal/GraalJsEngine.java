@@ -133,6 +133,11 @@ public final class GraalJsEngine implements JsEngine {
         return rpcExports;
     }
 
+    @Override
+    public dev.cellgate.core.spi.js.ExportedObjects exportedObjects() {
+        return rpcExports;
+    }
+
     public boolean gatesEnforced() {
         return gates == Gates.ENFORCED;
     }

@@ -22,7 +22,16 @@ public final class TestEngine implements AutoCloseable {
     }
 
     public TestEngine(JsLimits limits, GraalJsEngine.Gates gates) {
-        this.engine = new GraalJsEngine(new JsEngineConfig(vertx, limits.cpuBudgetMs(), 100L << 20, "test-node"), limits, gates);
+        this(limits, gates, "test-node");
+    }
+
+    /** An engine that names itself {@code nodeId} (a test with several "nodes" in one process). */
+    public TestEngine(String nodeId) {
+        this(new JsLimits(30_000, JsLimits.defaultAllocationLimit(), 10), GraalJsEngine.Gates.ENFORCED, nodeId);
+    }
+
+    private TestEngine(JsLimits limits, GraalJsEngine.Gates gates, String nodeId) {
+        this.engine = new GraalJsEngine(new JsEngineConfig(vertx, limits.cpuBudgetMs(), 100L << 20, nodeId), limits, gates);
     }
 
     public LoadedScript load(ScriptBundle bundle) throws ScriptLoadException {

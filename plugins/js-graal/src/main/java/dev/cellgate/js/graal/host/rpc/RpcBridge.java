@@ -1,6 +1,6 @@
 package dev.cellgate.js.graal.host.rpc;
 
-import dev.cellgate.core.spi.js.CellHost;
+import dev.cellgate.core.spi.js.ExportedObjects;
 import dev.cellgate.js.graal.host.JsFunctions;
 import dev.cellgate.js.graal.instance.JsEvent;
 import dev.cellgate.js.graal.instance.JsException;
@@ -27,6 +27,7 @@ import org.graalvm.polyglot.Value;
  * which only post to it.
  */
 public final class RpcBridge {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RpcBridge.class);
     private final JsInstance instance;
     private final RpcExports table;
     private final Supplier<JsFunctions> functions;
@@ -38,11 +39,12 @@ public final class RpcBridge {
     /** A call into one of this context's objects runs in the session of whoever exported it. */
     private final Map<JsEvent, RpcSession> borrowed = new IdentityHashMap<>();
 
-    public RpcBridge(JsInstance instance, RpcExports table, Supplier<JsFunctions> functions) {
+    /** @param cell the context holds a Durable Object (else a Worker) */
+    public RpcBridge(JsInstance instance, RpcExports table, Supplier<JsFunctions> functions, boolean cell) {
         this.instance = instance;
         this.table = table;
         this.functions = functions;
-        this.cell = instance.host() instanceof CellHost;
+        this.cell = cell;
         this.instanceSession = new RpcSession(instance.label());
     }
 
@@ -71,11 +73,14 @@ public final class RpcBridge {
         table.release(key);
     }
 
-    /** A stub this context deserialized: held by the running call ({@code argument}) or by the request / the object. */
+    /**
+     * A stub this context deserialized: held by the running call ({@code argument}) or by the
+     * request / the object. Answers the key the stub uses (a relay's for another node's object).
+     */
     @HostAccess.Export
-    public void adopt(String key, boolean argument) {
+    public String adopt(String key, boolean argument) {
         JsEvent ev = instance.currentEvent();
-        table.adopt(key, argument ? argumentSession(ev) : longSession(ev));
+        return table.adopt(key, argument ? argumentSession(ev) : longSession(ev), this, instanceSession);
     }
 
     /**
@@ -113,6 +118,10 @@ public final class RpcBridge {
 
     /** Runs a call on exported object {@code t.handle()} as a new event of this instance; the future has the result envelope. */
     CompletableFuture<byte[]> deliverCall(RpcExports.Target t, String op, String pathJson, byte[] args) {
+        if (t.remoteKey() != null) {
+            // a relay: the object is on another node, which the host reaches (never re-sent once delivered)
+            return instance.host().stubs().callExport(ExportedObjects.nodeOf(t.remoteKey()), t.remoteKey(), op, pathJson, args);
+        }
         CompletableFuture<byte[]> out = new CompletableFuture<>();
         executeOrFail(out, () -> {
             ResultEvent event = new ResultEvent(instance, null, "rpc " + op + " " + pathJson);
@@ -135,6 +144,14 @@ public final class RpcBridge {
         executeOrFail(new CompletableFuture<>(), () -> {
             ResultEvent event = new ResultEvent(instance, null, "rpc dispose");
             instance.deliver(event, () -> functions.get().dispatchExport().executeVoid(event, handle, "dispose", "[]", ByteBuffer.allocate(0)));
+        });
+    }
+
+    /** The last local stub of another node's object is gone: that node releases its stub (idempotent, best effort). */
+    void releaseRemote(String remoteKey) {
+        instance.host().stubs().releaseExport(ExportedObjects.nodeOf(remoteKey), remoteKey).exceptionally(e -> {
+            LOG.atDebug().setMessage("rpc.release_remote.failed").addKeyValue("key", remoteKey).addKeyValue("error", e.toString()).log();
+            return null;
         });
     }
 

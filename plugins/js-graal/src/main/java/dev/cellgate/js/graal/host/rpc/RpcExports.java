@@ -19,7 +19,7 @@ import java.util.concurrent.CompletableFuture;
  * <p>Shared by the contexts of one engine, on their executors: every method takes the lock. It never
  * runs JavaScript; deliveries go to the owner's executor through {@link RpcBridge}.
  */
-public final class RpcExports {
+public final class RpcExports implements dev.cellgate.core.spi.js.ExportedObjects {
     /** workerd's message for a stub that was disposed (or released with the call that received it). */
     static final String DISPOSED = "RPC stub used after being disposed.";
     /** workerd's message for a stub whose exporting request is over. */
@@ -36,23 +36,30 @@ public final class RpcExports {
     private long next;
     private int liveExports;
 
-    /** @param node names this engine in ref keys ({@code <node>.<n>}), so a key says where its object lives */
+    /** @param node names this engine in ref keys ({@code <node>/<n>}), so a key says where its object lives */
     public RpcExports(String node) {
-        this.keyPrefix = node + ".";
+        this.keyPrefix = node + "/";
     }
 
+    /**
+     * One exported object: {@code handle} in {@code owner}'s context, or — a relay — a stub of
+     * another node's object ({@code remoteKey}) that this node received: its local stubs count here,
+     * calls go on to that node, and the remote stub is released once the last local one is.
+     */
     static final class Export {
         final RpcBridge owner;
         final int handle;
         final RpcSession session;
+        final String remoteKey;
         int refs;
         /** Why calls fail, once the exporting session ended; null while the export answers. */
         String deadReason;
 
-        Export(RpcBridge owner, int handle, RpcSession session) {
+        Export(RpcBridge owner, int handle, RpcSession session, String remoteKey) {
             this.owner = owner;
             this.handle = handle;
             this.session = session;
+            this.remoteKey = remoteKey;
         }
     }
 
@@ -68,8 +75,8 @@ public final class RpcExports {
         }
     }
 
-    /** A call's destination: the export's owner and handle. */
-    record Target(RpcBridge owner, int handle, RpcSession session) {
+    /** A call's destination: the export's owner and handle, or the other node's key for a relay. */
+    record Target(RpcBridge owner, int handle, RpcSession session, String remoteKey) {
     }
 
     /** Exports {@code handle} of {@code owner}'s context; the first ref is in transit (held by nobody yet). Null once {@code session} ended. */
@@ -77,7 +84,7 @@ public final class RpcExports {
         if (session.closed) {
             return null;
         }
-        Export e = new Export(owner, handle, session);
+        Export e = new Export(owner, handle, session, null);
         session.exported.add(e);
         liveExports++;
         return newRef(e).key;
@@ -110,12 +117,25 @@ public final class RpcExports {
         return moved;
     }
 
-    /** The receiver of {@code key} holds it from now on, until it is released or {@code holder} ends. */
-    synchronized void adopt(String key, RpcSession holder) {
+    /**
+     * The receiver of {@code key} holds it from now on, until it is released or {@code holder} ends.
+     * A key of another node becomes a relay held by {@code adopter}'s context: the answer is the
+     * local key to use.
+     */
+    synchronized String adopt(String key, RpcSession holder, RpcBridge adopter, RpcSession relays) {
+        if (!key.isEmpty() && !isLocal(key)) {
+            Export relay = new Export(adopter, -1, relays, key);
+            relays.exported.add(relay);
+            liveExports++;
+            Ref r = newRef(relay);
+            hold(r, holder);
+            return r.key;
+        }
         Ref r = refs.get(key);
         if (r != null && !r.released && r.holder == null) {
             hold(r, holder);
         }
+        return key;
     }
 
     private void hold(Ref r, RpcSession holder) {
@@ -131,7 +151,8 @@ public final class RpcExports {
     }
 
     /** Disposes one stub; the object's {@code [Symbol.dispose]()} runs once its last stub is gone. Idempotent. */
-    synchronized void release(String key) {
+    @Override
+    public synchronized void release(String key) {
         Ref r = refs.remove(key);
         if (r == null || r.released) {
             return;
@@ -142,7 +163,11 @@ public final class RpcExports {
             e.session.exported.remove(e);
             e.deadReason = DISPOSED;
             liveExports--;
-            e.owner.disposeLater(e.handle);
+            if (e.remoteKey != null) {
+                e.owner.releaseRemote(e.remoteKey);
+            } else {
+                e.owner.disposeLater(e.handle);
+            }
         }
     }
 
@@ -155,8 +180,22 @@ public final class RpcExports {
         if (r.export.deadReason != null) {
             throw new JsException("Error", r.export.deadReason, "");
         }
-        return new Target(r.export.owner, r.export.handle, r.export.session);
+        return new Target(r.export.owner, r.export.handle, r.export.session, r.export.remoteKey);
     }
+
+    // ---- for other nodes (ExportedObjects) ----
+
+    @Override
+    public CompletableFuture<byte[]> call(String key, String op, String pathJson, byte[] arguments) {
+        try {
+            Target t = target(key);
+            return t.owner().deliverCall(t, op, pathJson, arguments);
+        } catch (JsException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+
 
     /**
      * Ends {@code s}: the stubs it holds are released, newest first, and what it exported stops
@@ -178,6 +217,7 @@ public final class RpcExports {
         for (int i = held.size() - 1; i >= 0; i--) {
             release(held.get(i).key);
         }
+        List<Export> relays = new ArrayList<>();
         synchronized (this) {
             if (s.exported.isEmpty()) {
                 return;
@@ -185,9 +225,15 @@ public final class RpcExports {
             for (Export e : s.exported) {
                 e.deadReason = reason;
                 liveExports--;
+                if (e.remoteKey != null) {
+                    relays.add(e);
+                }
             }
             s.exported.clear();
             refs.values().removeIf(r -> r.export.deadReason != null && r.holder == null);
+        }
+        for (Export relay : relays) {
+            relay.owner.releaseRemote(relay.remoteKey);
         }
     }
 
@@ -201,7 +247,7 @@ public final class RpcExports {
         return refs.size();
     }
 
-    /** For a future cross-node route: whether {@code key} was minted by this engine. */
+    /** Whether {@code key} was minted by this engine (else it names another node's object). */
     boolean isLocal(String key) {
         return key.startsWith(keyPrefix);
     }
