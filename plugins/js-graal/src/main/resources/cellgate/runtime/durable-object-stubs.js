@@ -11,6 +11,8 @@
   'use strict';
   const RESERVED = new Set(['then', 'constructor', 'toJSON', 'fetch', 'id', 'name', 'connect']);
   const kId = Symbol('DurableObjectStub.id');
+  const kMark = internal.rpcMark;
+  const kSelf = internal.rpcSelf;
 
   function stubFetch(id, input, init) {
     let request;
@@ -42,9 +44,6 @@
         });
     });
   };
-  /** The base rpc-client.js sends along for a Durable Object stub found inside a result. */
-  internal.doStubBase = (stub) => stubTargets.get(stub);
-  const stubTargets = new WeakMap();
 
   /** A stub for `id`; `tag` is its Symbol.toStringTag ("DurableObject" from a namespace, "Fetcher" when received over RPC). */
   internal.newStub = function (id, tag = 'DurableObject') {
@@ -59,6 +58,8 @@
     const stub = new Proxy(target, {
       get(t, prop) {
         if (own !== undefined && own.has(prop)) return own.get(prop);
+        if (prop === kMark) return 'dostub';
+        if (prop === kSelf) return t; // the base rpc-client.js sends along (a stub found inside a result)
         if (prop === Symbol.toStringTag) return tag;
         if (typeof prop === 'symbol' || prop === 'then') return undefined;
         if (RESERVED.has(prop)) return t[prop];
@@ -68,12 +69,10 @@
       // As workerd: a property assigned to a stub stays on this side.
       set(t, prop, value) { (own || (own = new Map())).set(prop, value); return true; },
     });
-    stubTargets.set(stub, target);
-    internal.rpcMarks.set(stub, 'dostub');
     return stub;
   };
   /** The id of a Durable Object stub (for its structured-clone tag). */
-  internal.doStubId = (stub) => stubTargets.get(stub)[kId];
+  internal.doStubId = (stub) => stub[kSelf][kId];
 
   /** Callee side: the Durable Object's method (or property) named by the wire `method`, run on `target`. */
   internal.runRpc = function (target, method, argsBytes) {

@@ -12,7 +12,11 @@
   'use strict';
   const DISPOSED = 'RPC stub used after being disposed.';
   const bridge = host.rpc();
-  const marks = internal.rpcMarks; // object -> 'stub' | 'promise' | 'property' | 'dostub' (structured-clone.js reads it)
+  // Every proxy here answers kMark ('stub' | 'promise' | 'property'; structured-clone.js reads it)
+  // and kSelf (its target, where the slots are): symbol reads rather than tables, as one call makes two proxies.
+  const kMark = internal.rpcMark;
+  const kSelf = internal.rpcSelf = Symbol('rpc.self');
+  const markOf = (v) => ((typeof v === 'object' || typeof v === 'function') && v !== null ? v[kMark] : undefined);
 
   // The classes `cloudflare:workers` exports when the bundle imports it (instanceof works against
   // them); a bundle that never imports it gets the same shapes from private classes.
@@ -28,7 +32,6 @@
   const kPath = Symbol('RpcProperty.path');
   const kPromise = Symbol('RpcPromise.promise');
   const kOwn = Symbol('RpcStub.own'); // properties user code set on a stub or property: kept locally, as on workerd
-  const targets = new WeakMap(); // proxy -> its target, where the slots are
 
   function define(proto, tag, members) {
     Object.defineProperty(proto, Symbol.toStringTag, { value: tag, configurable: true });
@@ -52,16 +55,15 @@
   });
   define(RpcPromise.prototype, 'JsRpcPromise', {
     [Symbol.dispose]() {
-      const t = targets.get(this);
+      const t = markOf(this) === 'promise' ? this[kSelf] : undefined;
       if (t !== undefined) t[kPromise].then(disposeValue, () => {});
     },
   });
   define(RpcProperty.prototype, 'JsRpcProperty', {});
 
   function stubTarget(v) {
-    const t = targets.get(v);
-    if (t === undefined || t[kKey] === undefined) throw new TypeError('Illegal invocation');
-    return t;
+    if (markOf(v) !== 'stub') throw new TypeError('Illegal invocation');
+    return v[kSelf];
   }
 
   // A callable target (an arrow function: no own `prototype`) whose prototype is the class's,
@@ -85,6 +87,8 @@
 
   const STUB = {
     get(t, prop, receiver) {
+      if (prop === kSelf) return t;
+      if (prop === kMark) return 'stub';
       if (own(t, prop)) return t[kOwn].get(prop);
       if (prop in RpcStub.prototype) return Reflect.get(RpcStub.prototype, prop, receiver);
       if (typeof prop === 'symbol' || prop === 'then') return undefined;
@@ -98,10 +102,7 @@
     const t = callable(RpcStub.prototype);
     t[kKey] = key;
     t[kDisposed] = false;
-    const stub = new Proxy(t, STUB);
-    targets.set(stub, t);
-    marks.set(stub, 'stub');
-    return stub;
+    return new Proxy(t, STUB);
   }
   /** The stub for a key this context deserialized; `argument`: it came with a call and ends with it. */
   internal.rpcStub = function (key, argument) {
@@ -113,7 +114,7 @@
    * stubs passed on). A disposed stub travels as a broken one (key ""), whose calls fail as its own would.
    */
   internal.rpcTransfer = function (stub) {
-    const t = targets.get(stub);
+    const t = stub[kSelf];
     const key = t[kDisposed] ? null : bridge.transfer(t[kKey]);
     t[kDisposed] = true;
     return key === null ? '' : key;
@@ -124,7 +125,7 @@
     if ((typeof target !== 'object' && typeof target !== 'function') || target === null) {
       throw new TypeError('RpcStub constructor expects an RpcTarget, a function or an object.');
     }
-    if (marks.get(target) === 'stub') return target.dup();
+    if (markOf(target) === 'stub') return target.dup();
     return internal.rpcStub(internal.rpcExport(target), false);
   };
 
@@ -159,9 +160,8 @@
   // data to the first stub, and send the rest of the path there.
   function opOnValue(v, op, path, msg) {
     for (let i = 0; ; i++) {
-      const mark = (typeof v === 'object' || typeof v === 'function') && v !== null ? marks.get(v) : undefined;
-      if (mark === 'stub') return sendOp(targets.get(v), op, path.slice(i), msg);
-      if (mark === 'dostub') return sendOp(internal.doStubBase(v), op, path.slice(i), msg);
+      const mark = markOf(v);
+      if (mark === 'stub' || mark === 'dostub') return sendOp(v[kSelf], op, path.slice(i), msg);
       if (mark === 'promise' || mark === 'property') return Promise.resolve(v).then((x) => opOnValue(x, op, path.slice(i), msg));
       if (i === path.length) break;
       if ((typeof v !== 'object' && typeof v !== 'function') || v === null || !Object.prototype.hasOwnProperty.call(v, path[i])) {
@@ -195,6 +195,8 @@
         const p = getOn(t[kBase], t[kPath]);
         return p[prop].bind(p);
       }
+      if (prop === kSelf) return t;
+      if (prop === kMark) return 'property';
       if (own(t, prop)) return t[kOwn].get(prop);
       if (prop in RpcProperty.prototype) return Reflect.get(RpcProperty.prototype, prop, receiver);
       if (typeof prop === 'symbol') return undefined;
@@ -208,10 +210,7 @@
     const t = callable(RpcProperty.prototype);
     t[kBase] = base;
     t[kPath] = path;
-    const p = new Proxy(t, PROPERTY);
-    targets.set(p, t);
-    marks.set(p, 'property');
-    return p;
+    return new Proxy(t, PROPERTY);
   }
   internal.rpcProperty = newPropertyOn;
 
@@ -221,6 +220,8 @@
     get(t, prop, receiver) {
       const p = t[kPromise];
       if (prop === 'then' || prop === 'catch' || prop === 'finally') return p[prop].bind(p);
+      if (prop === kSelf) return t;
+      if (prop === kMark) return 'promise';
       if (own(t, prop)) return t[kOwn].get(prop);
       if (prop in RpcPromise.prototype) return Reflect.get(RpcPromise.prototype, prop, receiver);
       if (typeof prop === 'symbol') return undefined;
@@ -231,15 +232,10 @@
     has: hasAny(RpcPromise.prototype),
   };
   function newPromise(promise) {
-    promise.catch(() => {}); // a pipelined call that is never awaited is no unhandled rejection
     const t = callable(RpcPromise.prototype);
     t[kPromise] = promise;
-    const p = new Proxy(t, PROMISE);
-    targets.set(p, t);
-    marks.set(p, 'promise');
-    return p;
+    return new Proxy(t, PROMISE);
   }
-  internal.rpcPromise = newPromise;
 
   // ---- answers ----
 
@@ -261,7 +257,7 @@
     if (!envelope.ok) { reject(errorFromEnvelope(envelope)); return; }
     const v = envelope.value;
     // As workerd: an object result has a disposer for the stubs inside it (`using r = await stub.f()`).
-    if (typeof v === 'object' && v !== null && marks.get(v) === undefined && !Object.prototype.hasOwnProperty.call(v, Symbol.dispose)) {
+    if (typeof v === 'object' && v !== null && markOf(v) === undefined && !Object.prototype.hasOwnProperty.call(v, Symbol.dispose)) {
       Object.defineProperty(v, Symbol.dispose, { value: function () { disposeValue(v); }, writable: true, configurable: true });
     }
     resolve(v);
@@ -287,7 +283,7 @@
   function disposeValue(v, seen = new Set()) {
     if ((typeof v !== 'object' && typeof v !== 'function') || v === null || seen.has(v)) return;
     seen.add(v);
-    const mark = marks.get(v);
+    const mark = markOf(v);
     if (mark === 'stub') { RpcStub.prototype[Symbol.dispose].call(v); return; }
     if (mark !== undefined) return;
     if (v instanceof Map) { for (const [k, x] of v) { disposeValue(k, seen); disposeValue(x, seen); } return; }

@@ -44,8 +44,11 @@
   const DOM_NAMES = new Set(['AbortError', 'TimeoutError', 'DataCloneError', 'NotSupportedError', 'InvalidStateError',
     'InvalidCharacterError', 'InvalidAccessError', 'NetworkError', 'QuotaExceededError', 'NotFoundError', 'TypeMismatchError']);
 
-  // Objects rpc-client.js and durable-object-stubs.js made: 'stub' | 'promise' | 'property' | 'dostub'.
-  const marks = internal.rpcMarks = new WeakMap();
+  // What rpc-client.js's and durable-object-stubs.js's proxies answer for this key: 'stub' |
+  // 'promise' | 'property' | 'dostub' (a symbol read, no table: they are made on every call).
+  const kMark = internal.rpcMark = Symbol('rpc.mark');
+  const MARKS = new Set(['stub', 'promise', 'property', 'dostub']);
+  const markOf = (v) => { const m = v[kMark]; return MARKS.has(m) ? m : undefined; };
   const STUB_IN_STORAGE = ' cannot be serialized in this context.';
   const TARGET_OUTSIDE_RPC = 'Remote RPC references can only be serialized for RPC.';
 
@@ -101,7 +104,7 @@
     if (v === null) { w.u8(0x01); return; }
     const ref = w.seen.get(v);
     if (ref !== undefined) { w.u8(0x10); w.u32(ref); return; }
-    const mark = marks.get(v);
+    const mark = markOf(v);
     if (mark !== undefined) { w.seen.set(v, w.seen.size); writeRpcObject(w, v, mark); return; }
     if (typeof v === 'function') {
       if (w.mode !== 'rpc') throw fail(v.toString().slice(0, 80));
