@@ -1,11 +1,8 @@
 package dev.cellgate.js.graal;
 
 import dev.cellgate.js.graal.support.Differential;
-import dev.cellgate.js.graal.support.TestEngine;
 import java.nio.file.Path;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
@@ -19,22 +16,10 @@ import org.junit.jupiter.api.TestFactory;
  */
 class RpcConformanceTest {
     static final Path FIXTURE = Path.of("src/test/resources/conformance-rpc");
-    static final int MIN_CASES = 40;
-
-    static TestEngine engine;
-
-    @BeforeAll
-    static void start() {
-        engine = new TestEngine();
-    }
-
-    @AfterAll
-    static void stop() {
-        engine.close();
-    }
+    static final int MIN_CASES = 100;
 
     @TestFactory
     Stream<DynamicTest> sameAnswersAsWorkerd() throws Exception {
-        return Differential.casesOnHostedCells(engine, FIXTURE, MIN_CASES);
+        return Differential.casesOnOwnHostedCells(FIXTURE, MIN_CASES);
     }
 }
