@@ -33,6 +33,7 @@ export class Exporter extends DurableObject {
   async stubOf(name) { return this.env.RELAY.getByName(name); }
   async callStub(stub, who) { return await stub.hello(who); }
   plain() { return { a: 1, nested: { b: 2 } }; }
+  headers() { const h = new Headers({ 'X-One': '1' }); h.append('x-one', 'again'); return { h, same: [h, h] }; }
   async callFn(f, x) { return await f(x); }
   get prop() { return 'a getter'; }
   field = 'an instance field';

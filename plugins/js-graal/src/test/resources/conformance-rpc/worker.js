@@ -265,6 +265,14 @@ const cases = {
   'rpc-promise-as-argument': async (env, n) => { const ex = env.EXPORTER.getByName(n); return outcome(ex.echo(ex.counter(5, n))); },
   'rpc-property-as-argument': async (env, n) => { const ex = env.EXPORTER.getByName(n); const c = await ex.counter(7, n); return outcome(ex.echo(c.value)); },
   'request-as-argument': async (env, n) => outcome(env.EXPORTER.getByName(n).echo(new Request('http://x/')).then((r) => r.url)),
+  'headers-as-argument': async (env, n) => {
+    const h = await env.EXPORTER.getByName(n).echo(new Headers([['b', '2'], ['a', '1'], ['set-cookie', 'x=1'], ['set-cookie', 'y=2']]));
+    return [h instanceof Headers, [...h], h.get('set-cookie')];
+  },
+  'headers-in-result': async (env, n) => {
+    const r = await env.EXPORTER.getByName(n).headers();
+    return [r.h instanceof Headers, [...r.h], r.same];
+  },
   'local-rpc-stub-function': async () => { const s = new RpcStub((x) => x + 1); return [typeof s, await s(1)]; },
   'local-rpc-stub-object': async () => { const s = new RpcStub({ hello: () => 'hi' }); return [typeof s, await outcome(s.hello())]; },
   'rpc-promise-constructor': () => { try { new RpcPromise(); return 'constructed'; } catch (e) { return [e.name, e.message]; } },

@@ -21,6 +21,8 @@
 //                    passed on); RPC messages only (RpcExports.java names the keys)
 //   0x13 DO stub     string className, string hex, u8 has name [string name]: a Durable Object stub
 //                    (RPC messages only)
+//   0x14 Headers     u32 count, count × (string name, string value): the pairs its iterator yields
+//                    (RPC messages only, as workerd passes Headers)
 //
 // A "string" inside a tag is u32 byte length + UTF-8, without a tag byte. Every object (all tags
 // from 0x07 up, except 0x10) takes the next index, in the order it is first written. Errors come
@@ -148,12 +150,18 @@
     }
     if (v instanceof WeakMap || v instanceof WeakSet) throw fail('#<' + (v instanceof WeakMap ? 'WeakMap' : 'WeakSet') + '>');
     if (v instanceof Promise || v instanceof WeakRef) throw fail(Object.prototype.toString.call(v));
-    const platform = v instanceof Request ? 'Request' : v instanceof Response ? 'Response' : v instanceof Headers ? 'Headers'
+    if (w.mode === 'rpc' && v instanceof Headers) {
+      const pairs = [...v];
+      w.u8(0x14); w.u32(pairs.length);
+      for (const [name, value] of pairs) { w.str(name); w.str(value); }
+      return;
+    }
+    const platform = v instanceof Request ? 'Request' : v instanceof Response ? 'Response'
       : internal.isInstance('ReadableStream', v) ? 'ReadableStream' : internal.isInstance('WritableStream', v) ? 'WritableStream' : null;
     if (platform !== null) {
       // workerd passes these over RPC (streams by reference); cellgate refuses them by name rather than drop them.
       if (w.mode === 'rpc') throw cloneError('cellgate does not pass a ' + platform + ' over RPC yet (workerd does); send its contents instead.');
-      if (platform !== 'Headers') throw fail(Object.prototype.toString.call(v));
+      throw fail(Object.prototype.toString.call(v));
     }
     if (w.mode === 'rpc') {
       const proto = Object.getPrototypeOf(v);
@@ -230,6 +238,12 @@
         const key = r.str();
         if (r.mode === undefined) throw new DOMException('A stub in structured-clone data outside an RPC message.', 'DataCloneError');
         return keep(internal.rpcStub(key, r.mode === 'argument'));
+      }
+      case 0x14: {
+        const n = r.u32();
+        const h = keep(new Headers());
+        for (let i = 0; i < n; i++) { const name = r.str(); h.append(name, r.str()); }
+        return h;
       }
       case 0x13: {
         const className = r.str();
