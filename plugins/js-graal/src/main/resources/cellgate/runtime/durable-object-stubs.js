@@ -32,14 +32,14 @@
     });
   }
 
-  /** rpc-client.js's send for a Durable Object base: `msg` is the serialized arguments array. */
-  internal.doStubOp = function (base, op, path, msg) {
+  /** rpc-client.js's send for a Durable Object base: `msg` is the serialized arguments array, whose minted stubs `releaseKeys` drops if the call fails. */
+  internal.doStubOp = function (base, op, path, msg, releaseKeys) {
     const [className, hex, name] = internal.idParts(base[kId]);
     const method = op === 'call' && path.length === 1 ? path[0] : '\0' + JSON.stringify([op, ...path]);
     return new Promise((resolve, reject) => {
       host.stubCall(className, hex, name === undefined ? null : name, method, msg.buffer, msg.byteOffset, msg.byteLength,
         (kind, value, retryable, jsName) => {
-          if (kind < 0) { reject(internal.rpcFailure(value, retryable, jsName, false)); return; }
+          if (kind < 0) { releaseKeys(msg); reject(internal.rpcFailure(value, retryable, jsName, false)); return; }
           internal.rpcSettle(value, resolve, reject);
         });
     });

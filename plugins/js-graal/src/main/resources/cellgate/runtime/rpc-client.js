@@ -148,12 +148,12 @@
       return new Promise((resolve, reject) => {
         bridge.call(base[kKey], op, JSON.stringify(path), msg.buffer, msg.byteOffset, msg.byteLength,
           (kind, value, retryable, jsName) => {
-            if (kind < 0) { reject(internal.rpcFailure(value, retryable, jsName, false)); return; }
+            if (kind < 0) { releaseKeys(msg); reject(internal.rpcFailure(value, retryable, jsName, false)); return; }
             internal.rpcSettle(value, resolve, reject);
           });
       });
     }
-    return internal.doStubOp(base, op, path, msg);
+    return internal.doStubOp(base, op, path, msg, releaseKeys);
   }
 
   // A pipelined call or read reached the value its base resolved to: follow the path through plain
@@ -176,6 +176,7 @@
     return v(...args);
   }
 
+  // The stubs a message minted, when the call failed (a callee that adopted one releases it too: idempotent).
   function releaseKeys(msg) {
     if (msg.rpcKeys !== undefined) for (const k of msg.rpcKeys) bridge.release(k);
   }
