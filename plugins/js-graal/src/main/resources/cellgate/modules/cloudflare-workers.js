@@ -15,9 +15,30 @@ export class WorkerEntrypoint {
   }
 }
 
+// Passed over RPC by reference: the receiver gets a stub (rpc-server.js, rpc-client.js).
 export class RpcTarget {
 }
-// Passing an RpcTarget by reference is not supported: the serializer refuses it by name.
 internal.RpcTarget = RpcTarget;
+
+// What RPC hands out: stubs, the promise of a call, a property of a stub. Their behaviour is in
+// rpc-client.js (loaded on first use); the classes live here so `instanceof` works against them.
+export class RpcStub {
+  constructor(target) {
+    return internal.rpcLocalStub(target);
+  }
+}
+export class RpcPromise {
+  constructor() {
+    throw new TypeError('Illegal constructor');
+  }
+}
+export class RpcProperty {
+  constructor() {
+    throw new TypeError('Illegal constructor');
+  }
+}
+internal.RpcStub = RpcStub;
+internal.RpcPromise = RpcPromise;
+internal.RpcProperty = RpcProperty;
 
 export const env = internal.env;

@@ -10,6 +10,11 @@
   let scriptName = '';
   let exports = null;
   let cell = null;
+  // Explicit resource management's well-known symbols, which GraalJS 25 lacks and RPC stubs use
+  // (`stub[Symbol.dispose]()`; Wrangler's esbuild lowers `using` declarations to calls of it).
+  for (const name of ['dispose', 'asyncDispose']) {
+    if (typeof Symbol[name] !== 'symbol') Object.defineProperty(Symbol, name, { value: Symbol('Symbol.' + name) });
+  }
   internal.cellTarget = () => (cell === null ? null : cell.target); // websocket.js delivers hibernatable sockets' events to it
 
   internal.configure = function (json) {
@@ -124,6 +129,18 @@
 
   internal.dispatchCall = function (event, method, argsBuffer) {
     internal.runRpc(cell.target, method, new Uint8Array(new ArrayBuffer(argsBuffer))).then(
+      (bytes) => event.result(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+      (e) => event.fail(...internal.errorParts(e)));
+  };
+
+  // A call on an object this context exported by reference (RpcBridge.deliverCall), or, with op
+  // "dispose", the release of its last stub (rpc-server.js).
+  internal.dispatchExport = function (event, handle, op, pathJson, argsBuffer) {
+    if (op === 'dispose') {
+      try { internal.rpcDropExport(handle); } finally { event.done(); }
+      return;
+    }
+    internal.rpcRunExport(handle, op, JSON.parse(pathJson), new Uint8Array(new ArrayBuffer(argsBuffer))).then(
       (bytes) => event.result(bytes.buffer, bytes.byteOffset, bytes.byteLength),
       (e) => event.fail(...internal.errorParts(e)));
   };

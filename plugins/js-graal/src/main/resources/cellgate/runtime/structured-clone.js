@@ -17,12 +17,26 @@
 //   0x0F Error       string name, string message, u8 has stack [string stack], u8 has cause [value cause]
 //   0x10 reference   u32 index: an object already written (shared references and cycles)
 //   0x11 boxed       value: a Boolean, Number, String or BigInt wrapper object
+//   0x12 stub        string key: an object passed by reference (RpcTarget, function, or a stub
+//                    passed on); RPC messages only (RpcExports.java names the keys)
+//   0x13 DO stub     string className, string hex, u8 has name [string name]: a Durable Object stub
+//                    (RPC messages only)
+//   0x14 Headers     u32 count, count × (string name, string value): the pairs its iterator yields
+//                    (RPC messages only, as workerd passes Headers)
 //
 // A "string" inside a tag is u32 byte length + UTF-8, without a tag byte. Every object (all tags
 // from 0x07 up, except 0x10) takes the next index, in the order it is first written. Errors come
 // back as the standard class named by `name` (Error, EvalError, RangeError, ReferenceError,
 // SyntaxError, TypeError, URIError, or DOMException with that name), otherwise as Error.
 // Functions, symbols, promises, WeakMaps and other host objects throw a DataCloneError.
+//
+// Modes: internal.serialize(v) is storage (KV values, WebSocket attachments); 'clone' is
+// structuredClone(); 'rpc' is an RPC message, where RpcTargets and functions are exported
+// (rpc-server.js), stubs are moved to the receiver (rpc-client.js), Durable Object stubs travel by
+// id, and instances of other classes are refused, as workerd does. The bytes of an RPC message carry
+// the keys it minted (`rpcKeys`), so a message that is never sent can release them.
+// internal.deserialize(bytes, 'argument' | 'result') turns stub tags into stubs held by the running
+// call or by the request / object (RpcBridge.java).
 (function (host, internal) {
   'use strict';
   const VERSION = 1;
@@ -32,8 +46,20 @@
   const DOM_NAMES = new Set(['AbortError', 'TimeoutError', 'DataCloneError', 'NotSupportedError', 'InvalidStateError',
     'InvalidCharacterError', 'InvalidAccessError', 'NetworkError', 'QuotaExceededError', 'NotFoundError', 'TypeMismatchError']);
 
+  // What rpc-client.js's and durable-object-stubs.js's proxies answer for this key: 'stub' |
+  // 'promise' | 'property' | 'dostub' (a symbol read, no table: they are made on every call).
+  const kMark = internal.rpcMark = Symbol('rpc.mark');
+  const MARKS = new Set(['stub', 'promise', 'property', 'dostub']);
+  const markOf = (v) => { const m = v[kMark]; return MARKS.has(m) ? m : undefined; };
+  const STUB_IN_STORAGE = ' cannot be serialized in this context.';
+  const TARGET_OUTSIDE_RPC = 'Remote RPC references can only be serialized for RPC.';
+
   class Writer {
-    constructor() { this.buf = new Uint8Array(256); this.view = new DataView(this.buf.buffer); this.len = 0; this.seen = new Map(); }
+    constructor(mode) {
+      this.buf = new Uint8Array(256); this.view = new DataView(this.buf.buffer); this.len = 0; this.seen = new Map();
+      this.mode = mode; this.keys = undefined;
+    }
+    key(k) { (this.keys || (this.keys = [])).push(k); this.u8(0x12); this.str(k); }
     ensure(n) {
       if (this.len + n <= this.buf.length) return;
       let size = this.buf.length * 2;
@@ -50,6 +76,23 @@
   }
 
   function fail(what) { return new DOMException(what + ' could not be cloned.', 'DataCloneError'); }
+  const cloneError = (message) => new DOMException(message, 'DataCloneError');
+
+  // A stub, RpcPromise, RpcProperty or Durable Object stub (`mark`) or an exportable value.
+  function writeRpcObject(w, v, mark) {
+    const type = mark === 'promise' ? 'RpcPromise' : mark === 'property' ? 'RpcProperty' : mark === 'dostub' ? 'ServiceStub' : 'RpcStub';
+    if (w.mode !== 'rpc') {
+      if (w.mode !== 'clone' && (mark === 'stub' || mark === 'dostub')) throw cloneError(type + STUB_IN_STORAGE);
+      throw fail('#<' + (mark === 'dostub' ? 'DurableObject' : type) + '>');
+    }
+    if (mark === 'stub') { w.key(internal.rpcTransfer(v)); return; }
+    if (mark === 'dostub') {
+      const [className, hex, name] = internal.idParts(internal.doStubId(v));
+      w.u8(0x13); w.str(className); w.str(hex); w.u8(name === undefined ? 0 : 1); if (name !== undefined) w.str(name);
+      return;
+    }
+    throw cloneError('Could not serialize object of type "' + type + '". This type does not support serialization.');
+  }
 
   function write(w, v) {
     switch (typeof v) {
@@ -59,11 +102,18 @@
       case 'string': w.u8(0x06); w.str(v); return;
       case 'bigint': w.u8(0x05); w.u8(v < 0n ? 1 : 0); w.str((v < 0n ? -v : v).toString(16)); return;
       case 'symbol': throw fail(String(v));
-      case 'function': throw fail(v.toString().slice(0, 80));
     }
     if (v === null) { w.u8(0x01); return; }
     const ref = w.seen.get(v);
     if (ref !== undefined) { w.u8(0x10); w.u32(ref); return; }
+    const mark = markOf(v);
+    if (mark !== undefined) { w.seen.set(v, w.seen.size); writeRpcObject(w, v, mark); return; }
+    if (typeof v === 'function') {
+      if (w.mode !== 'rpc') throw fail(v.toString().slice(0, 80));
+      w.seen.set(v, w.seen.size);
+      w.key(internal.rpcExport(v));
+      return;
+    }
     w.seen.set(v, w.seen.size);
     if (v instanceof Date) { w.u8(0x07); w.f64(v.getTime()); return; }
     if (v instanceof RegExp) { w.u8(0x08); w.str(v.source); w.str(v.flags); return; }
@@ -89,17 +139,41 @@
     if (v instanceof Boolean || v instanceof Number || v instanceof String || v instanceof BigInt) {
       w.u8(0x11); write(w, v.valueOf()); return;
     }
+    // An RpcTarget is exported in an RPC message and refused anywhere else (workerd).
     if (internal.RpcTarget !== undefined && v instanceof internal.RpcTarget) {
-      throw new DOMException('An RpcTarget could not be cloned: cellgate does not support passing RpcTarget objects by reference over RPC.', 'DataCloneError');
+      if (w.mode !== 'rpc') throw cloneError(TARGET_OUTSIDE_RPC);
+      w.key(internal.rpcExport(v));
+      return;
     }
     if (internal.isInstance('CryptoKey', v)) { // as workerd: keys hold host material and are not serializable
       throw new DOMException('Could not serialize object of type "CryptoKey". This type does not support serialization.', 'DataCloneError');
     }
-    // (a Blob or File is refused rather than copied as an empty plain object; workerd clones it)
-    if (v instanceof Promise || v instanceof WeakMap || v instanceof WeakSet || v instanceof WeakRef ||
-      internal.isInstance('ReadableStream', v) || v instanceof Request || v instanceof Response || internal.isInstance('Blob', v) ||
-      internal.isInstance('FormData', v) || internal.isInstance('WritableStream', v) || internal.isInstance('MessagePort', v)) {
+    if (v instanceof WeakMap || v instanceof WeakSet) throw fail('#<' + (v instanceof WeakMap ? 'WeakMap' : 'WeakSet') + '>');
+    if (v instanceof Promise || v instanceof WeakRef) throw fail(Object.prototype.toString.call(v));
+    if (w.mode === 'rpc' && v instanceof Headers) {
+      const pairs = [...v];
+      w.u8(0x14); w.u32(pairs.length);
+      for (const [name, value] of pairs) { w.str(name); w.str(value); }
+      return;
+    }
+    // (a Blob, File, FormData or MessagePort is refused rather than copied as an empty plain object; workerd clones a Blob)
+    if (internal.isInstance('Blob', v) || internal.isInstance('FormData', v) || internal.isInstance('MessagePort', v)) {
       throw fail(Object.prototype.toString.call(v));
+    }
+    const platform = v instanceof Request ? 'Request' : v instanceof Response ? 'Response'
+      : internal.isInstance('ReadableStream', v) ? 'ReadableStream' : internal.isInstance('WritableStream', v) ? 'WritableStream' : null;
+    if (platform !== null) {
+      // workerd passes these over RPC (streams by reference); cellgate refuses them by name rather than drop them.
+      if (w.mode === 'rpc') throw cloneError('cellgate does not pass a ' + platform + ' over RPC yet (workerd does); send its contents instead.');
+      throw fail(Object.prototype.toString.call(v));
+    }
+    if (w.mode === 'rpc') {
+      const proto = Object.getPrototypeOf(v);
+      if (proto !== Object.prototype && proto !== null) {
+        const C = proto.constructor;
+        const name = typeof C === 'function' && C.name ? C.name : 'Object';
+        throw cloneError('Could not serialize object of type "' + name + '". This type does not support serialization.');
+      }
     }
     const keys = Object.keys(v);
     w.u8(0x0C); w.u32(keys.length);
@@ -107,7 +181,10 @@
   }
 
   class Reader {
-    constructor(bytes) { this.b = bytes; this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength); this.at = 0; this.refs = []; }
+    constructor(bytes, mode) {
+      this.b = bytes; this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength); this.at = 0; this.refs = [];
+      this.mode = mode;
+    }
     need(n) { if (this.at + n > this.b.byteLength) throw new DOMException('Truncated structured-clone data.', 'DataCloneError'); }
     u8() { this.need(1); return this.b[this.at++]; }
     u32() { this.need(4); const v = this.view.getUint32(this.at, true); this.at += 4; return v; }
@@ -161,18 +238,43 @@
         return e;
       }
       case 0x11: return keep(Object(read(r)));
+      case 0x12: {
+        const key = r.str();
+        if (r.mode === undefined) throw new DOMException('A stub in structured-clone data outside an RPC message.', 'DataCloneError');
+        return keep(internal.rpcStub(key, r.mode === 'argument'));
+      }
+      case 0x14: {
+        const n = r.u32();
+        const h = keep(new Headers());
+        for (let i = 0; i < n; i++) { const name = r.str(); h.append(name, r.str()); }
+        return h;
+      }
+      case 0x13: {
+        const className = r.str();
+        const hex = r.str();
+        const name = r.u8() === 1 ? r.str() : undefined;
+        if (r.mode === undefined) throw new DOMException('A Durable Object stub in structured-clone data outside an RPC message.', 'DataCloneError');
+        return keep(internal.newStub(internal.newId(className, hex, name), 'Fetcher'));
+      }
     }
     throw new DOMException('Unknown tag ' + tag + ' in structured-clone data.', 'DataCloneError');
   }
 
-  internal.serialize = function (value) {
-    const w = new Writer();
+  internal.serialize = function (value, mode) {
+    const w = new Writer(mode);
     w.u8(VERSION);
-    write(w, value);
-    return w.buf.subarray(0, w.len);
+    try {
+      write(w, value);
+    } catch (e) {
+      if (w.keys !== undefined) for (const k of w.keys) host.rpc().release(k); // minted for a message that is never sent
+      throw e;
+    }
+    const out = w.buf.subarray(0, w.len);
+    if (w.keys !== undefined) out.rpcKeys = w.keys;
+    return out;
   };
-  internal.deserialize = function (bytes) {
-    const r = new Reader(bytes);
+  internal.deserialize = function (bytes, mode) {
+    const r = new Reader(bytes, mode);
     const version = r.u8();
     if (version !== VERSION) throw new DOMException('Unsupported structured-clone version ' + version, 'DataCloneError');
     return read(r);
@@ -180,6 +282,6 @@
   internal.defineGlobal('structuredClone', function structuredClone(value, options) {
     if (arguments.length === 0) throw new TypeError("Failed to execute 'structuredClone': 1 argument required, but only 0 present.");
     if (options && options.transfer && options.transfer.length) throw internal.unsupported('structuredClone transfer lists');
-    return internal.deserialize(internal.serialize(value));
+    return internal.deserialize(internal.serialize(value, 'clone'));
   });
 });

@@ -45,6 +45,7 @@ public final class GraalJsEngine implements JsEngine {
     private final dev.cellgate.js.graal.host.cache.NodeCache nodeCache;
     private final EngineInfo info;
     private final Gates gates;
+    private final dev.cellgate.js.graal.host.rpc.RpcExports rpcExports;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     public GraalJsEngine(JsEngineConfig config, JsLimits limits) {
@@ -55,6 +56,7 @@ public final class GraalJsEngine implements JsEngine {
         this.config = config;
         this.limits = limits;
         this.gates = gates;
+        this.rpcExports = new dev.cellgate.js.graal.host.rpc.RpcExports(config.nodeId() == null ? "local" : config.nodeId());
         this.engine = Engine.newBuilder("js")
                 // We report the mode ourselves (EngineInfo), loudly, through the node's log.
                 .option("engine.WarnInterpreterOnly", "false")
@@ -138,6 +140,16 @@ public final class GraalJsEngine implements JsEngine {
 
     public JsEngineConfig config() {
         return config;
+    }
+
+    /** The objects this engine's contexts passed by reference over RPC, and their stubs. */
+    public dev.cellgate.js.graal.host.rpc.RpcExports rpcExports() {
+        return rpcExports;
+    }
+
+    @Override
+    public dev.cellgate.core.spi.js.ExportedObjects exportedObjects() {
+        return rpcExports;
     }
 
     public boolean gatesEnforced() {

@@ -17,6 +17,14 @@ public interface JsEngine extends AutoCloseable {
      */
     LoadedScript load(ScriptBundle bundle) throws ScriptLoadException;
 
+    /**
+     * The objects this engine's instances passed by reference over RPC, for calls from other nodes
+     * ({@link StubChannel#callExport}); null for an engine without JS RPC by reference.
+     */
+    default ExportedObjects exportedObjects() {
+        return null;
+    }
+
     @Override
     void close();
 }

@@ -16,4 +16,24 @@ public interface StubChannel {
      * the call could not be delivered (then with {@link StubCallException}).
      */
     CompletableFuture<byte[]> call(CellIdentity target, String method, byte[] arguments);
+
+    /**
+     * A call on an object another node's engine passed by reference (a JS RPC stub whose object
+     * lives on {@code node}): {@code op} "call" or "get" along {@code pathJson} (a JSON array of
+     * names), {@code arguments} and the result as in {@link #call}; {@code node}'s
+     * {@link ExportedObjects} answers it. Never sent again once delivered (at most once): a failure
+     * after delivery fails the call. A host without a route for such calls fails it at once.
+     */
+    default CompletableFuture<byte[]> callExport(String node, String key, String op, String pathJson, byte[] arguments) {
+        return CompletableFuture.failedFuture(new StubCallException("the object behind this RPC stub lives on node " + node
+                + ", and this host has no route for calls on objects exported by another node", false, null));
+    }
+
+    /**
+     * The holder here disposed its stub {@code key} of an object on {@code node} (idempotent, so it
+     * may be sent again). A host without a route drops it: the object ends with its exporter's session.
+     */
+    default CompletableFuture<Void> releaseExport(String node, String key) {
+        return CompletableFuture.completedFuture(null);
+    }
 }

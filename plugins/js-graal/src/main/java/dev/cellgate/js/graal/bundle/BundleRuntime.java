@@ -20,6 +20,7 @@ final class BundleRuntime {
     private final Source main;
     private final String bundleJson;
     private final BundleModules modules;
+    private boolean cell;
     private HostBridge bridge;
     private JsFunctions functions;
     private Value internal;
@@ -36,6 +37,7 @@ final class BundleRuntime {
         HostBridge b = new HostBridge(instance, engine.http(), engine.runtime());
         b.bundleModules(modules);
         b.nodeCache(engine.nodeCache());
+        b.rpcExports(engine.rpcExports(), cell);
         Value in = context.eval(INTERNAL);
         for (Source script : engine.runtime().scripts()) {
             context.eval(script).executeVoid(b, in);
@@ -52,6 +54,12 @@ final class BundleRuntime {
         Value namespace = context.eval(main).getMember("default");
         in.getMember("initBundle").executeVoid(namespace);
         return b::release;
+    }
+
+    /** The contexts set up here hold a Durable Object (RPC sessions are the object's, not a request's). */
+    BundleRuntime forCell() {
+        cell = true;
+        return this;
     }
 
     JsFunctions functions() {

@@ -34,6 +34,9 @@ public final class HostBridge {
     private dev.cellgate.js.graal.host.cache.CacheHost cacheHost;
     private final Map<Integer, OutboundFetch> fetches = new HashMap<>();
     private JsFunctions fns;
+    private dev.cellgate.js.graal.host.rpc.RpcExports rpcExports;
+    private dev.cellgate.js.graal.host.rpc.RpcBridge rpc;
+    private boolean cell;
     private int nextFetchId;
     private Object bundleModules;
 
@@ -61,6 +64,27 @@ public final class HostBridge {
         fetches.values().forEach(OutboundFetch::abort);
         fetches.clear();
         webSockets.release();
+        if (rpc != null) {
+            rpc.release();
+        }
+    }
+
+    /**
+     * The engine's table of objects passed by reference (RPC), and whether this context holds a
+     * Durable Object; set before the scripts run.
+     */
+    public void rpcExports(dev.cellgate.js.graal.host.rpc.RpcExports exports, boolean cell) {
+        this.rpcExports = exports;
+        this.cell = cell;
+    }
+
+    /** RPC by reference: exports, stubs and their sessions ({@code rpc.js}); made on first use. */
+    @HostAccess.Export
+    public dev.cellgate.js.graal.host.rpc.RpcBridge rpc() {
+        if (rpc == null) {
+            rpc = new dev.cellgate.js.graal.host.rpc.RpcBridge(instance, rpcExports, () -> fns, cell);
+        }
+        return rpc;
     }
 
     /** WebSocketPair, accepted sockets and the hibernation API ({@code websocket.js}). */

@@ -14,6 +14,7 @@ public final class JsFunctions {
     private final Value dispatchAlarm;
     private final Value fireTimer;
     private Value pumpOne;
+    private Value dispatchExport;
 
     private JsFunctions(Value internal) {
         this.internal = internal;
@@ -41,6 +42,14 @@ public final class JsFunctions {
 
     public Value fireTimer() {
         return fireTimer;
+    }
+
+    /** A call on (or the disposal of) an object this context exported by reference: {@code dispatch.js}, looked up on first use. */
+    public Value dispatchExport() {
+        if (dispatchExport == null) {
+            dispatchExport = fn(internal, "dispatchExport");
+        }
+        return dispatchExport;
     }
 
     /** Called only inside a turn (it may evaluate the streams file into the context). */

@@ -15,6 +15,8 @@ public abstract class JsEvent {
     long allocatedBytes;
     private volatile LimitExceededException killed;
     int holds;
+    private java.util.List<Runnable> endHooks;
+    private boolean ended;
 
     protected JsEvent(String requestId, String label) {
         this.requestId = requestId;
@@ -41,6 +43,41 @@ public abstract class JsEvent {
     void kill(LimitExceededException reason) {
         if (killed == null) {
             killed = reason;
+        }
+    }
+
+    /**
+     * Runs {@code hook} once the event is over: answered and nothing of it in flight any more (its
+     * {@code waitUntil} promises settled), or failed with its instance. At once if it is over already.
+     * RPC sessions end here (the stubs an event received are released). Call on the executor.
+     */
+    public void whenEnded(Runnable hook) {
+        if (ended) {
+            hook.run();
+            return;
+        }
+        if (endHooks == null) {
+            endHooks = new java.util.ArrayList<>(2);
+        }
+        endHooks.add(hook);
+    }
+
+    /** Whether {@link #whenEnded} hooks have run. */
+    public boolean ended() {
+        return ended;
+    }
+
+    void end() {
+        if (ended) {
+            return;
+        }
+        ended = true;
+        java.util.List<Runnable> hooks = endHooks;
+        endHooks = null;
+        if (hooks != null) {
+            for (Runnable h : hooks) {
+                h.run();
+            }
         }
     }
 

@@ -28,6 +28,7 @@ final class OpenEvents {
         inFlight--;
         if (event.holds == 0) {
             open.remove(event);
+            event.end();
         }
     }
 
@@ -43,6 +44,7 @@ final class OpenEvents {
         for (JsEvent e : orphans) {
             e.holds = 0;
             e.fail(cause);
+            e.end();
         }
     }
 }

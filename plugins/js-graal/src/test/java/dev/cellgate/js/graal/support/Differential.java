@@ -133,6 +133,21 @@ public final class Differential {
         });
     }
 
+    /**
+     * {@link #casesOnHostedCells} on an engine of its own, closed with the cases: the whole of a
+     * conformance test class that needs nothing else.
+     */
+    public static java.util.stream.Stream<org.junit.jupiter.api.DynamicTest> casesOnOwnHostedCells(Path fixture, int minCases)
+            throws Exception {
+        TestEngine engine = new TestEngine();
+        try {
+            return casesOnHostedCells(engine, fixture, minCases).onClose(engine::close);
+        } catch (Exception | Error e) {
+            engine.close();
+            throw e;
+        }
+    }
+
     /** Where cellgate's side of the cases runs, and how to close it once all of them have. */
     private record Target(Function<HttpRequestData, CompletableFuture<HttpResponseData>> send, AutoCloseable closer) {
     }

@@ -108,6 +108,26 @@ public final class HostedCells implements StubChannel, AutoCloseable {
         return cells.call(target, method, arguments);
     }
 
+    private volatile StubChannel exportRoute;
+
+    /** Where calls on objects exported by other "nodes" go (a test's stand-in for the peer link); none by default. */
+    public void exportRoute(StubChannel route) {
+        this.exportRoute = route;
+    }
+
+    @Override
+    public CompletableFuture<byte[]> callExport(String node, String key, String op, String pathJson, byte[] arguments) {
+        StubChannel route = exportRoute;
+        return route == null ? StubChannel.super.callExport(node, key, op, pathJson, arguments)
+                : route.callExport(node, key, op, pathJson, arguments);
+    }
+
+    @Override
+    public CompletableFuture<Void> releaseExport(String node, String key) {
+        StubChannel route = exportRoute;
+        return route == null ? StubChannel.super.releaseExport(node, key) : route.releaseExport(node, key);
+    }
+
     /** Releases every resident cell (final flush, ownership back), then deletes the directory. */
     @Override
     public void close() throws Exception {

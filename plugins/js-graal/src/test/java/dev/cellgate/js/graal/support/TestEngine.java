@@ -27,13 +27,23 @@ public final class TestEngine implements AutoCloseable {
         this(limits, gates, LOCAL_ORIGINS);
     }
 
+    /** An engine that names itself {@code nodeId} (a test with several "nodes" in one process). */
+    public TestEngine(String nodeId) {
+        this(new JsLimits(30_000, JsLimits.defaultAllocationLimit(), 10), GraalJsEngine.Gates.ENFORCED, LOCAL_ORIGINS, nodeId);
+    }
+
     /** An engine whose Workers may connect only where {@code egress} says (the default refusals, lifted by its allow list). */
     public TestEngine(Egress egress) {
         this(new JsLimits(30_000, JsLimits.defaultAllocationLimit(), 10), GraalJsEngine.Gates.ENFORCED, egress);
     }
 
     public TestEngine(JsLimits limits, GraalJsEngine.Gates gates, Egress egress) {
-        this.engine = new GraalJsEngine(new JsEngineConfig(vertx, limits.cpuBudgetMs(), 100L << 20, "test-node", egress, JsEngineConfig.DEFAULT_CACHE_BYTES), limits, gates);
+        this(limits, gates, egress, "test-node");
+    }
+
+    private TestEngine(JsLimits limits, GraalJsEngine.Gates gates, Egress egress, String nodeId) {
+        this.engine = new GraalJsEngine(new JsEngineConfig(vertx, limits.cpuBudgetMs(), 100L << 20, nodeId, egress, JsEngineConfig.DEFAULT_CACHE_BYTES),
+                limits, gates);
     }
 
     /**
