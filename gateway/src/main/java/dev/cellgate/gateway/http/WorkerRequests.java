@@ -41,14 +41,26 @@ public final class WorkerRequests implements Handler<HttpServerRequest> {
     private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
     private final SocketRegistry sockets;
     private final RequestMetrics metrics;
+    private final RetryableCellCalls unserved;
 
     public WorkerRequests(WorkerPool pool, long maxBody, java.util.function.BooleanSupplier draining, SocketRegistry sockets,
             RequestMetrics metrics) {
+        this(pool, maxBody, draining, sockets, metrics, null);
+    }
+
+    /**
+     * @param unserved requests whose Durable Object call failed retryably (e.g. this node serves no
+     *                 cells: degraded, issue 29): when the Worker fails such a request, it is answered
+     *                 503 with Retry-After, not 500 as a Worker error
+     */
+    public WorkerRequests(WorkerPool pool, long maxBody, java.util.function.BooleanSupplier draining, SocketRegistry sockets,
+            RequestMetrics metrics, RetryableCellCalls unserved) {
         this.pool = pool;
         this.maxBody = maxBody;
         this.draining = draining;
         this.sockets = sockets;
         this.metrics = metrics;
+        this.unserved = unserved;
     }
 
     /** Public requests being served right now (the drain waits for them). */
@@ -77,12 +89,17 @@ public final class WorkerRequests implements Handler<HttpServerRequest> {
                 metrics.http(RequestMetrics.Kind.WORKER, status, System.nanoTime() - t0);
             }
         };
-        Runnable done = () -> finish.accept(response.ended() ? response.getStatusCode() : 0);
+        String requestId = requestId(req);
+        Runnable done = () -> {
+            finish.accept(response.ended() ? response.getStatusCode() : 0);
+            if (unserved != null) {
+                unserved.take(requestId); // a mark nobody asked for (the Worker answered anyway) goes with its request
+            }
+        };
         response.endHandler(v -> done.run());
         response.closeHandler(v -> done.run());
         req.pause();
         Context ctx = Vertx.currentContext();
-        String requestId = requestId(req);
         if (HttpExchange.isUpgrade(req)) {
             upgrade(req, ctx, requestId, finish);
             return;
@@ -212,6 +229,14 @@ public final class WorkerRequests implements Handler<HttpServerRequest> {
             status = 503;
             body = "Durable Object unavailable, retry: " + e.getMessage();
             resp.putHeader("retry-after", "1");
+        } else if (unserved != null && unserved.take(requestId)) {
+            // The Worker did not catch the retryable failure of a Durable Object call (e.g. this node or
+            // the object's owner lost its lease: a node rejoins once the bucket answers).
+            status = 503;
+            body = "Durable Object unavailable (" + e.getMessage() + "); retry (request " + requestId + ")";
+            resp.putHeader("retry-after", "1");
+            LOG.atInfo().setMessage("worker.cell_unserved").addKeyValue("request_id", requestId)
+                    .addKeyValue("error", String.valueOf(e.getMessage())).log();
         } else {
             status = 500;
             body = "Worker threw an exception (request " + requestId + ")";

@@ -64,7 +64,6 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
     private final Object fenceLock = new Object();
     /** Cells of a fenced session, until they are gone: no event starts in them again. */
     private final java.util.Set<Cell> fenced = ConcurrentHashMap.newKeySet();
-    private final UnservedRequests unserved = new UnservedRequests();
 
     /** One scope's slot: the activation (or active cell), and the release when one runs. */
     private static final class Entry {
@@ -145,35 +144,14 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
 
     public CompletableFuture<HttpResponseData> fetch(CellIdentity id, HttpRequestData req) {
         try (LogContext.Scope s = LogContext.enter(req.requestId(), id.scope())) {
-            return noteUnserved(req.requestId(), withCell(id, c -> c.deliver(req.requestId(), i -> i.fetch(req)), true));
+            return withCell(id, c -> c.deliver(req.requestId(), i -> i.fetch(req)), true);
         }
     }
 
     public CompletableFuture<byte[]> call(CellIdentity id, String method, byte[] args) {
         try (LogContext.Scope s = LogContext.enter(null, id.scope())) {
-            return noteUnserved(org.slf4j.MDC.get(LogContext.REQUEST_ID), withCell(id, c -> c.deliver(null, i -> i.call(method, args)), true));
+            return withCell(id, c -> c.deliver(null, i -> i.call(method, args)), true);
         }
-    }
-
-    /**
-     * A cell call that failed while this node serves no cells (its lease lapsed: issue 29) marks its
-     * request, so that the public listener answers it 503 with Retry-After rather than as a Worker
-     * failure (the Worker usually does not catch it).
-     */
-    private <T> CompletableFuture<T> noteUnserved(String requestId, CompletableFuture<T> call) {
-        if (requestId != null) {
-            call.whenComplete((v, e) -> {
-                if (e != null && !leaseValid.getAsBoolean()) {
-                    unserved.note(requestId, ticker.nowMs());
-                }
-            });
-        }
-        return call;
-    }
-
-    /** Requests a cell call failed for because this node was not serving cells (for the public listener). */
-    public UnservedRequests unserved() {
-        return unserved;
     }
 
     private <T> CompletableFuture<T> withCell(CellIdentity id, Function<Cell, CompletableFuture<T>> op, boolean retry) {

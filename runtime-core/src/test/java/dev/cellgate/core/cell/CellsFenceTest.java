@@ -98,8 +98,6 @@ class CellsFenceTest extends WithCellHost {
         Throwable e = failure(refused);
         assertThat(e).isInstanceOf(StubCallException.class);
         assertThat(((StubCallException) e).retryable()).isTrue();
-        assertThat(c.unserved().take("r")).as("the public listener answers it 503 + Retry-After").isTrue();
-        assertThat(c.unserved().take("r")).isFalse();
         assertThat(own(1).session()).as("nothing was written while fenced").isEqualTo("s1");
     }
 
