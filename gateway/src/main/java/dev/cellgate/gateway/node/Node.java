@@ -425,6 +425,12 @@ public final class Node {
         }
         ownership.switchSession(keeper.self());
         lease = keeper;
+        if (!keeper.holding()) {
+            // It fenced between its start and now: its fence was not yet the current session's, so say it again.
+            leaseFenced(r.session(), new LeaseRenewal.Fence(LeaseRenewal.FenceKind.LAPSED,
+                    "the new session's lease was lost before the node used it"));
+            return;
+        }
         startWaker(keeper.self());
         LOG.atWarn().setMessage("node.rejoined").addKeyValue("session", r.session()).addKeyValue("previous_session", r.previousSession())
                 .addKeyValue("degraded_ms", r.degradedMs()).addKeyValue("rejoins", r.rejoins()).log();

@@ -106,15 +106,18 @@ public final class Rejoin {
 
     private void probe(int episode) {
         store.get(Keys.lease(node)).whenComplete((o, e) -> {
+            boolean first = false;
             synchronized (authority) {
                 if (e == null) {
-                    authority.probeAnswered(episode);
+                    first = authority.probeAnswered(episode);
                 } else {
                     authority.probeFailed(episode);
                 }
             }
-            if (e == null) {
+            if (first) {
                 LOG.atInfo().setMessage("node.bucket_answers").addKeyValue("degraded_ms", degradedMs()).log();
+            }
+            if (e == null) {
                 drive();
             }
         });

@@ -260,12 +260,15 @@ public final class NodeAuthority {
         }
     }
 
-    /** A probe got an answer from the bucket (any answer: found or not found). */
-    public void probeAnswered(int ofEpisode) {
+    /** A probe got an answer from the bucket (any answer: found or not found). True for the first one that counts. */
+    public boolean probeAnswered(int ofEpisode) {
         if (ofEpisode == episode && degraded()) {
             probesOut = Math.max(0, probesOut - 1);
+            boolean first = !bucketAnswered && state == State.DEGRADED;
             bucketAnswered = true;
+            return first;
         }
+        return false;
     }
 
     /** A probe failed (an error, a timeout): the bucket still does not answer. */
