@@ -22,6 +22,7 @@
 #   S3_BUCKET       bucket created on both servers (default cellgate-test)
 #   S3PROXY_HEAP    -Xmx of the azurite-backed S3Proxy (default 384m)
 #   AZURITE_KEEPALIVE_S  how long Azurite keeps an idle connection (default 120; its own default is 5)
+#   S3_SERVER_NICE  CPU priority of the emulator processes (default -10: above builds and nodes, when allowed)
 #
 # `stop` stops only the processes this work dir started (their command lines name it).
 set -euo pipefail
@@ -34,6 +35,7 @@ AZURITE_PORT=${AZURITE_PORT:-19010}
 BUCKET=${S3_BUCKET:-cellgate-test}
 S3PROXY_HEAP=${S3PROXY_HEAP:-384m}
 AZURITE_KEEPALIVE_S=${AZURITE_KEEPALIVE_S:-120}
+S3_SERVER_NICE=${S3_SERVER_NICE:--10}
 S3PROXY_VERSION=4.1.0
 AZURITE_VERSION=3.37.0
 ACCESS_KEY=cellgate-test-access
@@ -129,10 +131,26 @@ s3proxy_conf() {
   } >"$WORK/$name.properties"
 }
 
+# The emulator stands in for a storage service on machines of its own; here it shares a few cores
+# with the nodes and the builds. Azurite runs every request, and every 10 minutes a mark-and-sweep
+# over all blobs (its extent GC), on one event loop: on a starved box that sweep's second of CPU
+# took 33-60 s of wall time, and nothing was answered meanwhile (.ci/s3-watch.sh showed Azurite
+# itself silent, S3Proxy's JVM answering). So both run at a higher CPU priority when allowed.
+PRIORITY=()
+priority() {
+  if [ "$S3_SERVER_NICE" -ge 0 ] || nice -n "$S3_SERVER_NICE" true 2>/dev/null; then
+    PRIORITY=(nice -n "$S3_SERVER_NICE")
+    say "the emulator runs at nice $S3_SERVER_NICE"
+  else
+    say "WARNING: cannot run the emulator at nice $S3_SERVER_NICE (not permitted here): on a starved machine its" \
+      "periodic blob GC can stall every answer for tens of seconds"
+  fi
+}
+
 launch() {  # name, command...
   local name=$1
   shift
-  nohup "$@" >"$WORK/logs/$name.log" 2>&1 </dev/null &
+  nohup "${PRIORITY[@]}" "$@" >"$WORK/logs/$name.log" 2>&1 </dev/null &
   echo $! >"$WORK/$name.pid"
 }
 
@@ -171,6 +189,7 @@ start() {
   done
   local t0=$SECONDS
   install
+  priority
   say "installed in $((SECONDS - t0))s; starting"
 
   # Keep-alive: Azurite's default closes a connection idle for 5 s, while S3Proxy's HTTP client keeps
