@@ -25,6 +25,7 @@ const EXPECTED = {
   Throttle429Scenario: ["throttling-429"],
   SigkillWipeScenario: ["sigkill-wiped-disk"],
   FenceScenarios: ["sigstop-owner", "bucket-cut-off"],
+  BucketStallScenario: ["bucket-stall"],
   RollingRestartScenario: ["rolling-restart"],
 };
 

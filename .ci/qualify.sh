@@ -10,7 +10,9 @@
 #   throttling-429            sustained 429 on the owner: its bucket request rate stays bounded
 #   sigkill-wiped-disk        SIGKILL of the owner + its local disk deleted + restart
 #   sigstop-owner             SIGSTOP of the owner past its lease TTL, SIGCONT: it self-fences
-#   bucket-cut-off            the owner's bucket stops answering: it self-fences
+#   bucket-cut-off            the owner's bucket stops answering: it self-fences (degrades, rejoins)
+#   bucket-stall              the bucket stops answering EVERY node for 2 x TTL: no process exits,
+#                             stateless requests go on, cells come back once it answers
 #   rolling-restart           SIGTERM + restart of every node in turn, under load
 #
 # Every scenario checks zero lost acknowledged writes and zero double owners (from the nodes'
@@ -28,6 +30,11 @@
 #   QUALIFY_ONLY     comma-separated test classes to run instead of the whole matrix
 #   QUALIFY_OUT      where the evidence goes                        (default <repo>/docs)
 #   S3_PORT, S3_FS_PORT, AZURITE_PORT   ports of the S3 server (see .ci/s3-server.sh)
+#
+# The S3 server is qualify's own: started in .ci/work/qualify/s3-server (never the shared
+# .ci/work/s3-server another run or helper may be using) and stopped at the end, only it.
+# .ci/s3-watch.sh watches it meanwhile (.ci/work/qualify/s3-watch.log: slow answers of Azurite,
+# of S3Proxy, and of the path through both; S3Proxy's GC log is in its logs dir).
 set -euo pipefail
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$REPO"
@@ -37,27 +44,37 @@ SECONDS_PER=${QUALIFY_SECONDS:-60}
 CYCLES=${QUALIFY_CYCLES:-2}
 ROUNDS=${QUALIFY_ROUNDS:-1}
 TTL_MS=${QUALIFY_TTL_MS:-20000}
-MATRIX=FaultProxyIT,AmbiguousOutcomesScenario,Throttle429Scenario,SigkillWipeScenario,FenceScenarios,RollingRestartScenario
+MATRIX=FaultProxyIT,AmbiguousOutcomesScenario,Throttle429Scenario,SigkillWipeScenario,FenceScenarios,BucketStallScenario,RollingRestartScenario
 TESTS=${QUALIFY_ONLY:-$MATRIX}
 OUT=${QUALIFY_OUT:-$REPO/docs}
 WORK=$REPO/.ci/work/qualify
 RAW=$WORK/evidence
 LOG=$WORK/qualify.log
+export S3_SERVER_WORK=$WORK/s3-server
+WATCH_LOG=$WORK/s3-watch.log
 t0=$(date +%s)
 
 say() { echo "[qualify] $*" >&2; }
 
 command -v node >/dev/null || { say "node is required (it is also what the S3 server runs on)"; exit 1; }
-rm -rf "$RAW" && mkdir -p "$RAW" "$OUT"
+rm -rf "$RAW" && mkdir -p "$RAW" "$OUT" "$S3_SERVER_WORK"
 : >"$LOG"
+: >"$WATCH_LOG"
 
-say "starting the S3 server"
+watcher=
+finish() {
+  [ -n "$watcher" ] && kill "$watcher" 2>/dev/null
+  bash .ci/s3-server.sh stop >>"$LOG" 2>&1 || true # S3_SERVER_WORK: only the server this run started
+}
+say "starting the S3 server (work dir $S3_SERVER_WORK)"
+trap finish EXIT
 bash .ci/s3-server.sh start >>"$LOG" 2>&1 || { tail -30 "$LOG" >&2; say "the S3 server did not start"; exit 1; }
-trap 'bash .ci/s3-server.sh stop >>"$LOG" 2>&1 || true' EXIT
 set -a
 # shellcheck disable=SC1091
-source .ci/work/s3-server/s3.env
+source "$S3_SERVER_WORK/s3.env"
 set +a
+bash .ci/s3-watch.sh "$WATCH_LOG" &
+watcher=$!
 export QUALIFY=true # a missing S3 setting fails a scenario instead of skipping it
 
 say "building (mvn package -DskipTests)"
@@ -72,6 +89,7 @@ mvn -B verify -Dtest=NoSuchTest -Dsurefire.failIfNoSpecifiedTests=false -Dfailsa
 mvn_rc=$?
 set -e
 grep -E "Tests run:|FAIL|evidence " "$LOG" | grep -v "^\[INFO\] *$" | tail -40 >&2 || true
+say "slow answers of the S3 server during the run: $(grep -c ' SLOW ' "$WATCH_LOG" || true) (see $WATCH_LOG)"
 
 commit=$(git rev-parse HEAD)
 # (grep -v exits 1 when it keeps no line, i.e. on a clean tree: that must not end the script under pipefail)

@@ -20,6 +20,11 @@
 #   S3_FS_PORT      filesystem-backed S3 port   (default 19001)
 #   AZURITE_PORT    Azurite blob port           (default 19010)
 #   S3_BUCKET       bucket created on both servers (default cellgate-test)
+#   S3PROXY_HEAP    -Xmx of the azurite-backed S3Proxy (default 384m)
+#   AZURITE_KEEPALIVE_S  how long Azurite keeps an idle connection (default 120; its own default is 5)
+#   S3_SERVER_NICE  CPU priority of the emulator processes (default -10: above builds and nodes, when allowed)
+#
+# `stop` stops only the processes this work dir started (their command lines name it).
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -28,6 +33,9 @@ S3_PORT=${S3_PORT:-19000}
 S3_FS_PORT=${S3_FS_PORT:-19001}
 AZURITE_PORT=${AZURITE_PORT:-19010}
 BUCKET=${S3_BUCKET:-cellgate-test}
+S3PROXY_HEAP=${S3PROXY_HEAP:-384m}
+AZURITE_KEEPALIVE_S=${AZURITE_KEEPALIVE_S:-120}
+S3_SERVER_NICE=${S3_SERVER_NICE:--10}
 S3PROXY_VERSION=4.1.0
 AZURITE_VERSION=3.37.0
 ACCESS_KEY=cellgate-test-access
@@ -42,11 +50,24 @@ PROCS="azurite s3proxy-azure s3proxy-fs"
 say() { echo "[s3-server] $*" >&2; }
 fail() { say "FAILED: $*"; exit 1; }
 
+# True when process $1 is the one this work dir started as $2 (its command line names this work dir):
+# a stale pid file whose pid was reused by something else is never killed.
+ours() {
+  local pid=$1 name=$2 cmd
+  cmd=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null) || return 1
+  case $name in
+    azurite) [[ $cmd == *"$WORK/npm/node_modules/"* ]] ;;
+    *) [[ $cmd == *"$WORK/$name.properties"* ]] ;;
+  esac
+}
+
 stop_one() {
   local name=$1 pidfile=$WORK/$1.pid pid
   [ -f "$pidfile" ] || return 0
   pid=$(cat "$pidfile")
-  if kill -0 "$pid" 2>/dev/null; then
+  if kill -0 "$pid" 2>/dev/null && ! ours "$pid" "$name"; then
+    say "not stopping pid $pid: it is not the $name this work dir ($WORK) started"
+  elif kill -0 "$pid" 2>/dev/null; then
     kill "$pid" 2>/dev/null || true
     for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
     if kill -0 "$pid" 2>/dev/null; then kill -9 "$pid" 2>/dev/null || true; fi
@@ -110,10 +131,26 @@ s3proxy_conf() {
   } >"$WORK/$name.properties"
 }
 
+# The emulator stands in for a storage service on machines of its own; here it shares a few cores
+# with the nodes and the builds. Azurite runs every request, and every 10 minutes a mark-and-sweep
+# over all blobs (its extent GC), on one event loop: on a starved box that sweep's second of CPU
+# took 33-60 s of wall time, and nothing was answered meanwhile (.ci/s3-watch.sh showed Azurite
+# itself silent, S3Proxy's JVM answering). So both run at a higher CPU priority when allowed.
+PRIORITY=()
+priority() {
+  if [ "$S3_SERVER_NICE" -ge 0 ] || nice -n "$S3_SERVER_NICE" true 2>/dev/null; then
+    PRIORITY=(nice -n "$S3_SERVER_NICE")
+    say "the emulator runs at nice $S3_SERVER_NICE"
+  else
+    say "WARNING: cannot run the emulator at nice $S3_SERVER_NICE (not permitted here): on a starved machine its" \
+      "periodic blob GC can stall every answer for tens of seconds"
+  fi
+}
+
 launch() {  # name, command...
   local name=$1
   shift
-  nohup "$@" >"$WORK/logs/$name.log" 2>&1 </dev/null &
+  nohup "${PRIORITY[@]}" "$@" >"$WORK/logs/$name.log" 2>&1 </dev/null &
   echo $! >"$WORK/$name.pid"
 }
 
@@ -152,10 +189,14 @@ start() {
   done
   local t0=$SECONDS
   install
+  priority
   say "installed in $((SECONDS - t0))s; starting"
 
+  # Keep-alive: Azurite's default closes a connection idle for 5 s, while S3Proxy's HTTP client keeps
+  # pooled connections for 30 s and may send on one just as Azurite closes it. A server that keeps
+  # them longer than the client leaves the closing to the client: no race.
   launch azurite "$WORK/npm/node_modules/.bin/azurite-blob" --blobHost 127.0.0.1 --blobPort "$AZURITE_PORT" \
-    --inMemoryPersistence --skipApiVersionCheck --disableTelemetry --silent
+    --blobKeepAliveTimeout "$AZURITE_KEEPALIVE_S" --inMemoryPersistence --skipApiVersionCheck --disableTelemetry --silent
   await_port azurite "$AZURITE_PORT" 60
 
   s3proxy_conf s3proxy-azure "$S3_PORT" \
@@ -167,10 +208,13 @@ start() {
   s3proxy_conf s3proxy-fs "$S3_FS_PORT" \
     "jclouds.provider=filesystem" \
     "jclouds.filesystem.basedir=$WORK/fs-data"
-  # Small heaps: both proxies together must fit next to a build on a 2-core CI box.
-  for name in s3proxy-azure s3proxy-fs; do
-    launch "$name" "$JAVA" -Xms32m -Xmx384m -XX:+UseSerialGC -jar "$S3PROXY_JAR" --properties "$WORK/$name.properties"
-  done
+  # Heaps: both proxies together must fit next to a build on a 2-core CI box; the filesystem one (the
+  # negative control) only serves the probe tests. Every collection of the azure one is logged, so a
+  # stall of the emulator can be told apart from a pause of its JVM (.ci/s3-watch.sh watches both).
+  launch s3proxy-azure "$JAVA" -Xms64m -Xmx"$S3PROXY_HEAP" -XX:+UseSerialGC \
+    -Xlog:gc:file="$WORK/logs/s3proxy-azure-gc.log":time,uptime:filecount=2,filesize=20m \
+    -jar "$S3PROXY_JAR" --properties "$WORK/s3proxy-azure.properties"
+  launch s3proxy-fs "$JAVA" -Xms32m -Xmx256m -XX:+UseSerialGC -jar "$S3PROXY_JAR" --properties "$WORK/s3proxy-fs.properties"
   await_port s3proxy-azure "$S3_PORT" 120
   await_port s3proxy-fs "$S3_FS_PORT" 120
 

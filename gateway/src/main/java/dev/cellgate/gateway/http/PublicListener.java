@@ -20,6 +20,7 @@ public final class PublicListener {
 
     private final Vertx vertx;
     private final Supplier<JsonObject> unhealthyReason;
+    private final Supplier<JsonObject> healthyNotes;
     private final Handler<HttpServerRequest> worker;
 
     /**
@@ -27,8 +28,18 @@ public final class PublicListener {
      * @param worker          handles every non-health request
      */
     public PublicListener(Vertx vertx, Supplier<JsonObject> unhealthyReason, Handler<HttpServerRequest> worker) {
+        this(vertx, unhealthyReason, () -> null, worker);
+    }
+
+    /**
+     * @param healthyNotes what a healthy (200) answer adds, or null: e.g. that the node is degraded
+     *                     (it serves stateless requests but no cells, issue 29)
+     */
+    public PublicListener(Vertx vertx, Supplier<JsonObject> unhealthyReason, Supplier<JsonObject> healthyNotes,
+                          Handler<HttpServerRequest> worker) {
         this.vertx = vertx;
         this.unhealthyReason = unhealthyReason;
+        this.healthyNotes = healthyNotes;
         this.worker = worker;
     }
 
@@ -45,7 +56,9 @@ public final class PublicListener {
         if (HEALTH_PATH.equals(req.path())) {
             JsonObject why = unhealthyReason.get();
             if (why == null) {
-                Json.send(req.response(), 200, new JsonObject().put("ok", true));
+                JsonObject notes = healthyNotes.get();
+                Json.send(req.response(), 200, notes == null ? new JsonObject().put("ok", true)
+                        : new JsonObject().put("ok", true).mergeIn(notes));
             } else {
                 Json.send(req.response(), 503, new JsonObject().put("ok", false).mergeIn(why));
             }

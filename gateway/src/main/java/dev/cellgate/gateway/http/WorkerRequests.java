@@ -42,21 +42,28 @@ public final class WorkerRequests implements Handler<HttpServerRequest> {
     private final SocketRegistry sockets;
     private final RequestMetrics metrics;
     private final dev.cellgate.core.logic.RequestCf cf;
+    private final RetryableCellCalls unserved;
 
     public WorkerRequests(WorkerPool pool, long maxBody, java.util.function.BooleanSupplier draining, SocketRegistry sockets,
             RequestMetrics metrics) {
-        this(pool, maxBody, draining, sockets, metrics, dev.cellgate.core.logic.RequestCf.NONE);
+        this(pool, maxBody, draining, sockets, metrics, dev.cellgate.core.logic.RequestCf.NONE, null);
     }
 
-    /** With {@code request.cf} built by {@code cf} ({@code CELLD_CF_HEADERS}). */
+    /**
+     * @param cf       builds {@code request.cf} ({@code CELLD_CF_HEADERS})
+     * @param unserved requests whose Durable Object call failed retryably (e.g. this node serves no
+     *                 cells: degraded, issue 29): when the Worker fails such a request, it is answered
+     *                 503 with Retry-After, not 500 as a Worker error
+     */
     public WorkerRequests(WorkerPool pool, long maxBody, java.util.function.BooleanSupplier draining, SocketRegistry sockets,
-            RequestMetrics metrics, dev.cellgate.core.logic.RequestCf cf) {
+            RequestMetrics metrics, dev.cellgate.core.logic.RequestCf cf, RetryableCellCalls unserved) {
         this.cf = cf;
         this.pool = pool;
         this.maxBody = maxBody;
         this.draining = draining;
         this.sockets = sockets;
         this.metrics = metrics;
+        this.unserved = unserved;
     }
 
     /** {@code request.cf}: the HTTP version, TLS when it ended here, and the trusted balancer's headers. */
@@ -101,12 +108,17 @@ public final class WorkerRequests implements Handler<HttpServerRequest> {
                 metrics.http(RequestMetrics.Kind.WORKER, status, System.nanoTime() - t0);
             }
         };
-        Runnable done = () -> finish.accept(response.ended() ? response.getStatusCode() : 0);
+        String requestId = requestId(req);
+        Runnable done = () -> {
+            finish.accept(response.ended() ? response.getStatusCode() : 0);
+            if (unserved != null) {
+                unserved.take(requestId); // a mark nobody asked for (the Worker answered anyway) goes with its request
+            }
+        };
         response.endHandler(v -> done.run());
         response.closeHandler(v -> done.run());
         req.pause();
         Context ctx = Vertx.currentContext();
-        String requestId = requestId(req);
         if (HttpExchange.isUpgrade(req)) {
             upgrade(req, ctx, requestId, finish);
             return;
@@ -236,6 +248,14 @@ public final class WorkerRequests implements Handler<HttpServerRequest> {
             status = 503;
             body = "Durable Object unavailable, retry: " + e.getMessage();
             resp.putHeader("retry-after", "1");
+        } else if (unserved != null && unserved.take(requestId)) {
+            // The Worker did not catch the retryable failure of a Durable Object call (e.g. this node or
+            // the object's owner lost its lease: a node rejoins once the bucket answers).
+            status = 503;
+            body = "Durable Object unavailable (" + e.getMessage() + "); retry (request " + requestId + ")";
+            resp.putHeader("retry-after", "1");
+            LOG.atInfo().setMessage("worker.cell_unserved").addKeyValue("request_id", requestId)
+                    .addKeyValue("error", String.valueOf(e.getMessage())).log();
         } else {
             status = 500;
             body = "Worker threw an exception (request " + requestId + ")";

@@ -8,8 +8,8 @@ import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /** {@link NodeStatus} read from the node's cell registry, its lease and its deployment watcher. */
-public record CellsStatus(Cells cells, BooleanSupplier drainingFlag, LongSupplier leaseExpiry, Supplier<String> runningDeployment,
-                          IntSupplier openWebSockets) implements NodeStatus {
+public record CellsStatus(Cells cells, BooleanSupplier drainingFlag, BooleanSupplier degradedFlag, LongSupplier leaseExpiry,
+                          Supplier<String> runningDeployment, IntSupplier openWebSockets) implements NodeStatus {
     @Override
     public int resident() {
         return cells.resident();
@@ -63,6 +63,11 @@ public record CellsStatus(Cells cells, BooleanSupplier drainingFlag, LongSupplie
     @Override
     public boolean draining() {
         return drainingFlag.getAsBoolean();
+    }
+
+    @Override
+    public boolean degraded() {
+        return degradedFlag.getAsBoolean();
     }
 
     @Override

@@ -37,6 +37,8 @@ final class NodeGauges {
         gauge(r, "cellgate.websockets.open", "WebSocket connections on the network (public clients and peer tunnels)",
                 s -> s.websockets());
         gauge(r, "cellgate.node.draining", "1 while the node drains for a graceful stop", s -> s.draining() ? 1 : 0);
+        gauge(r, "cellgate.node.degraded", "1 while the node lost its lease and serves no cells (it keeps serving stateless "
+                + "requests and rejoins when the bucket answers)", s -> s.degraded() ? 1 : 0);
         Gauge.builder("cellgate.lease.remaining", status,
                         s -> s.leaseExpiresMs() <= 0 ? 0 : Math.max(0, s.leaseExpiresMs() - System.currentTimeMillis()) / 1000.0)
                 .description("Seconds until this node's published lease expires (it self-fences at 0)").baseUnit("seconds")

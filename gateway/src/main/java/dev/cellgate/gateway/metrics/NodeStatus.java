@@ -29,6 +29,11 @@ public interface NodeStatus {
 
     boolean draining();
 
+    /** True while the node lost its lease and serves no cells (fenced-degraded, issue 29), until it rejoined. */
+    default boolean degraded() {
+        return false;
+    }
+
     /** This node's published lease expiry (wall clock ms), or 0 before the first lease write. */
     long leaseExpiresMs();
 

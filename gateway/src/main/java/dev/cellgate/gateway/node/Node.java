@@ -10,7 +10,10 @@ import dev.cellgate.core.fleet.DeadNodeGc;
 import dev.cellgate.core.fleet.LeaseKeeper;
 import dev.cellgate.core.fleet.WakeIndex;
 import dev.cellgate.core.fleet.Waker;
+import dev.cellgate.core.logic.LeaseRenewal;
 import dev.cellgate.core.logic.Liveness;
+import dev.cellgate.core.logic.NodeAuthority;
+import dev.cellgate.core.fleet.Rejoin;
 import dev.cellgate.core.logic.Scopes;
 import dev.cellgate.core.spi.js.CellIdentity;
 import dev.cellgate.core.spi.js.LoadedScript;
@@ -52,6 +55,7 @@ import dev.cellgate.gateway.http.InternalListener;
 import dev.cellgate.gateway.http.Json;
 import dev.cellgate.gateway.http.PublicListener;
 import dev.cellgate.gateway.http.PublicServerVerticle;
+import dev.cellgate.gateway.http.RetryableCellCalls;
 import dev.cellgate.gateway.http.WorkerRequests;
 import dev.cellgate.gateway.launch.JitLauncher;
 import dev.cellgate.gateway.log.LineLayout;
@@ -62,6 +66,7 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -105,12 +110,17 @@ public final class Node {
     private Cells cells;
     private CellRouter router;
     private volatile LeaseKeeper lease;
+    /** Serving, fenced-degraded, rejoining (issue 29): its decisions; the object is also their lock. */
+    private NodeAuthority authority;
+    private Rejoin rejoin;
+    private final Scheduler leaseScheduler = Scheduler.system("lease");
     private volatile PeerAuth peerAuth;
     private dev.cellgate.core.fleet.NodeEgress egress;
     private volatile dev.cellgate.core.fleet.OperatorSignature operatorSignature;
     private WakeIndex wakeIndex;
     private OwnershipStore ownership;
-    private Waker waker;
+    private volatile Waker waker;
+    private DeadNodeGc gc;
     private FleetView fleet;
     private ExecutorService cellIo;
     private DeploymentWatcher deployments;
@@ -122,6 +132,8 @@ public final class Node {
     private volatile CompletableFuture<Void> firstDeployment;
     private volatile ShutdownDrain drain;
     private WorkerRequests publicRequests;
+    /** Worker requests whose Durable Object call failed retryably: answered 503 + Retry-After when the Worker fails them. */
+    private final RetryableCellCalls retryableCellCalls = new RetryableCellCalls();
     private SocketRegistry sockets;
 
     Node(NodeConfig config, Distribution dist) {
@@ -204,7 +216,7 @@ public final class Node {
         }
         sockets = new SocketRegistry(vertx);
         startCells();
-        workers = new WorkerPool(router);
+        workers = new WorkerPool(retryableCellCalls.watching(router));
 
         compileExecutor = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "deployment-loader");
@@ -217,8 +229,8 @@ public final class Node {
         // Not awaited: compiling a deployment can take long on a busy machine; health says "loading" meanwhile.
         firstDeployment = deployments.start();
         // The lease gauge shows what this node may still serve for: its monotonic validity, as an instant.
-        metrics.gauges(new CellsStatus(cells, () -> draining, () -> lease == null ? 0 : System.currentTimeMillis() + lease.validForMs(),
-                deployments::runningId, sockets::count), info);
+        metrics.gauges(new CellsStatus(cells, () -> draining, this::degraded,
+                () -> lease == null ? 0 : System.currentTimeMillis() + lease.validForMs(), deployments::runningId, sockets::count), info);
 
         InternalListener internal = new InternalListener(vertx);
         internal.timed(PeerWire.PREFIX + "fetch/", RequestMetrics.Kind.PEER, metrics.requests());
@@ -236,7 +248,7 @@ public final class Node {
         advertise = config.advertise().orElse(config.internalAddr().host() + ":" + internalServer.actualPort());
         egress.listeners(ownListeners(false));
         startLease();
-        startWaker();
+        startWaker(new Self(identity.nodeId(), identity.session()));
 
         startPublicServers(loops);
         egress.listeners(ownListeners(true));
@@ -296,20 +308,48 @@ public final class Node {
      * The fleet's background worker: every CELLD_WAKER_TICK_MS this node competes for the waker
      * lease; the holder wakes cells with due alarms (wherever they can run) and runs dead-node GC.
      */
-    private void startWaker() {
-        Self self = new Self(identity.nodeId(), identity.session());
-        DeadNodeGc gc = new DeadNodeGc(bucket, Ticker.SYSTEM, config.wakerTickMs(), liveness);
-        waker = new Waker(bucket, self, Ticker.SYSTEM, Scheduler.system("waker"), config.wakerTickMs(), wakeIndex,
+    private void startWaker(Self self) {
+        if (gc == null) {
+            gc = new DeadNodeGc(bucket, Ticker.SYSTEM, config.wakerTickMs(), liveness);
+        }
+        Waker w = new Waker(bucket, self, Ticker.SYSTEM, Scheduler.system("waker"), config.wakerTickMs(), wakeIndex,
                 (scope, minuteMs) -> router.wake(new CellIdentity(Scopes.className(scope), Scopes.hexId(scope), null),
                         java.util.OptionalLong.of(minuteMs)), gc, liveness);
-        waker.start();
+        waker = w;
+        w.start();
     }
 
-    /** Writes this node's lease before it serves anything; a lost lease fences the node. */
+    /** Writes this node's lease before it serves anything; a lost lease degrades or exits the node. */
     private void startLease() throws StartupException {
-        lease = new LeaseKeeper(bucket, new Self(identity.nodeId(), identity.session()), advertise, PROTOCOL,
-                config.ttlMs(), liveness, Ticker.SYSTEM, Monotonic.SYSTEM, Scheduler.system("lease"), this::load, this::selfFence);
+        authority = new NodeAuthority(identity.session(), config.ttlMs(), config.fenceExit());
+        rejoin = new Rejoin(bucket, identity.nodeId(), authority, Scheduler.system("rejoin"), Monotonic.SYSTEM,
+                () -> NodeIdentity.randomHex(8), new Rejoin.Host() {
+                    @Override
+                    public LeaseKeeper keeperFor(Self self) {
+                        return Node.this.keeperFor(self);
+                    }
+
+                    @Override
+                    public void rejoined(LeaseKeeper keeper, NodeAuthority.Rejoined r) {
+                        Node.this.rejoined(keeper, r);
+                    }
+
+                    @Override
+                    public void exit(String why) {
+                        exitFenced(why);
+                    }
+                });
+        lease = keeperFor(new Self(identity.nodeId(), identity.session()));
         await(io.vertx.core.Future.fromCompletionStage(lease.start()), "node lease", 7L * config.ttlMs() + 30_000);
+        synchronized (authority) {
+            authority.started();
+        }
+    }
+
+    /** The lease keeper of one session; its fence is judged against the session it belongs to. */
+    private LeaseKeeper keeperFor(Self self) {
+        return LeaseKeeper.reportingKinds(bucket, self, advertise, PROTOCOL, config.ttlMs(), liveness, Ticker.SYSTEM,
+                Monotonic.SYSTEM, leaseScheduler, this::load, f -> leaseFenced(self.session(), f));
     }
 
     /**
@@ -334,13 +374,90 @@ public final class Node {
                 .put("pressured", l.pressured()).put("restoring", l.restoring());
     }
 
+    /** True while the node serves no cells after a lapse, until it rejoined (issue 29). */
+    boolean degraded() {
+        NodeAuthority a = authority;
+        if (a == null) {
+            return false;
+        }
+        synchronized (a) {
+            return a.degraded();
+        }
+    }
+
     /**
-     * This node lost its authority (lease replaced or expired): stop serving at once, drop every
-     * cell without touching the bucket, exit 3. Another node owns our cells by now.
+     * The lease of {@code session} was lost. {@link NodeAuthority} decides: a lapse degrades the node
+     * (cells stopped, stateless traffic kept, rejoin under a new session when the bucket answers); a
+     * replacement, or any fence with CELLD_FENCE_EXIT=1, exits 3.
      */
-    void selfFence(String cause) {
+    private void leaseFenced(String session, LeaseRenewal.Fence fence) {
+        NodeAuthority.OnFence d;
+        synchronized (authority) {
+            d = authority.fenced(session, fence.kind(), fence.cause(), Monotonic.SYSTEM.elapsedMs());
+        }
+        switch (d) {
+            case NodeAuthority.OnFence.Ignore i -> LOG.atInfo().setMessage("lease.fence_ignored").addKeyValue("session", session)
+                    .addKeyValue("why", i.why()).log();
+            case NodeAuthority.OnFence.Exit x -> exitFenced(x.why());
+            case NodeAuthority.OnFence.Degrade g -> degrade(g.episode(), fence);
+        }
+    }
+
+    /**
+     * Fenced-degraded: every cell stops at once (no bucket call; their clients get 503 with
+     * Retry-After, their WebSockets 1012), the waker and its dead-node GC stop, health stays 200 with
+     * {@code degraded}, stateless Worker requests go on. {@link Rejoin} brings the node back under a
+     * new session once every cell is gone and the bucket answers.
+     */
+    private void degrade(int episode, LeaseRenewal.Fence fence) {
+        System.err.println("SELF-FENCE: " + fence.cause() + " (lease lapsed: every cell stopped; stateless requests are still "
+                + "served, and the node rejoins with a new session once the bucket answers; CELLD_FENCE_EXIT=1 exits instead)");
+        LOG.atError().setMessage("node.self_fenced").addKeyValue("cause", fence.cause())
+                .addKeyValue("kind", fence.kind().name().toLowerCase(java.util.Locale.ROOT)).addKeyValue("action", "degrade").log();
+        Waker w = waker;
+        if (w != null) {
+            w.stop(); // its pass (wake scan, dead-node GC) is cancelled; a held waker lease is given up if the bucket answers
+        }
+        long t0 = System.currentTimeMillis();
+        cells.fence(fence.cause()).whenComplete((v, e) -> {
+            synchronized (authority) {
+                authority.cellsStopped(episode);
+            }
+            LOG.atInfo().setMessage("node.cells_stopped").addKeyValue("ms", System.currentTimeMillis() - t0).log();
+            rejoin.drive();
+        });
+        rejoin.drive();
+    }
+
+    /** A new session's lease landed: cells are acquired under it again (on demand, at epoch+1), the waker restarts. */
+    private void rejoined(LeaseKeeper keeper, NodeAuthority.Rejoined r) {
+        if (draining) {
+            keeper.stop(false);
+            return;
+        }
+        ownership.switchSession(keeper.self());
+        lease = keeper;
+        if (!keeper.holding()) {
+            // It fenced between its start and now: its fence was not yet the current session's, so say it again.
+            leaseFenced(r.session(), new LeaseRenewal.Fence(LeaseRenewal.FenceKind.LAPSED,
+                    "the new session's lease was lost before the node used it"));
+            return;
+        }
+        startWaker(keeper.self());
+        LOG.atWarn().setMessage("node.rejoined").addKeyValue("session", r.session()).addKeyValue("previous_session", r.previousSession())
+                .addKeyValue("degraded_ms", r.degradedMs()).addKeyValue("rejoins", r.rejoins()).log();
+    }
+
+    /**
+     * This node lost its authority for good (lease replaced by another writer, or CELLD_FENCE_EXIT=1):
+     * stop serving at once, drop every cell without touching the bucket, exit 3.
+     */
+    void exitFenced(String cause) {
         System.err.println("SELF-FENCE: " + cause);
-        LOG.atError().setMessage("node.self_fenced").addKeyValue("cause", cause).log();
+        LOG.atError().setMessage("node.self_fenced").addKeyValue("cause", cause).addKeyValue("action", "exit").log();
+        if (rejoin != null) {
+            rejoin.stop();
+        }
         draining = true;
         if (cells != null) {
             cells.stopAcceptingWork();
@@ -367,7 +484,7 @@ public final class Node {
      */
     private void startPublicServers(int loops) throws StartupException {
         WorkerRequests handler = new WorkerRequests(workers, config.maxRequestBodyBytes(), () -> draining, sockets,
-                metrics.requests(), config.requestCf());
+                metrics.requests(), config.requestCf(), retryableCellCalls);
         publicRequests = handler;
         String host = config.addr().host();
         int port = config.addr().port();
@@ -380,7 +497,7 @@ public final class Node {
         }
         int bound = port;
         await(vertx.deployVerticle(() -> new PublicServerVerticle(
-                () -> new PublicListener(vertx, this::unhealthyReason, handler), host, bound),
+                () -> new PublicListener(vertx, this::unhealthyReason, this::healthNotes, handler), host, bound),
                 new DeploymentOptions().setInstances(loops)), "public listener on " + host + ":" + bound);
         publicPort = bound;
     }
@@ -409,6 +526,27 @@ public final class Node {
         return null;
     }
 
+    /**
+     * What a 200 health answer adds: {@code degraded} while the node serves no cells after a lapse.
+     * Health stays 200 then, on purpose: the node still serves every stateless Worker request, and a
+     * balancer that pulled degraded nodes would, in a bucket stall that hits the whole fleet, pull all
+     * of them and turn a cell outage into a total one. Cell calls answer 503 with Retry-After instead.
+     */
+    private JsonObject healthNotes() {
+        NodeAuthority a = authority;
+        if (a == null) {
+            return null;
+        }
+        synchronized (a) {
+            if (!a.degraded()) {
+                return null;
+            }
+            return new JsonObject().put("degraded", new JsonObject().put("cells", false)
+                    .put("since_ms", a.degradedForMs(Monotonic.SYSTEM.elapsedMs())).put("cause", a.cause())
+                    .put("rejoining", a.state() == NodeAuthority.State.REJOINING));
+        }
+    }
+
     /** Begins stopping (a signal or {@code POST /shutdown}); idempotent. */
     void requestShutdown(String signal) {
         requestShutdown(signal, ShutdownDrain.Mode.HANDOFF);
@@ -426,6 +564,12 @@ public final class Node {
             }
             draining = true;
         }
+        if (authority != null) {
+            synchronized (authority) {
+                authority.stopping();
+            }
+            rejoin.stop();
+        }
         long t0 = System.currentTimeMillis();
         LOG.atInfo().setMessage("shutdown.requested").addKeyValue("signal", signal)
                 .addKeyValue("mode", mode.name().toLowerCase(java.util.Locale.ROOT))
@@ -435,8 +579,9 @@ public final class Node {
             return;
         }
         cells.stopAcceptingWork();
-        if (waker != null) {
-            waker.stop();
+        Waker w = waker;
+        if (w != null) {
+            w.stop();
         }
         drain = new ShutdownDrain(vertx, cells, config.releases(), config.shutdownDrainMs(), () -> publicRequests.inFlight());
         drain.run(mode, t0).whenComplete((r, e) -> {
@@ -457,9 +602,10 @@ public final class Node {
         EngineInfo info = engine.info();
         return new JsonObject()
                 .put("node", identity.nodeId())
-                .put("session", identity.session())
+                .put("session", authority == null ? identity.session() : currentSession())
                 .put("started_ms", startedMs)
                 .put("draining", draining)
+                .put("degraded", degradedState())
                 .put("public", config.addr().host() + ":" + publicPort)
                 .put("internal", config.internalAddr().host() + ":" + internalServer.actualPort())
                 .put("advertise", advertise)
@@ -483,6 +629,24 @@ public final class Node {
                 .put("clock_skew_margin_ms", liveness.skewMs())
                 .put("clock_offset_ms", lease == null ? null : lease.clockOffsetMs())
                 .put("engine", new JsonObject().put("name", info.name()).put("mode", info.mode()).put("detail", info.detail()));
+    }
+
+    private String currentSession() {
+        synchronized (authority) {
+            return authority.session();
+        }
+    }
+
+    /** {@code degraded} in /state: null while serving, else since when, why, and whether the rejoin is under way. */
+    private JsonObject degradedState() {
+        JsonObject notes = healthNotes();
+        JsonObject d = notes == null ? null : notes.getJsonObject("degraded");
+        if (d != null) {
+            synchronized (authority) {
+                d.put("cells_stopped", authority.cellsStopped()).put("dead_sessions", new JsonArray(List.copyOf(authority.deadSessions())));
+            }
+        }
+        return d;
     }
 
     /** {@code GET /metrics}: the Prometheus text format (blocking: call off the event loop). */

@@ -112,6 +112,17 @@ final class ProxiedFleet implements AutoCloseable {
         return live.stream().filter(n -> n.name().equals(name) && n.alive()).findFirst().orElse(null);
     }
 
+    /** The latest process started as node {@code name}, running or not (null if none was). */
+    NodeProcess latest(String name) {
+        NodeProcess out = null;
+        for (Map.Entry<String, NodeProcess> e : processes) {
+            if (e.getValue().name().equals(name)) {
+                out = e.getValue();
+            }
+        }
+        return out;
+    }
+
     /** Forgets a process that ended (its log stays in {@link #processes}). */
     void ended(NodeProcess n) {
         live.remove(n);

@@ -38,6 +38,19 @@ class RollingRestartScenario {
             for (int round = 0; round < Matrix.ROUNDS; round++) {
                 for (String name : Matrix.NODES) {
                     NodeProcess old = f.node(name);
+                    if (old == null) {
+                        // Not running when its turn came (it exited on its own meanwhile): say so, and
+                        // start it again so the round goes on. Before, this was a NullPointerException.
+                        NodeProcess last = f.latest(name);
+                        String how = last == null ? "never started" : "exited " + last.waitForExit(Duration.ofSeconds(5));
+                        clean = false;
+                        restarts.add(name + ": NOT running when its turn came (" + how + ")");
+                        if (last != null) {
+                            f.ended(last);
+                        }
+                        Matrix.restartQuietly(f, name);
+                        continue;
+                    }
                     long before = load.ackedTotal();
                     old.sigterm();
                     int code = old.waitForExit(Duration.ofSeconds(120));

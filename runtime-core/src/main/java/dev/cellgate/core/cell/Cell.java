@@ -35,6 +35,14 @@ final class Cell {
         void gone(Cell cell);
 
         void idle(Cell cell);
+
+        /**
+         * Whether an event may start in this cell now: not once the node lost its lease, nor in a cell
+         * of a fenced session (issue 29: such a cell is being dropped and never serves again).
+         */
+        default boolean mayRun(Cell cell) {
+            return true;
+        }
     }
 
     final CellIdentity id;
@@ -170,7 +178,7 @@ final class Cell {
 
     /** Starts a delivered event (executor only); until then it counted as queued. */
     private <T> void begin(String requestId, Function<CellInstance, CompletableFuture<T>> event, CompletableFuture<T> out) {
-        if (state != State.ACTIVE) {
+        if (state != State.ACTIVE || !listener.mayRun(this)) {
             out.completeExceptionally(new CellMovedException(scope));
             dequeued();
             return;
@@ -438,6 +446,15 @@ final class Cell {
 
     /** Drops the cell after a durability failure or fencing: results fail, local files go (executor only). */
     void reset(Throwable cause) {
+        reset(cause, "Durable Object reset; reconnect", false);
+    }
+
+    /**
+     * As {@link #reset(Throwable)}, telling WebSocket clients {@code closeReason} with 1012 (service
+     * restart). A {@code fenced} cell (the node lost its lease) closes every socket that way, the instance's
+     * own included, with the fence's reason: a client sees why it must reconnect.
+     */
+    void reset(Throwable cause, String closeReason, boolean fenced) {
         if (state == State.GONE) {
             return;
         }
@@ -447,7 +464,14 @@ final class Cell {
         alarms.cancel();
         gate.lost(cause);
         // The writes behind queued frames are lost: tell clients to reconnect now, ungated.
-        sockets.abort(WsFrame.SERVICE_RESTART, "Durable Object reset; reconnect");
+        sockets.abort(WsFrame.SERVICE_RESTART, closeReason);
+        if (fenced && instance != null) {
+            try {
+                instance.closeWebSockets(WsFrame.SERVICE_RESTART, closeReason); // the instance's own (non-hibernatable) sockets too
+            } catch (RuntimeException e) {
+                LOG.atWarn().setMessage("cell.close_sockets_failed").addKeyValue("scope", scope).addKeyValue("error", e.toString()).log();
+            }
+        }
         closeInstance();
         detachThenCloseStorage();
         try {

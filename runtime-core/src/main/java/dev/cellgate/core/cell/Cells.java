@@ -67,6 +67,11 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
      * its cell is installed although the request that needed it already failed.
      */
     volatile boolean brokenInstallsLateCells;
+    /** Fences of the node so far; an activation that began before the latest one never becomes resident. */
+    private volatile int fences;
+    private final Object fenceLock = new Object();
+    /** Cells of a fenced session, until they are gone: no event starts in them again. */
+    private final java.util.Set<Cell> fenced = ConcurrentHashMap.newKeySet();
 
     /**
      * One scope's slot: the activation (or active cell), the release when one runs, and the late
@@ -74,13 +79,15 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
      */
     private static final class Entry {
         final CompletableFuture<Cell> cell;
+        final int fence;
         volatile CompletableFuture<Void> leaving;
         /** Set when its activation was abandoned at the deadline; {@link #windingDown} completes when its late work is done. */
         volatile boolean abandoned;
         final CompletableFuture<Void> windingDown = new CompletableFuture<>();
 
-        Entry(CompletableFuture<Cell> cell) {
+        Entry(CompletableFuture<Cell> cell, int fence) {
             this.cell = cell;
+            this.fence = fence;
         }
     }
 
@@ -176,8 +183,11 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
         if (!acceptingWork) {
             return CompletableFuture.failedFuture(new DrainingException());
         }
+        // Read before the lease check: the lease stops being valid before a fence is counted, so an
+        // activation that passes the check under a lease that is fenced meanwhile is dropped on completion.
+        int fence = fenceCount();
         if (!leaseValid.getAsBoolean()) {
-            return CompletableFuture.failedFuture(new StubCallException("node lease expired: this node must not serve cells", true, null));
+            return CompletableFuture.failedFuture(new StubCallException("this node does not serve cells now (its lease is not held: starting, lapsed or stopped); retry", true, null));
         }
         String scope = id.scope();
         Entry e = entries.get(scope);
@@ -191,7 +201,7 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
             if (owner != null) {
                 return CompletableFuture.failedFuture(new OwnedElsewhereException(scope, owner));
             }
-            Entry fresh = new Entry(new CompletableFuture<>());
+            Entry fresh = new Entry(new CompletableFuture<>(), fence);
             e = entries.putIfAbsent(scope, fresh);
             if (e == null) {
                 e = fresh;
@@ -201,6 +211,10 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
         CompletableFuture<Void> leaving = e.leaving;
         if (leaving != null) {
             return leaving.handle((v, x) -> null).thenCompose(x -> resolve(id));
+        }
+        if (e.fence != fence && !e.cell.isDone()) {
+            // an activation of a fenced session: it never becomes resident; wait for it to go, then activate anew
+            return e.cell.handle((v, x) -> null).thenCompose(x -> resolve(id));
         }
         return e.cell;
     }
@@ -230,10 +244,27 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
                     entries.remove(id.scope(), entry); // past the deadline the entry stays until the late work is done
                 }
                 entry.cell.completeExceptionally(unwrap(err));
-            } else {
-                owners.forget(id.scope());
-                cell.busyWhile(() -> entry.cell.complete(cell));
+                return;
             }
+            synchronized (fenceLock) {
+                if (entry.fence == fences) {
+                    owners.forget(id.scope());
+                    cell.busyWhile(() -> entry.cell.complete(cell));
+                    return;
+                }
+            }
+            // The node fenced while this activation ran: the cell is of a dead session and never serves.
+            // Its slot is freed only once its files are wiped: a new activation of the scope waits for it.
+            fenced.add(cell);
+            NodeFencedException fencedNow = new NodeFencedException("the node lost its lease while " + id.scope() + " was activating");
+            cell.executor.execute(() -> {
+                try {
+                    cell.reset(fencedNow, FENCED_CLOSE_REASON, true);
+                } finally {
+                    entries.remove(id.scope(), entry);
+                    entry.cell.completeExceptionally(fencedNow);
+                }
+            });
         });
     }
 
@@ -282,7 +313,7 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
                 return;
             }
             if (cell != null && broken) {
-                entries.replace(scope, entry, new Entry(CompletableFuture.completedFuture(cell)));
+                entries.replace(scope, entry, new Entry(CompletableFuture.completedFuture(cell), entry.fence));
                 woundDown(scope, entry, started, "installed the late cell (broken variant)");
             } else if (cell != null) {
                 releaseLate(scope, entry, cell, started);
@@ -300,7 +331,7 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
      * that release, as for any release, then activate the cell again.
      */
     private void releaseLate(String scope, Entry abandoned, Cell cell, long started) {
-        Entry late = new Entry(CompletableFuture.completedFuture(cell));
+        Entry late = new Entry(CompletableFuture.completedFuture(cell), abandoned.fence);
         entries.replace(scope, abandoned, late);
         release(scope, "its activation finished past CELLD_ACTIVATION_DEADLINE_MS").whenComplete((ok, e) ->
                 woundDown(scope, abandoned, started, Boolean.TRUE.equals(ok) ? "released the late cell" : "the late cell's release failed"));
@@ -311,6 +342,65 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
         LOG.atInfo().setMessage("cell.activation_wound_down").addKeyValue("scope", scope).addKeyValue("outcome", outcome)
                 .addKeyValue("ms", ticker.nowMs() - started).log();
         abandoned.windingDown.complete(null);
+    }
+
+    private int fenceCount() {
+        return fences; // written under fenceLock
+    }
+
+    /** What a WebSocket client of a fenced cell is told with 1012 (service restart). */
+    static final String FENCED_CLOSE_REASON = "node lost its lease; Durable Object unavailable here, reconnect";
+
+    /**
+     * The node lost its lease and keeps running (issue 29): every cell stops at once and for good,
+     * without a bucket call — events refused, unfinished results failed (the write behind one may
+     * or may not have landed), WebSockets closed with 1012 and {@link #FENCED_CLOSE_REASON}, local
+     * files wiped, so a later activation restores from the bucket with the normal ownership and epoch
+     * checks, never from this copy. Activations under way are dropped when they finish. Completes
+     * when no cell that was resident can run any more; the node must not rejoin before.
+     */
+    public CompletableFuture<Void> fence(String why) {
+        List<CompletableFuture<Void>> stopped = new ArrayList<>();
+        NodeFencedException cause = new NodeFencedException(why);
+        synchronized (fenceLock) {
+            fences++;
+            for (java.util.Map.Entry<String, Entry> e : entries.entrySet()) {
+                Entry en = e.getValue();
+                if (en.fence >= fences || !en.cell.isDone() || en.cell.isCompletedExceptionally()) {
+                    continue; // an activation under way: dropped when it completes, its slot held until then
+                }
+                Cell c = en.cell.join();
+                if (brokenFenceKeepsCells) {
+                    continue; // BROKEN variant: the cell stays resident
+                }
+                fenced.add(c);
+                CompletableFuture<Void> done = new CompletableFuture<>();
+                if (en.leaving == null) {
+                    en.leaving = done; // a request for the scope waits until the files are wiped, then activates anew
+                }
+                c.executor.execute(() -> {
+                    try {
+                        c.reset(cause, FENCED_CLOSE_REASON, true); // a release under way finishes on its own
+                    } finally {
+                        if (en.leaving == done) {
+                            entries.remove(e.getKey(), en);
+                        }
+                        done.complete(null);
+                    }
+                });
+                stopped.add(done);
+            }
+        }
+        LOG.atWarn().setMessage("cells.fenced").addKeyValue("cells", stopped.size()).addKeyValue("cause", why).log();
+        return CompletableFuture.allOf(stopped.toArray(CompletableFuture[]::new));
+    }
+
+    /** BROKEN ON PURPOSE when set (tests only): {@link #fence} leaves resident cells as they are. */
+    volatile boolean brokenFenceKeepsCells;
+
+    @Override
+    public boolean mayRun(Cell cell) {
+        return leaseValid.getAsBoolean() && !fenced.contains(cell);
     }
 
     /** A forwarded call for {@code scope} was refused or could not reach the owner: resolve from the bucket next time. */
@@ -540,6 +630,7 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
 
     @Override
     public void gone(Cell cell) {
+        fenced.remove(cell);
         replication.detached(cell.replica);
         Entry e = entries.get(cell.scope);
         if (e != null && e.leaving == null && e.cell.isDone() && !e.cell.isCompletedExceptionally() && e.cell.join() == cell) {

@@ -173,6 +173,11 @@ public final class NodeConfig {
         return flag(Settings.STORAGE_PROBE);
     }
 
+    /** {@code CELLD_FENCE_EXIT}: exit 3 on every fence instead of degrading on a lapse (issue 29). */
+    public boolean fenceExit() {
+        return flag(Settings.FENCE_EXIT);
+    }
+
     public Optional<String> pluginsDir() {
         return text(Settings.PLUGINS_DIR);
     }

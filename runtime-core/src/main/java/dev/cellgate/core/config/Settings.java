@@ -40,6 +40,10 @@ public final class Settings {
             "bound on one cell activation (acquire, restore, construct) in ms; past it the request fails retryably and the slot is freed");
     public static final Setting OUTPUT_GATE = Setting.of("CELLD_OUTPUT_GATE", BOOL, "1", "0 acknowledges writes before replication (may lose acknowledged writes)");
     public static final Setting STORAGE_PROBE = Setting.of("CELLD_STORAGE_PROBE", BOOL, "1", "run the conditional-write probe at startup");
+    public static final Setting FENCE_EXIT = Setting.of("CELLD_FENCE_EXIT", BOOL, "0",
+            "1: a node whose lease lapsed (the bucket did not answer in time) exits with code 3 for a supervisor to restart; "
+                    + "0: it stops its cells, keeps serving stateless requests and rejoins with a new session once the bucket "
+                    + "answers. A lease replaced by another writer always exits 3");
 
     public static final Setting PLUGINS_DIR = Setting.computed("CELLD_PLUGINS_DIR", TEXT, "plugins/ next to gateway.jar", "plugins directory, watched for new jars");
     public static final Setting IDLE_EVICT_MS = Setting.of("CELLD_IDLE_EVICT_MS", POSITIVE_INT, "300000", "evict a cell idle for this long (ms)");
@@ -69,7 +73,7 @@ public final class Settings {
     public static final List<Setting> ALL = List.of(
             BUCKET, S3_ENDPOINT, AWS_REGION, ADDR, INTERNAL_ADDR, ADVERTISE, NODE, WATCH, TTL_MS, CLOCK_SKEW_MS, RELEASES,
             SHUTDOWN_DRAIN_MS, WAKER_TICK_MS, MAX_RESIDENT_CELLS, RESIDENT_LOW_WATER, MAX_RSS_MB, ACTIVATIONS,
-            ACTIVATION_DEADLINE_MS, OUTPUT_GATE, STORAGE_PROBE,
+            ACTIVATION_DEADLINE_MS, OUTPUT_GATE, STORAGE_PROBE, FENCE_EXIT,
             PLUGINS_DIR, IDLE_EVICT_MS, MAX_REQUEST_BODY_BYTES, CPU_MS, STOP_GRACE_MS, LOG_FORMAT, JIT, FILE_FSYNC, GCS_ENDPOINT, CACHE_MB, CF_HEADERS, ESBUILD,
             OPERATOR_TOKEN, EGRESS_ALLOW, EGRESS_DENY);
 

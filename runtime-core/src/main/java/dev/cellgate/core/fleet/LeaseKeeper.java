@@ -57,12 +57,14 @@ public final class LeaseKeeper {
     private final Monotonic mono;
     private final Scheduler scheduler;
     private final Supplier<LeaseRecord.Load> load;
-    private final Consumer<String> onFence;
+    private final Consumer<LeaseRenewal.Fence> onFence;
     private final LeaseRenewal machine;
     private final ClockCheck clock;
 
     private LeaseRecord record;
     private String version;
+    /** Sessions of this node the process knows are over (a rejoin writes over their record). */
+    private volatile java.util.Set<String> deadSessions = java.util.Set.of();
     /** Mirrors of the machine for readers on other threads (every request asks). */
     private volatile long servingUntilMono = Long.MIN_VALUE;
     private volatile long publishedExpiryMs;
@@ -81,6 +83,22 @@ public final class LeaseKeeper {
     public LeaseKeeper(BucketStore store, Self self, String advertise, int protocol, long ttlMs, Liveness liveness,
                        Ticker ticker, Monotonic mono, Scheduler scheduler, Supplier<LeaseRecord.Load> load,
                        Consumer<String> onFence) {
+        this(store, self, advertise, protocol, ttlMs, liveness, ticker, mono, scheduler, load, onFence, null);
+    }
+
+    /**
+     * The node's keeper: a fence is reported with its kind, so that a lapse can degrade the node where
+     * a replacement exits it (issue 29).
+     */
+    public static LeaseKeeper reportingKinds(BucketStore store, Self self, String advertise, int protocol, long ttlMs,
+                                             Liveness liveness, Ticker ticker, Monotonic mono, Scheduler scheduler,
+                                             Supplier<LeaseRecord.Load> load, Consumer<LeaseRenewal.Fence> onFence) {
+        return new LeaseKeeper(store, self, advertise, protocol, ttlMs, liveness, ticker, mono, scheduler, load, null, onFence);
+    }
+
+    private LeaseKeeper(BucketStore store, Self self, String advertise, int protocol, long ttlMs, Liveness liveness,
+                        Ticker ticker, Monotonic mono, Scheduler scheduler, Supplier<LeaseRecord.Load> load,
+                        Consumer<String> onCause, Consumer<LeaseRenewal.Fence> onFence) {
         this.store = store;
         this.self = self;
         this.key = Keys.lease(self.node());
@@ -92,7 +110,7 @@ public final class LeaseKeeper {
         this.mono = mono;
         this.scheduler = scheduler;
         this.load = load;
-        this.onFence = onFence;
+        this.onFence = onFence != null ? onFence : f -> onCause.accept(f.cause());
         this.machine = new LeaseRenewal(key, ttlMs, liveness);
         this.clock = new ClockCheck(liveness.skewMs());
     }
@@ -119,8 +137,40 @@ public final class LeaseKeeper {
         });
     }
 
+    /**
+     * The start of a rejoin (issue 29): this process held {@code deadSessions} (or tried and gave them
+     * up) and fenced them, so their record is written over at once. A live lease of any other session
+     * is another process with this CELLD_NODE: the rejoin fails at once with {@link HeldByAnotherSession}
+     * rather than waiting for it.
+     */
+    public CompletableFuture<Void> rejoin(java.util.Set<String> deadSessions) {
+        this.deadSessions = java.util.Set.copyOf(deadSessions);
+        return tryStart(0, 1);
+    }
+
+    /**
+     * Gives up a start that has not finished (a rejoin past its deadline): whatever it still does,
+     * it will not hold or renew a lease. Its write may land; the next start writes over it.
+     */
+    public void abandon() {
+        synchronized (this) {
+            machine.stop();
+            mirror();
+            cancelTimers();
+        }
+    }
+
+    /** The lease is this session's and held (started, not stopped, not fenced). */
+    public synchronized boolean holding() {
+        return machine.phase() == LeaseRenewal.Phase.HOLDING;
+    }
+
+    public Self self() {
+        return self;
+    }
+
     /** A live lease of another session holds this node id. */
-    static final class HeldByAnotherSession extends IllegalStateException {
+    public static final class HeldByAnotherSession extends IllegalStateException {
         final String session;
         final long expiresInMs;
 
@@ -133,10 +183,15 @@ public final class LeaseKeeper {
     }
 
     private CompletableFuture<Void> tryStart(int tombstoneWaits, int unclearRound) {
+        synchronized (this) {
+            if (machine.phase() == LeaseRenewal.Phase.STOPPED) {
+                return CompletableFuture.failedFuture(new IllegalStateException("the start of lease " + key + " was abandoned"));
+            }
+        }
         return store.get(key).thenCompose(existing -> {
             long now = ticker.nowMs();
             OwnerLease found = decode(existing, true);
-            return switch (LeaseStart.before(found, self.node(), self.session(), tombstoneWaits, now, liveness)) {
+            return switch (LeaseStart.before(found, self.node(), self.session(), deadSessions, tombstoneWaits, now, liveness)) {
                 case LeaseStart.Before.WaitForRetirement w -> waitForRetirement(tombstoneWaits, unclearRound);
                 case LeaseStart.Before.HeldByAnotherSession h ->
                         CompletableFuture.failedFuture(new HeldByAnotherSession(self.node(), h.session(), h.liveForMs()));
@@ -489,7 +544,7 @@ public final class LeaseKeeper {
         }
         LOG.atError().setMessage("lease.fenced").addKeyValue("kind", f.kind().name().toLowerCase(java.util.Locale.ROOT))
                 .addKeyValue("cause", f.cause()).log();
-        onFence.accept(f.cause());
+        onFence.accept(f);
     }
 
     private void cancelTimers() {

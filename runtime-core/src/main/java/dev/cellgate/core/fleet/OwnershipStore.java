@@ -28,7 +28,8 @@ public final class OwnershipStore {
     static final int MAX_ATTEMPTS = 4;
 
     private final BucketStore store;
-    private final Self self;
+    /** The current session: replaced when the node rejoins after a fence (issue 29). */
+    private volatile Self self;
     private final Ticker ticker;
     private final Liveness liveness;
 
@@ -49,11 +50,22 @@ public final class OwnershipStore {
         return self;
     }
 
-    public CompletableFuture<Acquisition> acquire(String scope) {
-        return attempt(scope, 1);
+    /**
+     * The node rejoined under a new session: acquisitions from now on are written under it. One that
+     * began before keeps the session it started with (a fenced node's cells never become resident).
+     */
+    public void switchSession(Self next) {
+        if (!next.node().equals(self.node())) {
+            throw new IllegalArgumentException("a new session of node " + self.node() + ", not of " + next.node());
+        }
+        self = next;
     }
 
-    private CompletableFuture<Acquisition> attempt(String scope, int n) {
+    public CompletableFuture<Acquisition> acquire(String scope) {
+        return attempt(scope, 1, self);
+    }
+
+    private CompletableFuture<Acquisition> attempt(String scope, int n, Self me) {
         if (n > MAX_ATTEMPTS) {
             return CompletableFuture.completedFuture(new Acquisition.Unavailable(
                     "lost " + MAX_ATTEMPTS + " ownership races in a row for " + scope));
@@ -67,32 +79,33 @@ public final class OwnershipStore {
             // was true at some instant after that, whereas a clock read after the answer may be seconds
             // later (a pause, a slow callback) while the owner has renewed meanwhile.
             long judgedAt = ticker.nowMs();
-            CompletableFuture<OwnerLease> lease = AcquireDecision.needsOwnerLease(rec, self.node())
+            CompletableFuture<OwnerLease> lease = AcquireDecision.needsOwnerLease(rec, me.node())
                     ? readLease(rec.get().node()) : CompletableFuture.completedFuture(OwnerLease.MISSING);
             return lease.thenCompose(ownerLease -> {
-                AcquireDecision d = AcquireDecision.decide(rec, ownerLease, self.node(), self.session(), judgedAt, liveness);
+                AcquireDecision d = AcquireDecision.decide(rec, ownerLease, me.node(), me.session(), judgedAt, liveness);
                 return switch (d) {
                     case AcquireDecision.Forward f -> done(new Acquisition.OwnedElsewhere(f.ownerNode()));
                     case AcquireDecision.Unavailable u -> done(new Acquisition.Unavailable(u.reason()));
                     case AcquireDecision.Create c -> write(scope, 1, 0,
-                            store.putIfAbsent(Keys.ownership(scope), mine(1).encode()), n);
+                            store.putIfAbsent(Keys.ownership(scope), mine(me, 1).encode()), n, me);
                     case AcquireDecision.TakeOver t -> write(scope, t.newEpoch(), t.newEpoch() - 1,
-                            store.putIfVersion(Keys.ownership(scope), mine(t.newEpoch()).encode(), own.record.version()), n);
+                            store.putIfVersion(Keys.ownership(scope), mine(me, t.newEpoch()).encode(), own.record.version()), n, me);
                 };
             });
         });
     }
 
-    private CompletableFuture<Acquisition> write(String scope, long epoch, long previous, CompletableFuture<WriteOutcome> w, int n) {
+    private CompletableFuture<Acquisition> write(String scope, long epoch, long previous, CompletableFuture<WriteOutcome> w, int n,
+                                                 Self me) {
         return w.thenCompose(outcome -> switch (outcome) {
-            case WriteOutcome.Written ok -> markHeld(scope).thenApply(x -> new Acquisition.Acquired(epoch, ok.version(), previous));
-            case WriteOutcome.Rejected r -> attempt(scope, n + 1); // someone moved first: look again
+            case WriteOutcome.Written ok -> markHeld(scope, me).thenApply(x -> new Acquisition.Acquired(epoch, ok.version(), previous));
+            case WriteOutcome.Rejected r -> attempt(scope, n + 1, me); // someone moved first: look again
             case WriteOutcome.Ambiguous a -> readOwnership(scope).thenCompose(now -> {
                 // The write may have landed: only the record can tell.
-                if (now.record != null && now.record.value().equals(mine(epoch))) {
-                    return markHeld(scope).thenApply(x -> new Acquisition.Acquired(epoch, now.record.version(), previous));
+                if (now.record != null && now.record.value().equals(mine(me, epoch))) {
+                    return markHeld(scope, me).thenApply(x -> new Acquisition.Acquired(epoch, now.record.version(), previous));
                 }
-                return attempt(scope, n + 1);
+                return attempt(scope, n + 1, me);
             });
         }).exceptionally(e -> new Acquisition.Unavailable("bucket error acquiring " + scope + ": " + rootMessage(e)));
     }
@@ -154,8 +167,8 @@ public final class OwnershipStore {
      * The {@code node-cells/} marker lets dead-node GC find what a node held. Losing one is a
      * leak, not a safety problem, so a failed marker write is logged and the acquire stands.
      */
-    private CompletableFuture<Void> markHeld(String scope) {
-        return store.put(Keys.marker(self.node(), self.session(), scope), new byte[0]).handle((o, e) -> {
+    private CompletableFuture<Void> markHeld(String scope, Self me) {
+        return store.put(Keys.marker(me.node(), me.session(), scope), new byte[0]).handle((o, e) -> {
             if (e != null || !(o instanceof WriteOutcome.Written)) {
                 LOG.atWarn().setMessage("cell.marker_failed").addKeyValue("scope", scope)
                         .addKeyValue("error", e != null ? rootMessage(e) : o.toString()).log();
@@ -174,7 +187,11 @@ public final class OwnershipStore {
     }
 
     private OwnershipRecord mine(long epoch) {
-        return new OwnershipRecord(self.node(), self.session(), epoch);
+        return mine(self, epoch);
+    }
+
+    private static OwnershipRecord mine(Self me, long epoch) {
+        return new OwnershipRecord(me.node(), me.session(), epoch);
     }
 
     /** The ownership record; a malformed one is reported, never treated as absent. */

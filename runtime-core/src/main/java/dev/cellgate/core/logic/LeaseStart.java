@@ -37,14 +37,29 @@ public final class LeaseStart {
      *                       its expiry plus the margin has passed on this clock
      */
     public static Before before(OwnerLease found, String node, String session, int tombstoneWaits, long nowMs, Liveness liveness) {
+        return before(found, node, session, java.util.Set.of(), tombstoneWaits, nowMs, liveness);
+    }
+
+    /**
+     * A start that knows some earlier sessions of its node are dead: this process held them and
+     * fenced itself (a rejoin after a lapse, issue 29), or gave up a start of them. Their record is
+     * written over at once, live or not: nothing serves under them any more, and what peers see next
+     * is the new session. Any other session's live lease is still waited for.
+     *
+     * @param deadSessions sessions of this node that this process held or tried and abandoned
+     */
+    public static Before before(OwnerLease found, String node, String session, java.util.Set<String> deadSessions,
+                                int tombstoneWaits, long nowMs, Liveness liveness) {
         if (!(found instanceof OwnerLease.Present p)) {
             return new Before.Write(); // absent, or malformed (replaced, with a warning)
         }
         LeaseRecord old = p.lease();
         if (old.isTombstone() && old.node().equals(node) && tombstoneWaits < TOMBSTONE_WAITS) {
+            // Also for a dead session of ours: GC's plain delete follows its tombstone and would
+            // remove a lease written over it.
             return new Before.WaitForRetirement();
         }
-        if (!old.session().equals(session) && liveness.isLive(old, nowMs)) {
+        if (!old.session().equals(session) && !deadSessions.contains(old.session()) && liveness.isLive(old, nowMs)) {
             return new Before.HeldByAnotherSession(old.session(), old.expiresMs() + liveness.appliedMarginMs() - nowMs);
         }
         return new Before.Write();

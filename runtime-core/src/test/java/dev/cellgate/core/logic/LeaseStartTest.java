@@ -23,6 +23,20 @@ class LeaseStartTest {
     }
 
     @Test
+    void aRejoinWritesOverItsOwnDeadSessionsAtOnceButStillWaitsForAnyOther() {
+        java.util.Set<String> dead = java.util.Set.of("s0", "s1");
+        assertThat(LeaseStart.before(lease("s0", NOW + 5_000), "n1", "s2", dead, 0, NOW, L))
+                .as("the fenced session's record, still live to peers").isEqualTo(new LeaseStart.Before.Write());
+        assertThat(LeaseStart.before(lease("s1", NOW + 5_000), "n1", "s2", dead, 0, NOW, L))
+                .as("an abandoned start's write that landed late").isEqualTo(new LeaseStart.Before.Write());
+        assertThat(LeaseStart.before(lease("zz", NOW + 5_000), "n1", "s2", dead, 0, NOW, L))
+                .as("another process with this node id").isEqualTo(new LeaseStart.Before.HeldByAnotherSession("zz", 7_000));
+        assertThat(LeaseStart.before(lease("s0", 0), "n1", "s2", dead, 0, NOW, L))
+                .as("GC retiring the dead session: its delete would remove a lease written now")
+                .isEqualTo(new LeaseStart.Before.WaitForRetirement());
+    }
+
+    @Test
     void aTombstoneIsWaitedForABoundedNumberOfPeriods() {
         assertThat(LeaseStart.before(lease("old", 0), "n1", "new", 0, NOW, L)).isEqualTo(new LeaseStart.Before.WaitForRetirement());
         assertThat(LeaseStart.before(lease("old", 0), "n1", "new", LeaseStart.TOMBSTONE_WAITS, NOW, L))

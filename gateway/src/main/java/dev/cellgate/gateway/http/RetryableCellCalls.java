@@ -1,0 +1,83 @@
+package dev.cellgate.gateway.http;
+
+import dev.cellgate.core.observe.LogContext;
+import dev.cellgate.core.spi.js.CellIdentity;
+import dev.cellgate.core.spi.js.HttpRequestData;
+import dev.cellgate.core.spi.js.HttpResponseData;
+import dev.cellgate.core.spi.js.StubCallException;
+import dev.cellgate.core.spi.js.StubChannel;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Public requests whose Durable Object call failed with a RETRYABLE error: the object was not
+ * available (this node lost its lease and serves no cells — issue 29 —, its owner did, it could not
+ * be reached), and nothing says the call ran. The Worker usually does not catch that error; when it
+ * fails such a request, {@link WorkerRequests} answers 503 with {@code Retry-After} (SPEC §18: cell
+ * routes answer 503 on a degraded node) instead of 500 "Worker threw an exception". A failure whose
+ * outcome is unknown is not retryable and stays a Worker error.
+ *
+ * <p>Watches the stub calls of Worker instances ({@link #watching}); the request is named by its id
+ * (the request's own for {@code fetch}, the log context's for RPC calls). Bounded: a mark nobody asks
+ * about (the Worker caught the error and answered) goes when its request ends, else after
+ * {@link #KEEP_MS}; at most {@link #MAX} are kept.
+ */
+public final class RetryableCellCalls {
+    static final long KEEP_MS = 120_000;
+    static final int MAX = 10_000;
+
+    private final ConcurrentHashMap<String, Long> marked = new ConcurrentHashMap<>();
+
+    /** {@code inner}, with every retryable failure marking its request. */
+    public StubChannel watching(StubChannel inner) {
+        return new StubChannel() {
+            @Override
+            public CompletableFuture<HttpResponseData> fetch(CellIdentity target, HttpRequestData request) {
+                return mark(request.requestId(), inner.fetch(target, request));
+            }
+
+            @Override
+            public CompletableFuture<byte[]> call(CellIdentity target, String method, byte[] arguments) {
+                return mark(org.slf4j.MDC.get(LogContext.REQUEST_ID), inner.call(target, method, arguments));
+            }
+        };
+    }
+
+    private <T> CompletableFuture<T> mark(String requestId, CompletableFuture<T> call) {
+        if (requestId != null) {
+            call.whenComplete((v, e) -> {
+                if (unwrap(e) instanceof StubCallException s && s.retryable()) {
+                    note(requestId, System.currentTimeMillis());
+                }
+            });
+        }
+        return call;
+    }
+
+    void note(String requestId, long nowMs) {
+        marked.put(requestId, nowMs);
+        if (marked.size() > MAX) {
+            marked.entrySet().removeIf(en -> nowMs - en.getValue() > KEEP_MS);
+            if (marked.size() > MAX) {
+                marked.clear(); // a flood nobody asks about: forgetting costs only those requests' 503s
+            }
+        }
+    }
+
+    /** Whether a Durable Object call of {@code requestId} failed retryably; forgets it. */
+    public boolean take(String requestId) {
+        return requestId != null && marked.remove(requestId) != null;
+    }
+
+    int size() {
+        return marked.size();
+    }
+
+    private static Throwable unwrap(Throwable e) {
+        while (e instanceof CompletionException && e.getCause() != null) {
+            e = e.getCause();
+        }
+        return e;
+    }
+}
