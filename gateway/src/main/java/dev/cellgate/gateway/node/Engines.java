@@ -14,7 +14,9 @@ final class Engines {
     private Engines() {
     }
 
-    static JsEngine create(PluginHost plugins, Vertx vertx, NodeConfig config, String nodeId, Path pluginsDir) throws StartupException {
+    /** The engine, serving the binding types of this build ({@code FleetBindings}) over the fleet bucket. */
+    static JsEngine create(PluginHost plugins, Vertx vertx, NodeConfig config, String nodeId, Path pluginsDir,
+                           dev.cellgate.core.spi.bucket.BucketStore bucket) throws StartupException {
         List<JsEngineProvider> found = plugins.extensions(JsEngineProvider.class);
         if (found.isEmpty()) {
             throw new StartupException(ExitCodes.STARTUP_FAILED, "no JavaScript engine plugin in " + pluginsDir
@@ -25,7 +27,8 @@ final class Engines {
                     + found.stream().map(JsEngineProvider::name).toList() + "; keep one");
         }
         try {
-            return found.get(0).create(new JsEngineConfig(vertx, config.cpuMs(), config.maxRequestBodyBytes(), nodeId));
+            return found.get(0).create(new JsEngineConfig(vertx, config.cpuMs(), config.maxRequestBodyBytes(), nodeId,
+                    dev.cellgate.core.bindings.FleetBindings.registry(bucket)));
         } catch (RuntimeException e) {
             throw new StartupException(ExitCodes.STARTUP_FAILED, "the JavaScript engine did not start: " + e);
         }

@@ -187,7 +187,7 @@ public final class Node {
             }
         }
 
-        engine = Engines.create(plugins, vertx, config, identity.nodeId(), pluginsDir);
+        engine = Engines.create(plugins, vertx, config, identity.nodeId(), pluginsDir, bucket);
         EngineInfo info = engine.info();
         LOG.atInfo().setMessage("engine.started").addKeyValue("name", info.name()).addKeyValue("mode", info.mode())
                 .addKeyValue("detail", info.detail()).log();

@@ -20,12 +20,14 @@ final class BundleRuntime {
     private final Source main;
     private final String bundleJson;
     private final BundleModules modules;
+    private final DeploymentBindings bindings;
     private HostBridge bridge;
     private JsFunctions functions;
     private Value internal;
 
-    BundleRuntime(GraalJsEngine engine, Source main, String bundleJson, BundleModules modules) {
+    BundleRuntime(GraalJsEngine engine, Source main, String bundleJson, BundleModules modules, DeploymentBindings bindings) {
         this.engine = engine;
+        this.bindings = bindings;
         this.main = main;
         this.bundleJson = bundleJson;
         this.modules = modules;
@@ -35,6 +37,8 @@ final class BundleRuntime {
     Runnable setUp(JsInstance instance, Context context) {
         HostBridge b = new HostBridge(instance, engine.http(), engine.runtime());
         b.bundleModules(modules);
+        // env's bindings beyond vars and Durable Objects, opened by dispatch.js's configure (binding seam)
+        b.bindings(new dev.cellgate.js.graal.host.BindingBridge(instance, new InstanceBindings(bindings, instance.host())));
         Value in = context.eval(INTERNAL);
         for (Source script : engine.runtime().scripts()) {
             context.eval(script).executeVoid(b, in);

@@ -22,7 +22,17 @@ public final class TestEngine implements AutoCloseable {
     }
 
     public TestEngine(JsLimits limits, GraalJsEngine.Gates gates) {
-        this.engine = new GraalJsEngine(new JsEngineConfig(vertx, limits.cpuBudgetMs(), 100L << 20, "test-node"), limits, gates);
+        this(limits, gates, dev.cellgate.core.spi.js.BindingRegistry.NONE);
+    }
+
+    /** An engine whose host serves the binding types of {@code bindings}. */
+    public TestEngine(dev.cellgate.core.spi.js.BindingRegistry bindings) {
+        this(new JsLimits(30_000, JsLimits.defaultAllocationLimit(), 10), GraalJsEngine.Gates.ENFORCED, bindings);
+    }
+
+    private TestEngine(JsLimits limits, GraalJsEngine.Gates gates, dev.cellgate.core.spi.js.BindingRegistry bindings) {
+        this.engine = new GraalJsEngine(new JsEngineConfig(vertx, limits.cpuBudgetMs(), 100L << 20, "test-node", bindings),
+                limits, gates);
     }
 
     public LoadedScript load(ScriptBundle bundle) throws ScriptLoadException {
