@@ -33,7 +33,9 @@ public final class Esbuild {
     private final String foundVia;
 
     private Esbuild(Path binary, String foundVia) {
-        this.binary = binary;
+        // Absolute: esbuild runs in the project directory (and --version beside itself), where a path
+        // relative to the tool's working directory ("dc/node_modules/.bin/esbuild") means nothing.
+        this.binary = binary.toAbsolutePath().normalize();
         this.foundVia = foundVia;
     }
 
