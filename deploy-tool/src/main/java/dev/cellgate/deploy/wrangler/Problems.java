@@ -8,11 +8,20 @@ import java.util.List;
  * fate from one push) and notes (printed once each, nothing refused).
  */
 public final class Problems {
+    /**
+     * TEST ONLY, the broken variant: stop at the first refusal, as push did before (a project then
+     * needed one push per refused key). WranglerConfigTest proves the all-at-once test catches it.
+     */
+    static volatile boolean brokenStopAtFirstRefusal;
+
     private final List<String> refusals = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
 
     public void refuse(String message) {
         refusals.add(message);
+        if (brokenStopAtFirstRefusal) {
+            throw new ConfigRefusedException("(broken variant)", refusals);
+        }
     }
 
     public void note(String message) {
@@ -25,6 +34,8 @@ public final class Problems {
     public <T> T attempt(java.util.function.Supplier<T> check) {
         try {
             return check.get();
+        } catch (ConfigRefusedException e) {
+            throw e;
         } catch (IllegalArgumentException e) {
             refuse(e.getMessage());
             return null;

@@ -69,7 +69,7 @@ public final class WranglerKeys {
         refused("services", own, "service bindings are refused until issue 21 items 2–5 land (item 4)");
         refused("assets", inh, "static assets are refused until issue 21 items 2–5 land (item 2)");
         implemented("define", own, "esbuild --define");
-        implemented("alias", top, "esbuild --alias, resolved from the project directory");
+        implemented("alias", inh, "esbuild --alias; a relative path is relative to the config");
         implemented("tsconfig", inh, "esbuild --tsconfig");
         implemented("minify", inh, "esbuild --minify");
         implemented("keep_names", inh, "esbuild --keep-names (default true, as in Wrangler)");

@@ -34,10 +34,12 @@ class WranglerConfigTest {
         assertThat(c.compatibilityFlags()).containsExactly("nodejs_compat");
     }
 
-    @Test
-    void refusedAndUnknownKeysAreRefusedByNameAllInOneError() {
-        assertThatThrownBy(() -> parse("{\"name\":\"x\",\"kv_namespaces\":[],\"ai\":{},\"site\":{},\"limits\":{},"
-                + "\"triggers\":{\"crons\":[\"* * * * *\"]},\"no_such\":1,\"main\":3}"))
+    static final String SEVEN_PROBLEMS = "{\"name\":\"x\",\"kv_namespaces\":[],\"ai\":{},\"site\":{},\"limits\":{},"
+            + "\"triggers\":{\"crons\":[\"* * * * *\"]},\"no_such\":1,\"main\":3}";
+
+    /** The check of "every refusal in one error", used on the real code and on the broken variant. */
+    static void allSevenReported(String config) {
+        assertThatThrownBy(() -> parse(config))
                 .isInstanceOfSatisfying(ConfigRefusedException.class, e -> assertThat(e.reasons()).hasSize(7))
                 .hasMessageContaining("7 problems")
                 .hasMessageContaining("key \"kv_namespaces\" is not supported by cellgate: KV namespaces are refused until issue 21 items 2–5 land")
@@ -45,6 +47,22 @@ class WranglerConfigTest {
                 .hasMessageContaining("key \"limits\" is not supported").hasMessageContaining("key \"triggers\" is not supported")
                 .hasMessageContaining("key \"no_such\" is not supported by cellgate (it is not in Wrangler's configuration schema")
                 .hasMessageContaining("\"main\" must be a string");
+    }
+
+    @Test
+    void refusedAndUnknownKeysAreRefusedByNameAllInOneError() {
+        allSevenReported(SEVEN_PROBLEMS);
+    }
+
+    @Test
+    void theBrokenVariantThatStopsAtTheFirstRefusalIsCaught() {
+        Problems.brokenStopAtFirstRefusal = true;
+        try {
+            assertThatThrownBy(() -> allSevenReported(SEVEN_PROBLEMS)).isInstanceOf(AssertionError.class)
+                    .hasMessageContaining("size");
+        } finally {
+            Problems.brokenStopAtFirstRefusal = false;
+        }
     }
 
     @Test

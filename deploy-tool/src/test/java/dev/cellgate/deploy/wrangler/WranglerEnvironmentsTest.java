@@ -80,11 +80,11 @@ class WranglerEnvironmentsTest {
     void anUnknownEnvironmentAndATopLevelOnlyKeyInAnEnvironmentAreRefused() {
         assertThatThrownBy(() -> read("prod")).hasMessageContaining("no environment named \"prod\"")
                 .hasMessageContaining("[named, staging]");
-        JsonObject o = new JsonObject("{\"name\":\"a\",\"env\":{\"e\":{\"keep_vars\":true,\"alias\":{},\"ai\":{}}}}");
+        JsonObject o = new JsonObject("{\"name\":\"a\",\"env\":{\"e\":{\"keep_vars\":true,\"send_metrics\":false,\"ai\":{}}}}");
         assertThatThrownBy(() -> WranglerConfig.parse(o, "wrangler.json", "e")).isInstanceOfSatisfying(ConfigRefusedException.class,
                         ex -> assertThat(ex.reasons()).hasSize(3))
                 .hasMessageContaining("env.e.keep_vars: \"keep_vars\" is only valid at the top level")
-                .hasMessageContaining("env.e.alias").hasMessageContaining("key \"ai\" is not supported");
+                .hasMessageContaining("env.e.send_metrics").hasMessageContaining("key \"ai\" is not supported");
     }
 
     @Test
