@@ -189,17 +189,9 @@ public record WranglerConfig(String name, String main, String compatibilityDate,
 
     private static Map<String, String> durableObjects(JsonObject o, String where) {
         Map<String, String> dos = new LinkedHashMap<>();
-        Object dobj = o.getValue("durable_objects");
-        if (dobj == null) {
+        JsonObject d = section(o, "durable_objects", List.of("bindings"));
+        if (d == null) {
             return dos;
-        }
-        if (!(dobj instanceof JsonObject d)) {
-            throw new IllegalArgumentException("\"durable_objects\" must be an object with \"bindings\"");
-        }
-        for (String k : d.fieldNames()) {
-            if (!k.equals("bindings")) {
-                throw new IllegalArgumentException("durable_objects key \"" + k + "\" is not supported (only \"bindings\")");
-            }
         }
         JsonArray bindings = array(d, "bindings", where + " durable_objects");
         for (Object b : bindings == null ? new JsonArray() : bindings) {
@@ -242,17 +234,9 @@ public record WranglerConfig(String name, String main, String compatibilityDate,
 
     /** {@code build}: {@code command} and {@code cwd} are run; {@code watch_dir} is for a watcher push does not have (a note). */
     private static Build build(JsonObject o, Problems problems) {
-        Object b = o.getValue("build");
-        if (b == null) {
+        JsonObject bo = section(o, "build", List.of("command", "cwd", "watch_dir"));
+        if (bo == null) {
             return null;
-        }
-        if (!(b instanceof JsonObject bo)) {
-            throw new IllegalArgumentException("\"build\" must be an object (command, cwd, watch_dir)");
-        }
-        for (String k : bo.fieldNames()) {
-            if (!Set.of("command", "cwd", "watch_dir").contains(k)) {
-                throw new IllegalArgumentException("build key \"" + k + "\" is not supported (command, cwd, watch_dir)");
-            }
         }
         if (bo.containsKey("watch_dir")) {
             problems.note("note: build.watch_dir has no effect on push (it tells wrangler dev what to watch; push builds once)");
@@ -266,6 +250,23 @@ public record WranglerConfig(String name, String main, String compatibilityDate,
             return null;
         }
         return new Build(command, cwd);
+    }
+
+    /** An object-valued key whose own keys are only {@code allowed}; null when absent. */
+    private static JsonObject section(JsonObject o, String key, List<String> allowed) {
+        Object v = o.getValue(key);
+        if (v == null) {
+            return null;
+        }
+        if (!(v instanceof JsonObject s)) {
+            throw new IllegalArgumentException("\"" + key + "\" must be an object (" + String.join(", ", allowed) + ")");
+        }
+        for (String k : s.fieldNames()) {
+            if (!allowed.contains(k)) {
+                throw new IllegalArgumentException(key + " key \"" + k + "\" is not supported (" + String.join(", ", allowed) + ")");
+            }
+        }
+        return s;
     }
 
     private static List<String> strings(JsonObject o, String key) {
