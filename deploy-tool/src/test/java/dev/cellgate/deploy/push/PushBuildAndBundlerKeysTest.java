@@ -69,14 +69,17 @@ class PushBuildAndBundlerKeysTest {
                   "tsconfig": "./tsconfig.build.json",
                   "minify": true, "keep_names": false }
                 """);
-        write(tmp, "p/tsconfig.build.json", "{ \"compilerOptions\": { \"jsxFactory\": \"makeNode\" } }\n");
+        // only this tsconfig's paths make "@lib/suffix" resolvable
+        write(tmp, "p/tsconfig.build.json", "{ \"compilerOptions\": { \"baseUrl\": \".\", \"paths\": { \"@lib/*\": [\"./src/lib/*\"] } } }\n");
+        write(tmp, "p/src/lib/suffix.ts", "export const suffix: string = 'via-tsconfig-paths';\n");
         write(tmp, "p/src/real-greeting.ts", "export const greeting: string = 'aliased-greeting';\n");
         write(tmp, "p/src/index.ts", """
                 import { greeting } from "greeting-lib";
+                import { suffix } from "@lib/suffix";
                 declare const BUILD_FLAVOUR: string;
                 export default {
                   async fetch(): Promise<Response> {
-                    const someVeryLongLocalVariableName = BUILD_FLAVOUR + ":" + greeting;
+                    const someVeryLongLocalVariableName = BUILD_FLAVOUR + ":" + greeting + ":" + suffix;
                     return new Response(someVeryLongLocalVariableName);
                   }
                 };
@@ -84,8 +87,27 @@ class PushBuildAndBundlerKeysTest {
         ToolRun r = push(tmp.resolve("p").toString());
         assertThat(r.code()).as(r.toString()).isZero();
         String main = pushedMain();
-        assertThat(main).contains("from-define").contains("aliased-greeting").doesNotContain("BUILD_FLAVOUR")
-                .doesNotContain("someVeryLongLocalVariableName");
+        assertThat(main).contains("from-define").contains("aliased-greeting").contains("via-tsconfig-paths")
+                .doesNotContain("BUILD_FLAVOUR").doesNotContain("someVeryLongLocalVariableName");
+    }
+
+    @Test
+    void jsxFactoryAndFragmentAndKeepNamesReachEsbuild() throws Exception {
+        write(tmp, "p/wrangler.jsonc", """
+                { "name": "jsx", "main": "src/index.jsx", "compatibility_date": "2025-04-01",
+                  "jsx_factory": "makeNode", "jsx_fragment": "MadeFragment" }
+                """);
+        write(tmp, "p/src/index.jsx", """
+                const makeNode = (t, p, ...c) => JSON.stringify([typeof t === "string" ? t : "frag", c]);
+                const MadeFragment = "frag";
+                function renderPage() { return <><p>hi</p></>; }
+                export default { fetch() { return new Response(renderPage()); } };
+                """);
+        ToolRun r = push(tmp.resolve("p").toString());
+        assertThat(r.code()).as(r.toString()).isZero();
+        String main = pushedMain();
+        assertThat(main).contains("makeNode(MadeFragment").contains("makeNode(\"p\"")
+                .as("keep_names defaults to true, as in Wrangler").contains("__name(renderPage, \"renderPage\")");
     }
 
     @Test

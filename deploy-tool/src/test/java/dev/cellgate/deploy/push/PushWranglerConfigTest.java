@@ -129,4 +129,15 @@ class PushWranglerConfigTest {
         assertThat(m.settings().hosting().getJsonArray("routes").getJsonObject(0).getString("pattern")).isEqualTo("example.com/*");
         assertThat(m.settings().hosting().getBoolean("workers_dev")).isTrue();
     }
+
+    @Test
+    void bundlerKeysWithNoBundleAreNotedAsChangingNothing() throws Exception {
+        write(tmp, "p/wrangler.json", "{ \"name\": \"nb\", \"main\": \"src/index.js\", \"no_bundle\": true,"
+                + " \"define\": { \"X\": \"1\" }, \"minify\": true }");
+        write(tmp, "p/src/index.js", "export default { fetch() { return new Response('as it is'); } };\n");
+        ToolRun r = push(tmp.resolve("p").toString());
+        assertThat(r.code()).as(r.toString()).isZero();
+        assertThat(r.err()).contains("note: define, minify only change(s) what esbuild bundles, and no_bundle is pushed as it is");
+        assertThat(mainModule(tmp.resolve("bucket"))).contains("as it is");
+    }
 }
