@@ -45,10 +45,29 @@
     internal.gatesEnforced = cfg.gatesEnforced !== false;
     env = Object.assign({}, cfg.vars);
     for (const [binding, className] of Object.entries(cfg.durableObjects)) env[binding] = internal.newNamespace(scriptName, className);
+    // Every other binding (secrets, KV, …: docs/architecture.md, "Bindings") comes from its type's
+    // provider on the host; the type's wrapper (cellgate/bindings/<type>.js), if any, makes it the
+    // Workers API, else the host's value is the env entry as it is (a secret's string).
+    const bindings = host.bindings();
+    for (let i = 0; i < cfg.bindings.length; i++) {
+      const b = cfg.bindings[i];
+      const target = bindings.open(i);
+      const wrapper = bindings.wrapper(b.type);
+      env[b.name] = wrapper === null ? target : wrapper(host, internal)(target, b.settings, b.name);
+    }
     internal.env = env;
     // Visible only while the bundle's modules evaluate, for the "cloudflare:workers" module.
     Object.defineProperty(globalThis, Symbol.for('cellgate.internal'), { value: internal, configurable: true });
   };
+  // For binding wrappers: a promise of a host object's CompletionStage, settled on this instance's
+  // executor; a failure rejects with the JavaScript error class the host named (BindingCallException).
+  internal.hostPromise = (stage) => new Promise((resolve, reject) => {
+    host.bindings().await(stage, (ok, a, b) => {
+      if (ok) { resolve(a); return; }
+      const Cls = globalThis[a];
+      reject(typeof Cls === 'function' && (Cls === Error || Cls.prototype instanceof Error) ? new Cls(b) : new Error(b));
+    });
+  });
   internal.initBundle = function (namespace) {
     delete globalThis[Symbol.for('cellgate.internal')];
     exports = namespace;

@@ -23,8 +23,8 @@ import java.util.regex.Pattern;
  * <ul>
  *   <li>{@code push bundle.js}: the bundle as it is, plus the modules beside it that the module
  *       rules type (Wrangler's {@code --no-bundle}), with {@code --config} or a
- *       {@code wrangler.jsonc}/{@code wrangler.json} beside it;</li>
- *   <li>{@code push DIR}: a Wrangler project. Its {@code main} is bundled with esbuild (imports of
+ *       {@code wrangler.json}/{@code wrangler.jsonc}/{@code wrangler.toml} beside it;</li>
+ *   <li>{@code push DIR}: a Wrangler project. Its {@code build.command} runs first; its {@code main} is bundled with esbuild (imports of
  *       files the rules type stay separate modules; with {@code find_additional_modules}, the
  *       modules found under {@code base_dir} too), or with {@code no_bundle} pushed as it is with
  *       the modules found under {@code base_dir}.</li>
@@ -40,6 +40,12 @@ public final class BundleReader {
     }
 
     public static Bundle read(Path target, Path configFile, String nameOverride, Env env, Consumer<String> note) {
+        return read(target, configFile, nameOverride, null, env, note);
+    }
+
+    /** @param environment the Wrangler environment ({@code --env}), null for the top level */
+    public static Bundle read(Path target, Path configFile, String nameOverride, String environment, Env env,
+                              Consumer<String> note) {
         if (!Files.exists(target)) {
             throw CommandException.refused(target + " does not exist");
         }
@@ -50,13 +56,24 @@ public final class BundleReader {
         Path dir = project ? target : target.toAbsolutePath().getParent();
         Path cfg = configFile != null ? configFile : findConfig(dir, project);
         if (project && cfg == null) {
-            throw CommandException.refused(target + " has no wrangler.jsonc or wrangler.json");
+            throw CommandException.refused(target + " has no wrangler.json, wrangler.jsonc or wrangler.toml");
         }
         if (!project && cfg != null && configFile == null) {
             note.accept("using " + cfg + " (found beside the bundle; --config names another)");
         }
-        WranglerConfig config = read(cfg);
+        if (cfg == null && environment != null) {
+            throw CommandException.refused("--env " + environment + " needs a Wrangler config (none beside " + target + ")");
+        }
+        WranglerConfig config = read(cfg, environment);
+        config.notes().forEach(note);
+        if (cfg != null) {
+            BuildStep.run(config.build(), cfg.toAbsolutePath().getParent(), env, note);
+        }
         WranglerConfig.Modules mc = config.modules();
+        if ((!project || mc.noBundle()) && !config.bundling().set().isEmpty()) {
+            note.accept("note: " + String.join(", ", config.bundling().set()) + " only change(s) what esbuild bundles, and "
+                    + (project ? "no_bundle" : "a bundle file") + " is pushed as it is (as Wrangler does)");
+        }
         ModuleRules rules;
         try {
             rules = ModuleRules.parse(mc.rules());
@@ -98,7 +115,8 @@ public final class BundleReader {
                 note.accept("bundling " + config.main() + " with esbuild " + version + " (" + esbuild.binary() + ", via "
                         + esbuild.foundVia() + ")");
                 Esbuild.Output out = esbuild.bundle(dir, mainFile,
-                        new Esbuild.Options(copied, List.copyOf(additional.keySet()), mc.uploadSourceMaps(), node));
+                        new Esbuild.Options(copied, List.copyOf(additional.keySet()), mc.uploadSourceMaps(), node,
+                                config.bundling(), cfgDir));
                 main = mainFile.getFileName().toString().replaceAll("\\.[A-Za-z]+$", "") + ".js";
                 modules.put(main, out.bundle());
                 for (Map.Entry<String, byte[]> c : out.copied().entrySet()) {
@@ -163,9 +181,10 @@ public final class BundleReader {
         }
     }
 
-    private static WranglerConfig read(Path cfg) {
+    private static WranglerConfig read(Path cfg, String environment) {
         try {
-            return cfg == null ? WranglerConfig.parse(new io.vertx.core.json.JsonObject(), "(no wrangler config)") : WranglerConfig.read(cfg);
+            return cfg == null ? WranglerConfig.parse(new io.vertx.core.json.JsonObject(), "(no wrangler config)")
+                    : WranglerConfig.read(cfg, environment);
         } catch (IllegalArgumentException e) {
             throw CommandException.refused(e.getMessage());
         }
@@ -189,16 +208,13 @@ public final class BundleReader {
         }
     }
 
+    /** The config beside the project or bundle, in Wrangler's order of preference. */
     private static Path findConfig(Path dir, boolean project) {
-        for (String n : new String[] {"wrangler.jsonc", "wrangler.json"}) {
+        for (String n : new String[] {"wrangler.json", "wrangler.jsonc", "wrangler.toml"}) {
             Path p = dir.resolve(n);
             if (Files.isRegularFile(p)) {
                 return p;
             }
-        }
-        if (project && Files.isRegularFile(dir.resolve("wrangler.toml"))) {
-            throw CommandException.refused(dir + " has wrangler.toml: cellgate reads wrangler.jsonc or wrangler.json "
-                    + "(the same keys, as JSON)");
         }
         return null;
     }

@@ -3,6 +3,7 @@ package dev.cellgate.deploy.push;
 import dev.cellgate.core.logic.NodeCompat;
 import dev.cellgate.deploy.cli.CommandException;
 import dev.cellgate.deploy.cli.Env;
+import dev.cellgate.deploy.wrangler.WranglerConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -33,7 +34,9 @@ public final class Esbuild {
     private final String foundVia;
 
     private Esbuild(Path binary, String foundVia) {
-        this.binary = binary;
+        // Absolute: esbuild runs in the project directory (and --version beside itself), where a path
+        // relative to the tool's working directory ("dc/node_modules/.bin/esbuild") means nothing.
+        this.binary = binary.toAbsolutePath().normalize();
         this.foundVia = foundVia;
     }
 
@@ -108,10 +111,16 @@ public final class Esbuild {
      * modules (copied beside the bundle, as Wrangler's module collector does: rules), the modules
      * found with {@code find_additional_modules} (left as imports, by their path from the module root),
      * whether to write a source map ({@code upload_source_maps}), and the Worker's Node.js
-     * compatibility, which decides how Node built-ins resolve ({@link NodeImports}).
+     * compatibility, which decides how Node built-ins resolve ({@link NodeImports}), and the config's
+     * bundler keys ({@code define, alias, tsconfig, minify, keep_names, jsx_*}), paths in them
+     * relative to {@code configDir}.
      */
     public record Options(java.util.Map<String, dev.cellgate.core.spi.js.ModuleType> copied, List<String> additional,
-                          boolean sourceMap, NodeCompat node) {
+                          boolean sourceMap, NodeCompat node, WranglerConfig.Bundling bundling, Path configDir) {
+        public Options(java.util.Map<String, dev.cellgate.core.spi.js.ModuleType> copied, List<String> additional,
+                       boolean sourceMap, NodeCompat node) {
+            this(copied, additional, sourceMap, node, WranglerConfig.Bundling.NONE, Path.of("."));
+        }
     }
 
     /** esbuild's output: the bundle, the files it copied beside it, and its source map (null without one). */
@@ -196,7 +205,41 @@ public final class Esbuild {
         if (options.sourceMap()) {
             cmd.add("--sourcemap");
         }
+        cmd.addAll(bundlingArgs(options.bundling(), options.configDir()));
         return cmd;
+    }
+
+    /**
+     * The config's bundler keys as esbuild flags, as Wrangler passes them: {@code define} values are
+     * JavaScript expressions; an {@code alias} or {@code tsconfig} path is relative to the config
+     * (made absolute, since esbuild would read it from its working directory); {@code keep_names}
+     * is on unless the config says false.
+     */
+    static List<String> bundlingArgs(WranglerConfig.Bundling b, Path configDir) {
+        List<String> out = new ArrayList<>();
+        b.define().forEach((k, v) -> out.add("--define:" + k + "=" + v));
+        b.alias().forEach((k, v) -> out.add("--alias:" + k + "=" + (v.startsWith("./") || v.startsWith("../")
+                ? configDir.resolve(v).toAbsolutePath().normalize().toString() : v)));
+        if (b.tsconfig() != null) {
+            Path ts = configDir.resolve(b.tsconfig()).toAbsolutePath().normalize();
+            if (!Files.isRegularFile(ts)) {
+                throw CommandException.refused("tsconfig " + b.tsconfig() + " (" + ts + ") does not exist");
+            }
+            out.add("--tsconfig=" + ts);
+        }
+        if (b.minify()) {
+            out.add("--minify");
+        }
+        if (b.keepNames()) {
+            out.add("--keep-names");
+        }
+        if (b.jsxFactory() != null) {
+            out.add("--jsx-factory=" + b.jsxFactory());
+        }
+        if (b.jsxFragment() != null) {
+            out.add("--jsx-fragment=" + b.jsxFragment());
+        }
+        return out;
     }
 
     private record Run(int exit, String output) {

@@ -43,7 +43,10 @@ public final class LoadCheck {
                 b.config().compatibilityFlags());
         JsEngine engine;
         try {
-            engine = provider.create(new JsEngineConfig(null, cpuMs(env), Long.MAX_VALUE, "deploy-tool"));
+            // The binding types nodes of this build serve; the bucket is not open yet (providers refuse I/O).
+            engine = provider.create(new JsEngineConfig(null, cpuMs(env), Long.MAX_VALUE, "deploy-tool",
+                    dev.cellgate.core.spi.js.Egress.of(dev.cellgate.core.logic.EgressPolicy.DEFAULT), JsEngineConfig.DEFAULT_CACHE_BYTES,
+                    dev.cellgate.core.bindings.FleetBindings.registry(null)));
         } catch (RuntimeException e) {
             throw CommandException.failed("the JavaScript engine (" + provider.name() + ") did not start: " + e, e);
         }

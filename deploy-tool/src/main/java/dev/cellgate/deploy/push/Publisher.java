@@ -3,6 +3,7 @@ package dev.cellgate.deploy.push;
 import dev.cellgate.core.deploy.DeploymentIds;
 import dev.cellgate.core.deploy.DeploymentStore;
 import dev.cellgate.core.deploy.Manifest;
+import dev.cellgate.core.deploy.WorkerSettings;
 import dev.cellgate.core.fleet.StoredRecord;
 import dev.cellgate.core.logic.Keys;
 import dev.cellgate.core.records.CurrentDeployment;
@@ -69,9 +70,13 @@ public final class Publisher {
         } finally {
             progress.end();
         }
-        Manifest manifest = new Manifest(id, b.name(), now, b.main(), modules, b.config().vars(), b.config().durableObjects(),
+        Manifest legacy = new Manifest(id, b.name(), now, b.main(), modules, b.config().vars(), b.config().durableObjects(),
                 b.config().migrations(), b.config().compatibilityDate() == null ? "2024-01-01" : b.config().compatibilityDate(),
                 b.config().compatibilityFlags(), b.config().triggers(), plugins);
+        // the environment pushed and the hosting-metadata keys, recorded as written (docs/configuration.md)
+        Manifest manifest = new Manifest(id, legacy.name(), now, legacy.main(), legacy.modules(), legacy.bindings(),
+                legacy.migrations(), legacy.compatibilityDate(), legacy.compatibilityFlags(), legacy.triggers(), legacy.plugins(),
+                new WorkerSettings(null, java.util.List.of(), null, b.config().environment(), b.config().hosting()));
         writeManifest(manifest);
         int total = modules.size() + plugins.size();
         for (int attempt = 1; attempt <= MAX_CAS_ATTEMPTS; attempt++) {

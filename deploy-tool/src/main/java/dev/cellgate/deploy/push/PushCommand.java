@@ -24,7 +24,7 @@ public final class PushCommand implements Command {
 
     @Override
     public Set<String> valued() {
-        return Set.of("config", "name", "plugin", "progress");
+        return Set.of("config", "env", "name", "plugin", "progress");
     }
 
     @Override
@@ -35,13 +35,16 @@ public final class PushCommand implements Command {
     @Override
     public String usage() {
         return """
-                  push <bundle.js|DIR> [--config wrangler.jsonc] [--name NAME] [--plugin x.jar]... [--dry-run]
-                                       [--progress bar|lines|off]
+                  push <bundle.js|DIR> [--config wrangler.jsonc] [--env NAME] [--name NAME] [--plugin x.jar]...
+                                       [--dry-run] [--progress bar|lines|off]
                       Validate, upload and make current a new deployment. DIR is a Wrangler project
-                      (wrangler.jsonc or wrangler.json); its main is bundled with esbuild (no_bundle:
-                      pushed as it is). Files the module rules type (Text, Data, CompiledWasm,
-                      CommonJS...) become modules of their own. --plugin attaches a PF4J plugin jar
-                      that nodes hot-load.
+                      (wrangler.json, wrangler.jsonc or wrangler.toml): its build.command runs, then
+                      its main is bundled with esbuild (no_bundle: pushed as it is). Files the module
+                      rules type (Text, Data, CompiledWasm, CommonJS...) become modules of their own.
+                      --env NAME deploys the config's env.NAME, with Wrangler's inheritance rules.
+                      Every refused config key is named in one error; hosting-only keys (routes,
+                      workers_dev, observability...) get one note each. --plugin attaches a PF4J
+                      plugin jar that nodes hot-load.
                       --dry-run validates (including the GraalJS load) and writes nothing.
                 """;
     }
@@ -59,7 +62,8 @@ public final class PushCommand implements Command {
             throw CommandException.usage(e.getMessage());
         }
         Bundle bundle = BundleReader.read(Path.of(args.positional().get(0)),
-                args.get("config") == null ? null : Path.of(args.get("config")), args.get("name"), tool.env(), tool.out()::note);
+                args.get("config") == null ? null : Path.of(args.get("config")), args.get("name"), args.get("env"), tool.env(),
+                tool.out()::note);
         bundle = bundle.withPlugins(PluginJars.read(args.all("plugin")));
         tool.out().note("checking " + bundle.name() + " (" + bundle.origin() + ") in GraalJS");
         Set<String> exported = LoadCheck.check(bundle, tool.plugins(), tool.env());

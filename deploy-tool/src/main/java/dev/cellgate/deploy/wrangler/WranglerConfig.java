@@ -13,19 +13,54 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The subset of a Wrangler config cellgate runs: {@code name, main, compatibility_date,
- * compatibility_flags, durable_objects, migrations, vars, triggers}, and how the modules are made
- * ({@code rules, find_additional_modules, base_dir, no_bundle, upload_source_maps}: {@link Modules}).
- * Any other key is refused by name: silently ignoring, say, a KV binding would deploy a Worker that
- * fails at runtime.
+ * A Wrangler config (wrangler.jsonc, wrangler.json or wrangler.toml), for the top level or one
+ * environment ({@link Environments}), as cellgate runs it. Every key is in one class of
+ * {@link WranglerKeys}: implemented keys are read here; hosting-metadata keys are kept in
+ * {@code hosting} with one note each; refused and unknown keys are refused by name — ALL of them,
+ * with every malformed value, in one {@link ConfigRefusedException}, so one push tells a project
+ * everything it must change.
+ *
+ * @param environment the {@code --env} it was read for (null: the top level)
+ * @param notes what the user should know and nothing refuses (one line each, "note: …")
  */
 public record WranglerConfig(String name, String main, String compatibilityDate, List<String> compatibilityFlags,
                              Map<String, String> durableObjects, JsonArray migrations, Map<String, String> vars,
-                             JsonObject triggers, Modules modules) {
+                             JsonObject triggers, Modules modules, Bundling bundling, Build build, JsonObject hosting,
+                             String environment, List<String> notes) {
 
-    public static final Set<String> KEYS = Set.of("name", "main", "compatibility_date", "compatibility_flags",
-            "durable_objects", "migrations", "vars", "triggers", "$schema",
-            "rules", "find_additional_modules", "base_dir", "no_bundle", "upload_source_maps");
+    /** The keys that reach esbuild: {@code define, alias, tsconfig, minify, keep_names, jsx_factory, jsx_fragment}. */
+    public record Bundling(Map<String, String> define, Map<String, String> alias, String tsconfig, boolean minify,
+                           boolean keepNames, String jsxFactory, String jsxFragment) {
+        public static final Bundling NONE = new Bundling(Map.of(), Map.of(), null, false, true, null, null);
+
+        /** The keys set that only a bundler honours (noted when nothing is bundled). */
+        public List<String> set() {
+            List<String> out = new ArrayList<>();
+            if (!define.isEmpty()) {
+                out.add("define");
+            }
+            if (!alias.isEmpty()) {
+                out.add("alias");
+            }
+            if (tsconfig != null) {
+                out.add("tsconfig");
+            }
+            if (minify) {
+                out.add("minify");
+            }
+            if (jsxFactory != null) {
+                out.add("jsx_factory");
+            }
+            if (jsxFragment != null) {
+                out.add("jsx_fragment");
+            }
+            return out;
+        }
+    }
+
+    /** {@code build}: the command run before bundling, in {@code cwd} (relative to the config; null: its directory). */
+    public record Build(String command, String cwd) {
+    }
 
     /**
      * The module keys, as Wrangler reads them: {@code rules} (each {@code {type, globs, fallthrough}}),
@@ -38,6 +73,11 @@ public record WranglerConfig(String name, String main, String compatibilityDate,
     }
 
     public static WranglerConfig read(Path file) {
+        return read(file, null);
+    }
+
+    /** Reads {@code file} (TOML when it ends in {@code .toml}, else JSON with comments) for environment {@code env}. */
+    public static WranglerConfig read(Path file, String env) {
         String text;
         try {
             text = Files.readString(file);
@@ -45,112 +85,228 @@ public record WranglerConfig(String name, String main, String compatibilityDate,
             throw new IllegalArgumentException("cannot read " + file + ": " + e.getMessage());
         }
         JsonObject o;
-        try {
-            o = new JsonObject(Jsonc.strip(text));
-        } catch (DecodeException | IllegalArgumentException e) {
-            throw new IllegalArgumentException(file + " is not valid JSON(C): " + e.getMessage());
+        if (file.getFileName().toString().endsWith(".toml")) {
+            try {
+                o = Toml.parse(text);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(file + " is not valid TOML: " + e.getMessage());
+            }
+        } else {
+            try {
+                o = new JsonObject(Jsonc.strip(text));
+            } catch (DecodeException | IllegalArgumentException e) {
+                throw new IllegalArgumentException(file + " is not valid JSON(C): " + e.getMessage());
+            }
         }
-        return parse(o, file.getFileName().toString());
+        return parse(o, file.getFileName().toString(), env);
     }
 
     public static WranglerConfig parse(JsonObject o, String where) {
+        return parse(o, where, null);
+    }
+
+    /** @throws ConfigRefusedException naming every refused key and every malformed value */
+    public static WranglerConfig parse(JsonObject raw, String where, String env) {
+        Problems problems = new Problems();
+        JsonObject o = Environments.select(raw, env, problems);
+        JsonObject hosting = new JsonObject();
         for (String k : o.fieldNames()) {
-            if (!KEYS.contains(k)) {
-                throw new IllegalArgumentException(where + ": key \"" + k + "\" is not supported by cellgate (supported: "
-                        + "name, main, compatibility_date, compatibility_flags, durable_objects, migrations, vars, triggers, rules, "
-                        + "find_additional_modules, base_dir, no_bundle, upload_source_maps)");
+            WranglerKeys.Key key = WranglerKeys.get(k);
+            if (key == null) {
+                problems.refuse("key \"" + k + "\" is not supported by cellgate (it is not in Wrangler's configuration schema;"
+                        + " docs/configuration.md lists every key)");
+            } else if (key.keyClass() == WranglerKeys.KeyClass.REFUSED && !(k.equals("triggers") && noCrons(o.getValue(k)))) {
+                problems.refuse("key \"" + k + "\" is not supported by cellgate: " + key.reason());
+            } else if (key.keyClass() == WranglerKeys.KeyClass.METADATA) {
+                hosting.put(k, o.getValue(k));
+                problems.note("note: " + k + " has no effect on a self-hosted fleet (" + key.reason() + ")");
             }
         }
-        String name = string(o, "name", where);
-        if (name != null && !name.matches("[A-Za-z0-9][A-Za-z0-9_-]{0,62}")) {
-            throw new IllegalArgumentException(where + ": \"name\" must be letters, digits, - and _ (got '" + name + "')");
+        WranglerConfig c = problems.attempt(() -> implemented(o, where, env, hosting, problems));
+        problems.throwIfRefused(where + (env == null ? "" : " (env " + env + ")"));
+        return c.withNotes(problems.notes());
+    }
+
+    private WranglerConfig withNotes(List<String> n) {
+        return new WranglerConfig(name, main, compatibilityDate, compatibilityFlags, durableObjects, migrations, vars, triggers,
+                modules, bundling, build, hosting, environment, List.copyOf(n));
+    }
+
+    /** {@code triggers} with no cron in it: it schedules nothing, so it has no meaning to refuse. */
+    private static boolean noCrons(Object t) {
+        if (!(t instanceof JsonObject o)) {
+            return false;
         }
-        String main = string(o, "main", where);
-        String date = string(o, "compatibility_date", where);
-        if (date != null && !date.matches("\\d{4}-\\d{2}-\\d{2}")) {
-            throw new IllegalArgumentException(where + ": \"compatibility_date\" must be YYYY-MM-DD (got '" + date + "')");
-        }
-        List<String> flags = new ArrayList<>();
-        JsonArray fa = array(o, "compatibility_flags", where);
-        if (fa != null) {
-            for (Object f : fa) {
-                if (!(f instanceof String s)) {
-                    throw new IllegalArgumentException(where + ": \"compatibility_flags\" must be strings");
-                }
-                flags.add(s);
+        for (String k : o.fieldNames()) {
+            if (!k.equals("crons") || !(o.getValue(k) instanceof JsonArray a) || !a.isEmpty()) {
+                return false;
             }
         }
+        return true;
+    }
+
+    /** The implemented keys; each malformed value is one refusal, and all are collected. */
+    private static WranglerConfig implemented(JsonObject o, String where, String env, JsonObject hosting, Problems problems) {
+        String name = problems.attempt(() -> {
+            String n = string(o, "name", where);
+            if (n != null && !n.matches("[A-Za-z0-9][A-Za-z0-9_-]{0,62}")) {
+                throw new IllegalArgumentException("\"name\" must be letters, digits, - and _ (got '" + n + "')");
+            }
+            return n;
+        });
+        String main = problems.attempt(() -> string(o, "main", where));
+        String date = problems.attempt(() -> {
+            String d = string(o, "compatibility_date", where);
+            if (d != null && !d.matches("\\d{4}-\\d{2}-\\d{2}")) {
+                throw new IllegalArgumentException("\"compatibility_date\" must be YYYY-MM-DD (got '" + d + "')");
+            }
+            return d;
+        });
+        List<String> flags = problems.attempt(() -> strings(o, "compatibility_flags"));
+        Map<String, String> dos = problems.attempt(() -> durableObjects(o, where));
+        Map<String, String> vars = problems.attempt(() -> stringMap(o, "vars", "JSON-valued vars are not supported yet"));
+        JsonArray migrations = problems.attempt(() -> array(o, "migrations", where));
+        JsonObject triggers = problems.attempt(() -> {
+            Object t = o.getValue("triggers");
+            if (t != null && !(t instanceof JsonObject)) {
+                throw new IllegalArgumentException("\"triggers\" must be an object");
+            }
+            return (JsonObject) t;
+        });
+        Modules modules = problems.attempt(() -> modules(o, where));
+        Bundling bundling = problems.attempt(() -> new Bundling(
+                stringMap(o, "define", "a define value is a JavaScript expression, written as a string"),
+                stringMap(o, "alias", "an alias maps a module name to a path or package name"),
+                string(o, "tsconfig", where), bool(o, "minify", where), !Boolean.FALSE.equals(boolOrNull(o, "keep_names", where)),
+                string(o, "jsx_factory", where), string(o, "jsx_fragment", where)));
+        Build build = problems.attempt(() -> build(o, problems));
+        if (problems.refusals().isEmpty()) {
+            return new WranglerConfig(name, main, date, flags, dos, migrations, vars, triggers, modules, bundling, build, hosting,
+                    env, List.of());
+        }
+        return null;
+    }
+
+    private static Map<String, String> durableObjects(JsonObject o, String where) {
         Map<String, String> dos = new LinkedHashMap<>();
-        Object dobj = o.getValue("durable_objects");
-        if (dobj != null) {
-            if (!(dobj instanceof JsonObject d)) {
-                throw new IllegalArgumentException(where + ": \"durable_objects\" must be an object with \"bindings\"");
+        JsonObject d = section(o, "durable_objects", List.of("bindings"));
+        if (d == null) {
+            return dos;
+        }
+        JsonArray bindings = array(d, "bindings", where + " durable_objects");
+        for (Object b : bindings == null ? new JsonArray() : bindings) {
+            if (!(b instanceof JsonObject bo)) {
+                throw new IllegalArgumentException("each durable_objects binding must be an object");
             }
-            for (String k : d.fieldNames()) {
-                if (!k.equals("bindings")) {
-                    throw new IllegalArgumentException(where + ": durable_objects key \"" + k + "\" is not supported (only \"bindings\")");
+            for (String k : bo.fieldNames()) {
+                if (!Set.of("name", "class_name").contains(k)) {
+                    throw new IllegalArgumentException("durable_objects binding key \"" + k
+                            + "\" is not supported (script_name bindings to other Workers are not)");
                 }
             }
-            JsonArray bindings = array(d, "bindings", where + " durable_objects");
-            for (Object b : bindings == null ? new JsonArray() : bindings) {
-                if (!(b instanceof JsonObject bo)) {
-                    throw new IllegalArgumentException(where + ": each durable_objects binding must be an object");
-                }
-                for (String k : bo.fieldNames()) {
-                    if (!Set.of("name", "class_name").contains(k)) {
-                        throw new IllegalArgumentException(where + ": durable_objects binding key \"" + k
-                                + "\" is not supported (script_name bindings to other Workers are not)");
-                    }
-                }
-                String bn = string(bo, "name", where);
-                String cn = string(bo, "class_name", where);
-                if (bn == null || cn == null) {
-                    throw new IllegalArgumentException(where + ": a durable_objects binding needs \"name\" and \"class_name\"");
-                }
-                if (dos.put(bn, cn) != null) {
-                    throw new IllegalArgumentException(where + ": durable_objects binding \"" + bn + "\" is declared twice");
-                }
+            String bn = string(bo, "name", where);
+            String cn = string(bo, "class_name", where);
+            if (bn == null || cn == null) {
+                throw new IllegalArgumentException("a durable_objects binding needs \"name\" and \"class_name\"");
+            }
+            if (dos.put(bn, cn) != null) {
+                throw new IllegalArgumentException("durable_objects binding \"" + bn + "\" is declared twice");
             }
         }
-        Map<String, String> vars = new LinkedHashMap<>();
-        Object vobj = o.getValue("vars");
-        if (vobj != null) {
-            if (!(vobj instanceof JsonObject v)) {
-                throw new IllegalArgumentException(where + ": \"vars\" must be an object");
-            }
-            for (Map.Entry<String, Object> e : v) {
-                if (!(e.getValue() instanceof String s)) {
-                    throw new IllegalArgumentException(where + ": vars." + e.getKey()
-                            + " must be a string (JSON-valued vars are not supported yet)");
-                }
-                vars.put(e.getKey(), s);
-            }
-        }
-        JsonArray migrations = array(o, "migrations", where);
-        Object t = o.getValue("triggers");
-        if (t != null && !(t instanceof JsonObject)) {
-            throw new IllegalArgumentException(where + ": \"triggers\" must be an object");
-        }
+        return dos;
+    }
+
+    private static Modules modules(JsonObject o, String where) {
         JsonArray rules = array(o, "rules", where);
         for (Object r : rules == null ? new JsonArray() : rules) {
             if (!(r instanceof JsonObject ro) || !(ro.getValue("type") instanceof String) || !(ro.getValue("globs") instanceof JsonArray)) {
-                throw new IllegalArgumentException(where + ": each of \"rules\" needs a \"type\" and \"globs\" (got " + r + ")");
+                throw new IllegalArgumentException("each of \"rules\" needs a \"type\" and \"globs\" (got " + r + ")");
             }
             for (String k : ro.fieldNames()) {
                 if (!Set.of("type", "globs", "fallthrough").contains(k)) {
-                    throw new IllegalArgumentException(where + ": rule key \"" + k + "\" is not supported (type, globs, fallthrough)");
+                    throw new IllegalArgumentException("rule key \"" + k + "\" is not supported (type, globs, fallthrough)");
                 }
             }
         }
-        Modules modules = new Modules(rules == null ? new JsonArray() : rules, bool(o, "find_additional_modules", where),
+        return new Modules(rules == null ? new JsonArray() : rules, bool(o, "find_additional_modules", where),
                 string(o, "base_dir", where), bool(o, "no_bundle", where), bool(o, "upload_source_maps", where));
-        return new WranglerConfig(name, main, date, flags, dos, migrations, vars, (JsonObject) t, modules);
+    }
+
+    /** {@code build}: {@code command} and {@code cwd} are run; {@code watch_dir} is for a watcher push does not have (a note). */
+    private static Build build(JsonObject o, Problems problems) {
+        JsonObject bo = section(o, "build", List.of("command", "cwd", "watch_dir"));
+        if (bo == null) {
+            return null;
+        }
+        if (bo.containsKey("watch_dir")) {
+            problems.note("note: build.watch_dir has no effect on push (it tells wrangler dev what to watch; push builds once)");
+        }
+        String command = string(bo, "command", "build");
+        String cwd = string(bo, "cwd", "build");
+        if (command == null) {
+            if (cwd != null) {
+                throw new IllegalArgumentException("build.cwd is set but build.command is not");
+            }
+            return null;
+        }
+        return new Build(command, cwd);
+    }
+
+    /** An object-valued key whose own keys are only {@code allowed}; null when absent. */
+    private static JsonObject section(JsonObject o, String key, List<String> allowed) {
+        Object v = o.getValue(key);
+        if (v == null) {
+            return null;
+        }
+        if (!(v instanceof JsonObject s)) {
+            throw new IllegalArgumentException("\"" + key + "\" must be an object (" + String.join(", ", allowed) + ")");
+        }
+        for (String k : s.fieldNames()) {
+            if (!allowed.contains(k)) {
+                throw new IllegalArgumentException(key + " key \"" + k + "\" is not supported (" + String.join(", ", allowed) + ")");
+            }
+        }
+        return s;
+    }
+
+    private static List<String> strings(JsonObject o, String key) {
+        List<String> out = new ArrayList<>();
+        JsonArray a = array(o, key, "");
+        for (Object f : a == null ? new JsonArray() : a) {
+            if (!(f instanceof String s)) {
+                throw new IllegalArgumentException("\"" + key + "\" must be strings");
+            }
+            out.add(s);
+        }
+        return out;
+    }
+
+    private static Map<String, String> stringMap(JsonObject o, String key, String why) {
+        Map<String, String> out = new LinkedHashMap<>();
+        Object v = o.getValue(key);
+        if (v == null) {
+            return out;
+        }
+        if (!(v instanceof JsonObject m)) {
+            throw new IllegalArgumentException("\"" + key + "\" must be an object");
+        }
+        for (Map.Entry<String, Object> e : m) {
+            if (!(e.getValue() instanceof String s)) {
+                throw new IllegalArgumentException(key + "." + e.getKey() + " must be a string (" + why + ")");
+            }
+            out.put(e.getKey(), s);
+        }
+        return out;
+    }
+
+    private static Boolean boolOrNull(JsonObject o, String key, String where) {
+        return o.getValue(key) == null ? null : bool(o, key, where);
     }
 
     private static boolean bool(JsonObject o, String key, String where) {
         Object v = o.getValue(key);
         if (v != null && !(v instanceof Boolean)) {
-            throw new IllegalArgumentException(where + ": \"" + key + "\" must be true or false");
+            throw new IllegalArgumentException("\"" + key + "\" must be true or false");
         }
         return Boolean.TRUE.equals(v);
     }
@@ -158,7 +314,7 @@ public record WranglerConfig(String name, String main, String compatibilityDate,
     private static String string(JsonObject o, String key, String where) {
         Object v = o.getValue(key);
         if (v != null && !(v instanceof String)) {
-            throw new IllegalArgumentException(where + ": \"" + key + "\" must be a string");
+            throw new IllegalArgumentException("\"" + key + "\" must be a string");
         }
         return (String) v;
     }
@@ -166,7 +322,7 @@ public record WranglerConfig(String name, String main, String compatibilityDate,
     private static JsonArray array(JsonObject o, String key, String where) {
         Object v = o.getValue(key);
         if (v != null && !(v instanceof JsonArray)) {
-            throw new IllegalArgumentException(where + ": \"" + key + "\" must be an array");
+            throw new IllegalArgumentException("\"" + key + "\" must be an array");
         }
         return (JsonArray) v;
     }

@@ -104,9 +104,11 @@ class PushRefusalsTest {
     @Test
     void aProjectWithoutWranglerConfigIsRefused() throws Exception {
         write(tmp, "p/src/index.js", WORKER);
-        refused(push(tmp.resolve("p").toString()), "has no wrangler.jsonc or wrangler.json");
+        refused(push(tmp.resolve("p").toString()), "has no wrangler.json, wrangler.jsonc or wrangler.toml");
         write(tmp, "p/wrangler.toml", "name = \"x\"\n");
-        refused(push(tmp.resolve("p").toString()), "wrangler.toml");
+        refused(push(tmp.resolve("p").toString()), "wrangler.toml has no \"main\"");
+        write(tmp, "p/wrangler.toml", "name = \"x\"\n[vars\n");
+        refused(push(tmp.resolve("p").toString()), "wrangler.toml is not valid TOML", "line 2");
     }
 
     @Test

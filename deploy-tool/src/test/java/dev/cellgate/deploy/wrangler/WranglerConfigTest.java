@@ -34,13 +34,58 @@ class WranglerConfigTest {
         assertThat(c.compatibilityFlags()).containsExactly("nodejs_compat");
     }
 
+    static final String SEVEN_PROBLEMS = "{\"name\":\"x\",\"kv_namespaces\":[],\"ai\":{},\"site\":{},\"limits\":{},"
+            + "\"triggers\":{\"crons\":[\"* * * * *\"]},\"no_such\":1,\"main\":3}";
+
+    /** The check of "every refusal in one error", used on the real code and on the broken variant. */
+    static void allSevenReported(String config) {
+        assertThatThrownBy(() -> parse(config))
+                .isInstanceOfSatisfying(ConfigRefusedException.class, e -> assertThat(e.reasons()).hasSize(7))
+                .hasMessageContaining("7 problems")
+                .hasMessageContaining("key \"kv_namespaces\" is not supported by cellgate: KV namespaces are refused until issue 21 items 2–5 land")
+                .hasMessageContaining("key \"ai\" is not supported").hasMessageContaining("key \"site\" is not supported")
+                .hasMessageContaining("key \"limits\" is not supported").hasMessageContaining("key \"triggers\" is not supported")
+                .hasMessageContaining("key \"no_such\" is not supported by cellgate (it is not in Wrangler's configuration schema")
+                .hasMessageContaining("\"main\" must be a string");
+    }
+
     @Test
-    void everyOtherKeyIsRefusedByName() {
-        for (String key : new String[] {"kv_namespaces", "r2_buckets", "d1_databases", "routes", "account_id", "workers_dev",
-                "env", "services", "queues", "build", "site", "assets", "preserve_file_names", "placement", "limits", "observability"}) {
-            assertThatThrownBy(() -> parse("{\"name\":\"x\",\"" + key + "\":{}}")).as(key)
-                    .hasMessageContaining("key \"" + key + "\" is not supported by cellgate");
+    void refusedAndUnknownKeysAreRefusedByNameAllInOneError() {
+        allSevenReported(SEVEN_PROBLEMS);
+    }
+
+    @Test
+    void theBrokenVariantThatStopsAtTheFirstRefusalIsCaught() {
+        Problems.brokenStopAtFirstRefusal = true;
+        try {
+            assertThatThrownBy(() -> allSevenReported(SEVEN_PROBLEMS)).isInstanceOf(AssertionError.class)
+                    .hasMessageContaining("size");
+        } finally {
+            Problems.brokenStopAtFirstRefusal = false;
         }
+    }
+
+    @Test
+    void anEmptyCronListSchedulesNothingAndIsAccepted() {
+        assertThat(parse("{\"triggers\":{\"crons\":[]}}").triggers().encode()).isEqualTo("{\"crons\":[]}");
+    }
+
+    @Test
+    void hostingMetadataIsKeptWithOneNoteEach() {
+        WranglerConfig c = parse("{\"routes\":[\"a.example/*\"],\"workers_dev\":false,\"observability\":{\"enabled\":true}}");
+        assertThat(c.hosting().fieldNames()).containsExactlyInAnyOrder("routes", "workers_dev", "observability");
+        assertThat(c.notes()).hasSize(3).allMatch(n -> n.startsWith("note: ") && n.contains(" has no effect on a self-hosted fleet ("));
+    }
+
+    @Test
+    void theBundlerAndBuildKeysAreRead() {
+        WranglerConfig c = parse("{\"define\":{\"X\":\"1\"},\"alias\":{\"a\":\"./b\"},\"tsconfig\":\"t.json\",\"minify\":true,"
+                + "\"keep_names\":false,\"jsx_factory\":\"h\",\"jsx_fragment\":\"F\",\"build\":{\"command\":\"make\",\"cwd\":\"x\"}}");
+        assertThat(c.bundling()).isEqualTo(new WranglerConfig.Bundling(Map.of("X", "1"), Map.of("a", "./b"), "t.json", true, false, "h", "F"));
+        assertThat(c.build()).isEqualTo(new WranglerConfig.Build("make", "x"));
+        assertThat(parse("{}").bundling().keepNames()).as("keep_names defaults to true, as in Wrangler").isTrue();
+        assertThatThrownBy(() -> parse("{\"define\":{\"X\":1}}")).hasMessageContaining("define.X must be a string");
+        assertThatThrownBy(() -> parse("{\"build\":{\"command\":\"a\",\"upload\":{}}}")).hasMessageContaining("build key \"upload\"");
     }
 
     @Test

@@ -15,8 +15,9 @@ final class Engines {
     private Engines() {
     }
 
-    static JsEngine create(PluginHost plugins, Vertx vertx, NodeConfig config, String nodeId, Path pluginsDir, Egress egress)
-            throws StartupException {
+    /** The engine, serving the binding types of this build ({@code FleetBindings}) over the fleet bucket. */
+    static JsEngine create(PluginHost plugins, Vertx vertx, NodeConfig config, String nodeId, Path pluginsDir, Egress egress,
+                           dev.cellgate.core.spi.bucket.BucketStore bucket) throws StartupException {
         List<JsEngineProvider> found = plugins.extensions(JsEngineProvider.class);
         if (found.isEmpty()) {
             throw new StartupException(ExitCodes.STARTUP_FAILED, "no JavaScript engine plugin in " + pluginsDir
@@ -27,7 +28,8 @@ final class Engines {
                     + found.stream().map(JsEngineProvider::name).toList() + "; keep one");
         }
         try {
-            return found.get(0).create(new JsEngineConfig(vertx, config.cpuMs(), config.maxRequestBodyBytes(), nodeId, egress, config.cacheBytes()));
+            return found.get(0).create(new JsEngineConfig(vertx, config.cpuMs(), config.maxRequestBodyBytes(), nodeId, egress, config.cacheBytes(),
+                    dev.cellgate.core.bindings.FleetBindings.registry(bucket)));
         } catch (RuntimeException e) {
             throw new StartupException(ExitCodes.STARTUP_FAILED, "the JavaScript engine did not start: " + e);
         }

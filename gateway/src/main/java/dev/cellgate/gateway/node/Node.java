@@ -205,7 +205,7 @@ public final class Node {
         egress = dev.cellgate.core.fleet.NodeEgress.of(config.egressPolicy(), () -> fleet == null ? java.util.List.of() : fleet.knownLeases(),
                 identity.nodeId());
         LOG.atInfo().setMessage("egress.policy").addKeyValue("policy", egress.policy().toString()).log();
-        engine = Engines.create(plugins, vertx, config, identity.nodeId(), pluginsDir, egress);
+        engine = Engines.create(plugins, vertx, config, identity.nodeId(), pluginsDir, egress, bucket);
         EngineInfo info = engine.info();
         LOG.atInfo().setMessage("engine.started").addKeyValue("name", info.name()).addKeyValue("mode", info.mode())
                 .addKeyValue("detail", info.detail()).log();

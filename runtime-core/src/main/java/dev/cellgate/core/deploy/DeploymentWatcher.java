@@ -114,7 +114,7 @@ public final class DeploymentWatcher {
                     .thenCompose(d -> plugins.install(d.manifest()).thenApply(x -> d))
                     .thenApplyAsync(d -> {
                         try {
-                            return engine.load(d.toBundle(varOverrides));
+                            return engine.load(d.toBundle(varOverrides, Map.of()));
                         } catch (Exception e) {
                             throw new java.util.concurrent.CompletionException(e);
                         }
@@ -125,8 +125,8 @@ public final class DeploymentWatcher {
             while (c instanceof java.util.concurrent.CompletionException && c.getCause() != null) {
                 c = c.getCause();
             }
-            if (!(c instanceof dev.cellgate.core.spi.js.ScriptLoadException)) {
-                lastSeenId = runningId; // a bucket error, not bad code: try again next poll
+            if (!(c instanceof dev.cellgate.core.spi.js.ScriptLoadException) && !(c instanceof MalformedManifestException)) {
+                lastSeenId = runningId; // a bucket error, not bad code or a bad manifest: try again next poll
             }
             LOG.atError().setMessage("deployment.load_failed").addKeyValue("deployment", lastSeenId)
                     .addKeyValue("running", runningId).addKeyValue("error", String.valueOf(c.getMessage())).log();

@@ -1,5 +1,13 @@
 package dev.cellgate.core.deploy;
 
+import dev.cellgate.core.deploy.bindings.AssetsConfig;
+import dev.cellgate.core.deploy.bindings.Binding;
+import dev.cellgate.core.deploy.bindings.Bindings;
+import dev.cellgate.core.deploy.bindings.DurableObjectNamespaceBinding;
+import dev.cellgate.core.deploy.bindings.PlainTextBinding;
+import dev.cellgate.core.deploy.bindings.QueueConsumer;
+import dev.cellgate.core.deploy.bindings.SecretTextBinding;
+import dev.cellgate.core.deploy.bindings.Triggers;
 import dev.cellgate.core.spi.js.ModuleType;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -8,12 +16,20 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * {@code deploy/<id>/manifest.json}: everything a node needs to run a deployment. Module and
  * plugin bytes live in content-addressed blobs ({@code deploy-blobs/sha256/<hex>}).
  *
- * @param migrations and {@code triggers} are kept as given (validated by the deploy tool)
+ * <p>The Worker's {@code env} is {@code bindings} (docs/storage.md, "Manifest"): one typed entry per
+ * name, vars and Durable Object namespaces included. Manifests written before bindings have
+ * {@code vars} and {@code durable_objects} maps instead; they decode into the same bindings. New
+ * manifests still carry both maps, derived from {@code bindings}, so that a node of an older
+ * version keeps running vars and Durable Objects during a rolling upgrade (such a node ignores the
+ * bindings it does not know; a node of this version refuses them by name).
+ *
+ * @param migrations kept as given (validated by the deploy tool)
  */
 public record Manifest(
         String id,
@@ -21,13 +37,21 @@ public record Manifest(
         long createdMs,
         String main,
         List<BlobRef> modules,
-        Map<String, String> vars,
-        Map<String, String> durableObjects,
+        List<Binding> bindings,
         JsonArray migrations,
         String compatibilityDate,
         List<String> compatibilityFlags,
-        JsonObject triggers,
-        List<BlobRef> plugins) {
+        Triggers triggers,
+        List<BlobRef> plugins,
+        WorkerSettings settings) {
+
+    /** A manifest of vars and Durable Object namespaces only, as every manifest was before bindings. */
+    public Manifest(String id, String name, long createdMs, String main, List<BlobRef> modules, Map<String, String> vars,
+                    Map<String, String> durableObjects, JsonArray migrations, String compatibilityDate,
+                    List<String> compatibilityFlags, JsonObject triggers, List<BlobRef> plugins) {
+        this(id, name, createdMs, main, modules, legacyBindings(vars, durableObjects), migrations, compatibilityDate,
+                compatibilityFlags, Triggers.decode(triggers), plugins, WorkerSettings.NONE);
+    }
 
     /**
      * A file stored as a blob: its path in the bundle (or jar name), digest, size, and for a module
@@ -58,30 +82,87 @@ public record Manifest(
 
     public Manifest {
         modules = List.copyOf(modules);
-        vars = Map.copyOf(vars);
-        durableObjects = Map.copyOf(durableObjects);
+        bindings = Bindings.checkUnique(bindings);
         compatibilityFlags = List.copyOf(compatibilityFlags);
         plugins = List.copyOf(plugins);
         migrations = migrations == null ? new JsonArray() : migrations.copy();
-        triggers = triggers == null ? new JsonObject() : triggers.copy();
+        triggers = triggers == null ? Triggers.NONE : triggers;
+        settings = settings == null ? WorkerSettings.NONE : settings;
+    }
+
+    private static List<Binding> legacyBindings(Map<String, String> vars, Map<String, String> durableObjects) {
+        List<Binding> out = new ArrayList<>();
+        new TreeMap<>(vars).forEach((k, v) -> out.add(new PlainTextBinding(k, v)));
+        new TreeMap<>(durableObjects).forEach((k, v) -> out.add(new DurableObjectNamespaceBinding(k, v)));
+        return out;
+    }
+
+    /** The {@code plain_text} bindings: name to text. */
+    public Map<String, String> vars() {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (Binding b : bindings) {
+            if (b instanceof PlainTextBinding p) {
+                out.put(p.name(), p.text());
+            }
+        }
+        return out;
+    }
+
+    /** The Durable Object namespace bindings: name to class. */
+    public Map<String, String> durableObjects() {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (Binding b : bindings) {
+            if (b instanceof DurableObjectNamespaceBinding d) {
+                out.put(d.name(), d.className());
+            }
+        }
+        return out;
+    }
+
+    /** The names of the Worker's secrets (their values are in {@code secrets/<name>/}). */
+    public List<String> secretNames() {
+        return bindings.stream().filter(b -> b instanceof SecretTextBinding).map(Binding::name).toList();
+    }
+
+    /** The same deployment under a new id and time, with other bindings (a secret change is a new version). */
+    public Manifest withBindings(String newId, long nowMs, List<Binding> newBindings) {
+        return new Manifest(newId, name, nowMs, main, modules, newBindings, migrations, compatibilityDate, compatibilityFlags,
+                triggers, plugins, settings);
     }
 
     public byte[] encode() {
         JsonObject dos = new JsonObject();
-        durableObjects.forEach(dos::put);
+        durableObjects().forEach(dos::put);
         JsonObject v = new JsonObject();
-        vars.forEach(v::put);
-        return new JsonObject()
+        vars().forEach(v::put);
+        JsonObject o = new JsonObject()
                 .put("id", id).put("name", name).put("created_ms", createdMs).put("main", main)
                 .put("modules", new JsonArray(modules.stream().map(BlobRef::toJson).toList()))
+                .put("bindings", Bindings.encode(bindings))
+                // for nodes older than "bindings" (see the class comment); ignored when "bindings" is there
                 .put("vars", v)
                 .put("durable_objects", dos)
                 .put("migrations", migrations)
                 .put("compatibility_date", compatibilityDate)
                 .put("compatibility_flags", new JsonArray(compatibilityFlags))
-                .put("triggers", triggers)
-                .put("plugins", new JsonArray(plugins.stream().map(BlobRef::toJson).toList()))
-                .encodePrettily().getBytes(StandardCharsets.UTF_8);
+                .put("triggers", triggers.toJson())
+                .put("plugins", new JsonArray(plugins.stream().map(BlobRef::toJson).toList()));
+        if (settings.assets() != null) {
+            o.put("assets", settings.assets().toJson());
+        }
+        if (!settings.queueConsumers().isEmpty()) {
+            o.put("queue_consumers", QueueConsumer.encode(settings.queueConsumers()));
+        }
+        if (settings.cpuMs() != null) {
+            o.put("limits", new JsonObject().put("cpu_ms", settings.cpuMs()));
+        }
+        if (settings.environment() != null) {
+            o.put("environment", settings.environment());
+        }
+        if (!settings.hosting().isEmpty()) {
+            o.put("hosting", settings.hosting());
+        }
+        return o.encodePrettily().getBytes(StandardCharsets.UTF_8);
     }
 
     public static Manifest decode(byte[] bytes) {
@@ -89,24 +170,36 @@ public record Manifest(
         try {
             o = new JsonObject(new String(bytes, StandardCharsets.UTF_8));
         } catch (RuntimeException e) {
-            throw new IllegalArgumentException("manifest is not a JSON object: " + e.getMessage());
+            throw new MalformedManifestException("manifest is not a JSON object: " + e.getMessage());
         }
         try {
             List<BlobRef> modules = new ArrayList<>();
             o.getJsonArray("modules").forEach(m -> modules.add(BlobRef.fromJson((JsonObject) m)));
             List<BlobRef> plugins = new ArrayList<>();
             o.getJsonArray("plugins", new JsonArray()).forEach(m -> plugins.add(BlobRef.fromJson((JsonObject) m)));
-            Map<String, String> vars = new LinkedHashMap<>();
-            o.getJsonObject("vars", new JsonObject()).forEach(e -> vars.put(e.getKey(), String.valueOf(e.getValue())));
-            Map<String, String> dos = new LinkedHashMap<>();
-            o.getJsonObject("durable_objects", new JsonObject()).forEach(e -> dos.put(e.getKey(), (String) e.getValue()));
+            List<Binding> bindings;
+            if (o.containsKey("bindings")) {
+                bindings = Bindings.decode(o.getJsonArray("bindings"));
+            } else {
+                Map<String, String> vars = new LinkedHashMap<>();
+                o.getJsonObject("vars", new JsonObject()).forEach(e -> vars.put(e.getKey(), String.valueOf(e.getValue())));
+                Map<String, String> dos = new LinkedHashMap<>();
+                o.getJsonObject("durable_objects", new JsonObject()).forEach(e -> dos.put(e.getKey(), (String) e.getValue()));
+                bindings = legacyBindings(vars, dos);
+            }
             List<String> flags = new ArrayList<>();
             o.getJsonArray("compatibility_flags", new JsonArray()).forEach(f -> flags.add((String) f));
+            Object limits = o.getValue("limits");
+            Long cpuMs = limits == null ? null : ((JsonObject) limits).getLong("cpu_ms");
+            WorkerSettings settings = new WorkerSettings(
+                    o.containsKey("assets") ? AssetsConfig.decode(o.getValue("assets")) : null,
+                    QueueConsumer.decode(o.getJsonArray("queue_consumers", new JsonArray())), cpuMs, o.getString("environment"),
+                    o.getJsonObject("hosting"));
             return new Manifest(o.getString("id"), o.getString("name"), o.getLong("created_ms"), o.getString("main"), modules,
-                    vars, dos, o.getJsonArray("migrations"), o.getString("compatibility_date"), flags,
-                    o.getJsonObject("triggers"), plugins);
+                    bindings, o.getJsonArray("migrations"), o.getString("compatibility_date"), flags,
+                    Triggers.decode(o.getValue("triggers")), plugins, settings);
         } catch (ClassCastException | NullPointerException | IllegalArgumentException e) {
-            throw new IllegalArgumentException("manifest is malformed: " + e.getMessage());
+            throw new MalformedManifestException("manifest is malformed: " + e.getMessage());
         }
     }
 }

@@ -32,8 +32,13 @@ public final class GraalJsEngine implements JsEngine {
      */
     public enum Gates { ENFORCED, OFF_FOR_NEGATIVE_CONTROL }
 
-    /** Java members reachable from JavaScript: only those marked {@code @HostAccess.Export}, plus byte buffers. */
-    static final HostAccess HOST_ACCESS = HostAccess.newBuilder(HostAccess.EXPLICIT).allowBufferAccess(true).build();
+    /**
+     * Java members reachable from JavaScript: only those marked {@code @HostAccess.Export}, the
+     * methods of binding host objects marked {@code @BindingMethod} (runtime-core cannot use Graal's
+     * annotation), plus byte buffers.
+     */
+    static final HostAccess HOST_ACCESS = HostAccess.newBuilder(HostAccess.EXPLICIT)
+            .allowAccessAnnotatedBy(dev.cellgate.core.spi.js.BindingMethod.class).allowBufferAccess(true).build();
 
     private final JsEngineConfig config;
     private final JsLimits limits;

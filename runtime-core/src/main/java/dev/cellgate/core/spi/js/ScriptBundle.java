@@ -21,6 +21,8 @@ import java.util.Map;
  * @param files               every file by path with its type, as Wrangler uploads them: ES modules, CommonJS,
  *                            Text, Data, CompiledWasm and source maps (the {@code modules} given are added here
  *                            as ES modules)
+ * @param bindings            the env's other bindings (secrets, KV, …), each served by the node's
+ *                            {@link BindingProvider} of its type ({@link EnvBinding})
  */
 public record ScriptBundle(
         String deploymentId,
@@ -31,7 +33,8 @@ public record ScriptBundle(
         Map<String, String> durableObjects,
         String compatibilityDate,
         List<String> compatibilityFlags,
-        Map<String, BundleModule> files) {
+        Map<String, BundleModule> files,
+        List<EnvBinding> bindings) {
 
     public ScriptBundle {
         Map<String, BundleModule> all = new LinkedHashMap<>();
@@ -52,6 +55,14 @@ public record ScriptBundle(
         vars = Map.copyOf(vars);
         durableObjects = Map.copyOf(durableObjects);
         compatibilityFlags = List.copyOf(compatibilityFlags);
+        bindings = List.copyOf(bindings);
+        java.util.Set<String> names = new java.util.HashSet<>(vars.keySet());
+        names.addAll(durableObjects.keySet());
+        for (EnvBinding b : bindings) {
+            if (!names.add(b.name())) {
+                throw new IllegalArgumentException("binding name " + b.name() + " is used twice");
+            }
+        }
         BundleModule main = files.get(mainModule);
         if (main == null) {
             throw new IllegalArgumentException("main module '" + mainModule + "' is not among the modules " + files.keySet());
@@ -66,7 +77,16 @@ public record ScriptBundle(
     public ScriptBundle(String deploymentId, String scriptName, String mainModule, Map<String, String> modules,
                         Map<String, String> vars, Map<String, String> durableObjects, String compatibilityDate,
                         List<String> compatibilityFlags) {
-        this(deploymentId, scriptName, mainModule, modules, vars, durableObjects, compatibilityDate, compatibilityFlags, Map.of());
+        this(deploymentId, scriptName, mainModule, modules, vars, durableObjects, compatibilityDate, compatibilityFlags, Map.of(),
+                List.of());
+    }
+
+    /** A bundle of modules and typed files, with no bindings besides vars and Durable Object namespaces. */
+    public ScriptBundle(String deploymentId, String scriptName, String mainModule, Map<String, String> modules,
+                        Map<String, String> vars, Map<String, String> durableObjects, String compatibilityDate,
+                        List<String> compatibilityFlags, Map<String, BundleModule> files) {
+        this(deploymentId, scriptName, mainModule, modules, vars, durableObjects, compatibilityDate, compatibilityFlags, files,
+                List.of());
     }
 
     /** A bundle of typed files. */
@@ -74,6 +94,12 @@ public record ScriptBundle(
                                   Map<String, String> vars, Map<String, String> durableObjects, String compatibilityDate,
                                   List<String> compatibilityFlags) {
         return new ScriptBundle(deploymentId, scriptName, mainModule, Map.of(), vars, durableObjects, compatibilityDate,
-                compatibilityFlags, files);
+                compatibilityFlags, files, List.of());
+    }
+
+    /** The same bundle with these other bindings. */
+    public ScriptBundle withBindings(List<EnvBinding> envBindings) {
+        return new ScriptBundle(deploymentId, scriptName, mainModule, Map.of(), vars, durableObjects, compatibilityDate,
+                compatibilityFlags, files, envBindings);
     }
 }

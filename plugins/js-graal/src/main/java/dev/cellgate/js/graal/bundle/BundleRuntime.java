@@ -21,12 +21,14 @@ final class BundleRuntime {
     private final String bundleJson;
     private final BundleModules modules;
     private boolean cell;
+    private final DeploymentBindings bindings;
     private HostBridge bridge;
     private JsFunctions functions;
     private Value internal;
 
-    BundleRuntime(GraalJsEngine engine, Source main, String bundleJson, BundleModules modules) {
+    BundleRuntime(GraalJsEngine engine, Source main, String bundleJson, BundleModules modules, DeploymentBindings bindings) {
         this.engine = engine;
+        this.bindings = bindings;
         this.main = main;
         this.bundleJson = bundleJson;
         this.modules = modules;
@@ -38,6 +40,8 @@ final class BundleRuntime {
         b.bundleModules(modules);
         b.nodeCache(engine.nodeCache());
         b.rpcExports(engine.rpcExports(), cell);
+        // env's bindings beyond vars and Durable Objects, opened by dispatch.js's configure (binding seam)
+        b.bindings(new dev.cellgate.js.graal.host.BindingBridge(instance, new InstanceBindings(bindings, instance.host())));
         Value in = context.eval(INTERNAL);
         for (Source script : engine.runtime().scripts()) {
             context.eval(script).executeVoid(b, in);

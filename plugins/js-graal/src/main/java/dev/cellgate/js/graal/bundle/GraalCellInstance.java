@@ -35,8 +35,9 @@ final class GraalCellInstance implements CellInstance {
     }
 
     static GraalCellInstance construct(GraalJsEngine engine, BundleFileSystem fs, Source main, String bundleJson,
+                                       DeploymentBindings bindings,
                                        String className, CellIdentity id, CellHost host) throws ScriptLoadException {
-        BundleRuntime runtime = new BundleRuntime(engine, main, bundleJson, fs.modules()).forCell();
+        BundleRuntime runtime = new BundleRuntime(engine, main, bundleJson, fs.modules(), bindings).forCell();
         StorageBridge storage = new StorageBridge(host::storage);
         JsInstance instance = new JsInstance(host, engine.watchdog(), engine.limits(), () -> engine.newContext(fs),
                 (inst, context) -> {

@@ -48,6 +48,7 @@ public final class GraalLoadedScript implements LoadedScript {
     private final Source main;
     private final String bundleJson;
     private final Set<String> exportedClasses;
+    private final DeploymentBindings bindings;
     private final AtomicReference<Probe> spare;
 
     /** The load-time instance, kept for the first Worker. */
@@ -55,8 +56,9 @@ public final class GraalLoadedScript implements LoadedScript {
     }
 
     private GraalLoadedScript(GraalJsEngine engine, ScriptBundle bundle, BundleFileSystem fs, Source main, String json,
-                              Set<String> exported, Probe spare) {
+                              Set<String> exported, DeploymentBindings bindings, Probe spare) {
         this.engine = engine;
+        this.bindings = bindings;
         this.bundle = bundle;
         this.fileSystem = fs;
         this.main = main;
@@ -66,6 +68,8 @@ public final class GraalLoadedScript implements LoadedScript {
     }
 
     public static GraalLoadedScript load(GraalJsEngine engine, ScriptBundle bundle) throws ScriptLoadException {
+        // First: a binding no provider serves refuses the deployment by name, before any code runs.
+        DeploymentBindings bindings = DeploymentBindings.resolve(bundle.bindings(), engine.config().bindings());
         NodeCompat node = NodeCompat.of(bundle.compatibilityDate(), bundle.compatibilityFlags());
         BundleModules modules = new BundleModules(bundle, engine.wasm(), node);
         Map<String, byte[]> files = new HashMap<>();
@@ -97,8 +101,9 @@ public final class GraalLoadedScript implements LoadedScript {
                 .put("gatesEnforced", engine.gatesEnforced())
                 .put("vars", new JsonObject(new HashMap<>(bundle.vars())))
                 .put("durableObjects", new JsonObject(new HashMap<>(bundle.durableObjects())))
-                .put("node", NodeModulesConfig.json(node, bundle.vars()));
-        Probe probe = probe(engine, bundle, fs, main, json.encode());
+                .put("bindings", bindings.json())
+                .put("node", NodeModulesConfig.json(node, textBindings(bundle)));
+        Probe probe = probe(engine, bundle, fs, main, json.encode(), bindings);
         Set<String> exported;
         try {
             exported = exportedClasses(probe.runtime());
@@ -112,7 +117,18 @@ public final class GraalLoadedScript implements LoadedScript {
             probe.instance().close();
             throw e;
         }
-        return new GraalLoadedScript(engine, bundle, fs, main, json.encode(), Set.copyOf(exported), probe);
+        return new GraalLoadedScript(engine, bundle, fs, main, json.encode(), Set.copyOf(exported), bindings, probe);
+    }
+
+    /** The Worker's string bindings, vars and secrets: workerd's process.env (nodejs_compat) holds them. */
+    private static Map<String, String> textBindings(ScriptBundle bundle) {
+        Map<String, String> out = new HashMap<>(bundle.vars());
+        for (dev.cellgate.core.spi.js.EnvBinding b : bundle.bindings()) {
+            if (b.sensitive() != null) {
+                out.put(b.name(), b.sensitive());
+            }
+        }
+        return out;
     }
 
     private static String quoted(String s) {
@@ -125,9 +141,9 @@ public final class GraalLoadedScript implements LoadedScript {
      * module the evaluation did not import (and so did not parse) must parse too. It runs on the
      * loading thread; its host queues whatever it schedules until a Worker adopts it.
      */
-    private static Probe probe(GraalJsEngine engine, ScriptBundle bundle, BundleFileSystem fs, Source main, String json)
-            throws ScriptLoadException {
-        BundleRuntime runtime = new BundleRuntime(engine, main, json, fs.modules());
+    private static Probe probe(GraalJsEngine engine, ScriptBundle bundle, BundleFileSystem fs, Source main, String json,
+                               DeploymentBindings bindings) throws ScriptLoadException {
+        BundleRuntime runtime = new BundleRuntime(engine, main, json, fs.modules(), bindings);
         AdoptableHost host = new AdoptableHost();
         JsInstance probe = new JsInstance(host, engine.watchdog(), engine.limits(), () -> engine.newContext(fs), (inst, context) -> {
             Runnable release = runtime.setUp(inst, context);
@@ -226,7 +242,7 @@ public final class GraalLoadedScript implements LoadedScript {
             first.host().adopt(host);
             return new GraalWorkerInstance(first.instance(), first.runtime());
         }
-        BundleRuntime runtime = new BundleRuntime(engine, main, bundleJson, fileSystem.modules());
+        BundleRuntime runtime = new BundleRuntime(engine, main, bundleJson, fileSystem.modules(), bindings);
         JsInstance instance = new JsInstance(host, engine.watchdog(), engine.limits(), () -> engine.newContext(fileSystem),
                 runtime::setUp, "worker " + bundle.scriptName() + "#" + INSTANCES.incrementAndGet());
         return new GraalWorkerInstance(instance, runtime);
@@ -237,7 +253,7 @@ public final class GraalLoadedScript implements LoadedScript {
         if (!exportedClasses.contains(className)) {
             throw new ScriptLoadException("the deployment exports no class " + className + " (exported: " + exportedClasses + ")");
         }
-        return GraalCellInstance.construct(engine, fileSystem, main, bundleJson, className, id, host);
+        return GraalCellInstance.construct(engine, fileSystem, main, bundleJson, bindings, className, id, host);
     }
 
     /** Drops the load-time context if no Worker took it. Compiled code belongs to the shared engine. */

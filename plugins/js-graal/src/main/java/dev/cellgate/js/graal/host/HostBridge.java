@@ -39,6 +39,7 @@ public final class HostBridge {
     private boolean cell;
     private int nextFetchId;
     private Object bundleModules;
+    private BindingBridge bindings;
 
     public HostBridge(JsInstance instance, OutboundHttp http, RuntimeScripts runtime) {
         this.instance = instance;
@@ -100,6 +101,16 @@ public final class HostBridge {
             webCrypto = new dev.cellgate.js.graal.host.crypto.WebCryptoHost();
         }
         return webCrypto;
+    }
+
+    /** The deployment's bindings beyond vars and Durable Objects (BindingBridge), for dispatch.js and the binding wrappers. */
+    public void bindings(BindingBridge bridge) {
+        this.bindings = bridge;
+    }
+
+    @HostAccess.Export
+    public BindingBridge bindings() {
+        return bindings;
     }
 
     /** The deployment's modules other than ES modules and the WebAssembly runtime (bundle/BundleModules), for modules.js and wasm.js. */

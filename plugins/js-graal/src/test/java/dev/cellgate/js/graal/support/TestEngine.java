@@ -27,9 +27,15 @@ public final class TestEngine implements AutoCloseable {
         this(limits, gates, LOCAL_ORIGINS);
     }
 
+    /** An engine whose host serves the binding types of {@code bindings}. */
+    public TestEngine(dev.cellgate.core.spi.js.BindingRegistry bindings) {
+        this(new JsLimits(30_000, JsLimits.defaultAllocationLimit(), 10), GraalJsEngine.Gates.ENFORCED, LOCAL_ORIGINS, "test-node", bindings);
+    }
+
     /** An engine that names itself {@code nodeId} (a test with several "nodes" in one process). */
     public TestEngine(String nodeId) {
-        this(new JsLimits(30_000, JsLimits.defaultAllocationLimit(), 10), GraalJsEngine.Gates.ENFORCED, LOCAL_ORIGINS, nodeId);
+        this(new JsLimits(30_000, JsLimits.defaultAllocationLimit(), 10), GraalJsEngine.Gates.ENFORCED, LOCAL_ORIGINS, nodeId,
+                dev.cellgate.core.spi.js.BindingRegistry.NONE);
     }
 
     /** An engine whose Workers may connect only where {@code egress} says (the default refusals, lifted by its allow list). */
@@ -38,12 +44,13 @@ public final class TestEngine implements AutoCloseable {
     }
 
     public TestEngine(JsLimits limits, GraalJsEngine.Gates gates, Egress egress) {
-        this(limits, gates, egress, "test-node");
+        this(limits, gates, egress, "test-node", dev.cellgate.core.spi.js.BindingRegistry.NONE);
     }
 
-    private TestEngine(JsLimits limits, GraalJsEngine.Gates gates, Egress egress, String nodeId) {
-        this.engine = new GraalJsEngine(new JsEngineConfig(vertx, limits.cpuBudgetMs(), 100L << 20, nodeId, egress, JsEngineConfig.DEFAULT_CACHE_BYTES),
-                limits, gates);
+    private TestEngine(JsLimits limits, GraalJsEngine.Gates gates, Egress egress, String nodeId,
+                       dev.cellgate.core.spi.js.BindingRegistry bindings) {
+        this.engine = new GraalJsEngine(new JsEngineConfig(vertx, limits.cpuBudgetMs(), 100L << 20, nodeId, egress,
+                JsEngineConfig.DEFAULT_CACHE_BYTES, bindings), limits, gates);
     }
 
     /**

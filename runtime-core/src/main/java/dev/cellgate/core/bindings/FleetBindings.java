@@ -1,0 +1,23 @@
+package dev.cellgate.core.bindings;
+
+import dev.cellgate.core.spi.bucket.BucketStore;
+import dev.cellgate.core.spi.js.BindingRegistry;
+
+/**
+ * The binding types this build of cellgate serves, in one list: the node builds its engine with
+ * it, and deploy-tool refuses at push every binding whose type is not in it ("… is not implemented
+ * yet on this fleet"). A new binding type is a provider added here (its host side) plus its
+ * JavaScript wrapper in the engine plugin (docs/architecture.md, "Bindings").
+ */
+public final class FleetBindings {
+    private FleetBindings() {
+    }
+
+    /**
+     * @param bucket the fleet bucket, or null for deploy-tool's load check (which runs before the
+     *               bucket is opened: providers must then refuse calls that need it, by name)
+     */
+    public static BindingRegistry registry(BucketStore bucket) {
+        return BindingRegistry.of(new SecretTextProvider());
+    }
+}

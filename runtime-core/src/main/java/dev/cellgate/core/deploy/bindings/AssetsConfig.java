@@ -1,0 +1,51 @@
+package dev.cellgate.core.deploy.bindings;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The manifest's {@code assets}: how the Worker's static assets are served (Wrangler's
+ * {@code assets} minus {@code directory}, which only the push reads). {@code runWorkerFirst} is
+ * {@code true}/{@code false}, or the route patterns of Wrangler's array form in
+ * {@code runWorkerFirstRoutes} (then {@code runWorkerFirst} is false). The optional env binding is
+ * an {@link AssetsBinding} in {@code bindings}.
+ */
+public record AssetsConfig(String htmlHandling, String notFoundHandling, boolean runWorkerFirst,
+                           List<String> runWorkerFirstRoutes) {
+    public static final Set<String> HTML_HANDLING = Set.of("auto-trailing-slash", "force-trailing-slash", "drop-trailing-slash", "none");
+    public static final Set<String> NOT_FOUND_HANDLING = Set.of("single-page-application", "404-page", "none");
+
+    public AssetsConfig {
+        check(htmlHandling, HTML_HANDLING, "html_handling");
+        check(notFoundHandling, NOT_FOUND_HANDLING, "not_found_handling");
+        runWorkerFirstRoutes = List.copyOf(runWorkerFirstRoutes);
+        if (runWorkerFirst && !runWorkerFirstRoutes.isEmpty()) {
+            throw new IllegalArgumentException("assets.run_worker_first is either true/false or a list of routes");
+        }
+    }
+
+    private static void check(String value, Set<String> allowed, String field) {
+        if (!allowed.contains(value)) {
+            throw new IllegalArgumentException("assets." + field + " must be one of " + new java.util.TreeSet<>(allowed)
+                    + " (got '" + value + "')");
+        }
+    }
+
+    public JsonObject toJson() {
+        return new JsonObject().put("html_handling", htmlHandling).put("not_found_handling", notFoundHandling)
+                .put("run_worker_first", runWorkerFirstRoutes.isEmpty() ? (Object) runWorkerFirst : new JsonArray(runWorkerFirstRoutes));
+    }
+
+    public static AssetsConfig decode(Object value) {
+        StrictJson f = StrictJson.of(value, "assets").only(Set.of("html_handling", "not_found_handling", "run_worker_first"));
+        Object rwf = f.raw("run_worker_first");
+        boolean first = rwf instanceof Boolean b && b;
+        List<String> routes = rwf instanceof JsonArray ? f.texts("run_worker_first") : List.of();
+        if (rwf != null && !(rwf instanceof Boolean) && !(rwf instanceof JsonArray)) {
+            throw new IllegalArgumentException("assets: field 'run_worker_first' must be true, false or an array of routes, got " + rwf);
+        }
+        return new AssetsConfig(f.text("html_handling"), f.text("not_found_handling"), first, routes);
+    }
+}
