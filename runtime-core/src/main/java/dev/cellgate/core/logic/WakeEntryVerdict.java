@@ -15,7 +15,7 @@ import java.util.OptionalLong;
  *       dropped needs nothing more; an entry whose class the deployment no longer has is deleted once
  *       that was seen on {@link #NO_CLASS_SIGHTINGS} passes (a node a deployment behind must not
  *       delete the entry of a class just added); a failure or an answer it cannot read (an older
- *       peer) rests the entry for {@link GcBackoff} ticks (1, doubling, capped at 64), and the scan
+ *       peer) rests the entry for {@link GcBackoff} ticks capped at {@link #MAX_REST_TICKS} (1, then 2), and the scan
  *       pages past resting entries, so entries that keep failing never starve the ones behind them.</li>
  * </ul>
  * No I/O, no clock: the caller passes the time.
@@ -23,6 +23,13 @@ import java.util.OptionalLong;
 public final class WakeEntryVerdict {
     /** Passes on which the class must be missing before its entry is deleted. */
     public static final int NO_CLASS_SIGHTINGS = 2;
+    /**
+     * The longest rest of an entry whose wake failed, in ticks. An alarm is late by its rest once the
+     * cause of the failures is gone (an owner that restarted, a bucket that answers again), so the
+     * rest stays short: one tick, then every other pass. Resting entries are paged past, so a short
+     * rest does not let failing entries starve fresh ones.
+     */
+    public static final long MAX_REST_TICKS = 2;
 
     /** The protocol as built. */
     public static final WakeEntryVerdict CORRECT = new WakeEntryVerdict(false, true);
@@ -126,7 +133,7 @@ public final class WakeEntryVerdict {
                     "the deployment has no such class; confirming on the next pass");
         }
         int failures = before.failures() + 1;
-        long ticks = GcBackoff.retryDelayTicks(failures);
+        long ticks = Math.min(GcBackoff.retryDelayTicks(failures), MAX_REST_TICKS);
         return new Verdict(Action.RETRY_LATER, new Memory(failures, 0, restUntil(nowMs, ticks, tickMs)),
                 (reply == null ? "the wake failed" : "the host's answer says nothing about the entry")
                         + " (" + failures + " in a row); next look in " + ticks + " tick(s)");

@@ -65,11 +65,11 @@ class WakeEntryVerdictTest {
     }
 
     @Test
-    void failuresAndUnreadableAnswersRestForOneTwoFourTicksUpToSixtyFour() {
+    void failuresAndUnreadableAnswersRestOneTickThenTwoSoAnAlarmIsNeverLateByMore() {
         for (Reply failure : new Reply[] {null, Reply.UNKNOWN}) {
             Memory m = Memory.NONE;
             long now = M;
-            long[] expectedTicks = {1, 2, 4, 8, 16, 32, 64, 64, 64};
+            long[] expectedTicks = {1, 2, 2, 2, 2, 2, 2, 2, 2};
             for (long ticks : expectedTicks) {
                 WakeEntryVerdict.Verdict v = V.afterWake(failure, m, now, TICK);
                 assertThat(v.action()).isEqualTo(Action.RETRY_LATER);
