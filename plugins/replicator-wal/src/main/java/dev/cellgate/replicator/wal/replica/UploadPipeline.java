@@ -53,6 +53,11 @@ final class UploadPipeline {
     private boolean pinned;
     private boolean uploading;
     private Throwable broken;
+    /**
+     * What {@link #durable()} answers once broken: "outcome unknown" when a segment had been sent
+     * (it may have landed and a later restore may include it), else {@link #broken}.
+     */
+    private Throwable durableFailure;
     private long bytesUploaded;
     private long segmentsUploaded;
 
@@ -122,7 +127,8 @@ final class UploadPipeline {
     /** Completes when everything added so far is durable and confirmed (and the pin is durable). */
     synchronized CompletableFuture<Void> durable() {
         if (broken != null) {
-            return CompletableFuture.failedFuture(broken);
+            // A gate that asks after the break must hear what the commits it waits for heard.
+            return CompletableFuture.failedFuture(durableFailure);
         }
         if (!waiting.isEmpty() && waiting.peekLast().hasTransactions()) {
             return waiting.peekLast().done;
@@ -166,13 +172,14 @@ final class UploadPipeline {
         List<CommitBatch> sent = new ArrayList<>();
         List<CommitBatch> unsent = new ArrayList<>();
         synchronized (this) {
-            if (broken == null) {
-                broken = cause;
-            }
             sent.addAll(unconfirmed);
             unconfirmed.clear();
             unsent.addAll(waiting);
             waiting.clear();
+            if (broken == null) {
+                broken = cause;
+                durableFailure = sent.isEmpty() ? cause : outcomeUnknown(sent.get(sent.size() - 1), cause);
+            }
         }
         sent.forEach(b -> b.done.completeExceptionally(outcomeUnknown(b, cause)));
         unsent.forEach(b -> b.done.completeExceptionally(cause));
