@@ -5,6 +5,7 @@ import dev.cellgate.core.logic.WakeEntryVerdict;
 import dev.cellgate.core.observe.LogContext;
 import dev.cellgate.core.observe.RuntimeMetrics;
 import dev.cellgate.core.spi.js.CellIdentity;
+import dev.cellgate.core.spi.js.ExportedObjects;
 import dev.cellgate.core.spi.js.HttpRequestData;
 import dev.cellgate.core.spi.js.HttpResponseData;
 import dev.cellgate.core.spi.js.OutcomeUnknownException;
@@ -33,6 +34,8 @@ public final class CellRouter implements StubChannel {
     private volatile Forwarder forwarder;
     private volatile RuntimeMetrics metrics = RuntimeMetrics.NOOP;
     private volatile ForwardFailure.Policy policy = ForwardFailure.Policy.AT_MOST_ONCE;
+    private volatile String self;
+    private volatile ExportedObjects exports;
 
     public CellRouter(Cells cells, io.vertx.core.Vertx vertx) {
         this.cells = cells;
@@ -46,6 +49,12 @@ public final class CellRouter implements StubChannel {
     /** Tests only: swaps in the deliberately broken {@link ForwardFailure.Policy#RESEND_AFTER_DELIVERY}. */
     void policy(ForwardFailure.Policy p) {
         this.policy = p;
+    }
+
+    /** This node's name and its engine's exported objects (null: the engine has no JS RPC by reference). */
+    public void exports(String selfNode, ExportedObjects local) {
+        this.self = selfNode;
+        this.exports = local;
     }
 
     /** Installs the node's metrics: every call is timed as served here or forwarded. */
@@ -68,6 +77,52 @@ public final class CellRouter implements StubChannel {
             return route(target, () -> cells.call(target, method, arguments), (node, f) -> f.call(node, target, method, arguments),
                     false);
         }
+    }
+
+    /**
+     * A call on an object another node exported: it can only run on that node (the object lives in
+     * its memory), so there is nothing to re-resolve and it is sent once. A failure is judged like a
+     * forwarded call's ({@link ForwardFailure}) but never re-sent: one that provably did not run
+     * fails as retryable, one that may have run as an unknown outcome, the owner's refusal (it does
+     * not hold the key) as the owner said it.
+     */
+    @Override
+    public CompletableFuture<byte[]> callExport(String node, String key, String op, String pathJson, byte[] arguments) {
+        ExportedObjects local = exports;
+        if (node.equals(self) && local != null) {
+            return local.call(key, op, pathJson, arguments);
+        }
+        Forwarder f = forwarder;
+        if (f == null) {
+            return StubChannel.super.callExport(node, key, op, pathJson, arguments);
+        }
+        return f.callExport(node, key, op, pathJson, arguments).exceptionallyCompose(e -> {
+            Throwable c = Cells.unwrap(e);
+            if (!(c instanceof ForwardFailedException ff)) {
+                return CompletableFuture.failedFuture(c);
+            }
+            String what = "an object exported by node " + node;
+            RuntimeException error = switch (policy.verdict(ff.kind(), false)) {
+                case RESEND, NOT_RUN -> new StubCallException("the call on " + what + " did not run: " + ff.getMessage()
+                        + (ff.kind() == ForwardFailure.Kind.NO_LIVE_LEASE ? " (its objects ended with it)" : ""),
+                        ff.kind() != ForwardFailure.Kind.NO_LIVE_LEASE, ff);
+                case OUTCOME_UNKNOWN -> OutcomeUnknownException.connectionLost(what, ff);
+                case AS_ANSWERED -> ff.answered();
+            };
+            return CompletableFuture.failedFuture(error);
+        });
+    }
+
+    /** Tells the exporting node its stub is gone: once, best effort (a lost release ends with the exporter's cell). */
+    @Override
+    public CompletableFuture<Void> releaseExport(String node, String key) {
+        ExportedObjects local = exports;
+        if (node.equals(self) && local != null) {
+            local.release(key);
+            return CompletableFuture.completedFuture(null);
+        }
+        Forwarder f = forwarder;
+        return f == null ? StubChannel.super.releaseExport(node, key) : f.releaseExport(node, key);
     }
 
     /** @param idempotent the call may run more than once (a wake-up): any forwarding failure may be re-sent */
