@@ -81,10 +81,10 @@ public final class CellRouter implements StubChannel {
 
     /**
      * A call on an object another node exported: it can only run on that node (the object lives in
-     * its memory), so there is nothing to re-resolve and it is sent once. A failure is judged like a
-     * forwarded call's ({@link ForwardFailure}) but never re-sent: one that provably did not run
-     * fails as retryable, one that may have run as an unknown outcome, the owner's refusal (it does
-     * not hold the key) as the owner said it.
+     * its memory), so a failure is judged by {@link ForwardFailure#exportVerdict}: re-sent to that
+     * node only when it provably did not run (until the budget is spent), otherwise failed — as
+     * retryable when it did not run, with an unknown outcome when it may have, as the owner said
+     * when it refused (it does not hold the key).
      */
     @Override
     public CompletableFuture<byte[]> callExport(String node, String key, String op, String pathJson, byte[] arguments) {
@@ -96,13 +96,31 @@ public final class CellRouter implements StubChannel {
         if (f == null) {
             return StubChannel.super.callExport(node, key, op, pathJson, arguments);
         }
+        return exportAttempt(f, node, key, op, pathJson, arguments, System.currentTimeMillis() + REROUTE_BUDGET_MS);
+    }
+
+    private CompletableFuture<byte[]> exportAttempt(Forwarder f, String node, String key, String op, String pathJson, byte[] arguments,
+                                                    long deadline) {
         return f.callExport(node, key, op, pathJson, arguments).exceptionallyCompose(e -> {
             Throwable c = Cells.unwrap(e);
             if (!(c instanceof ForwardFailedException ff)) {
                 return CompletableFuture.failedFuture(c);
             }
             String what = "an object exported by node " + node;
-            RuntimeException error = switch (policy.verdict(ff.kind(), false)) {
+            ForwardFailure.Verdict verdict = ForwardFailure.exportVerdict(policy, ff.kind());
+            if (verdict == ForwardFailure.Verdict.RESEND && System.currentTimeMillis() <= deadline) {
+                CompletableFuture<byte[]> again = new CompletableFuture<>();
+                vertx.setTimer(ForwardFailure.resendDelayMs(ff.kind()), id -> exportAttempt(f, node, key, op, pathJson, arguments, deadline)
+                        .whenComplete((v, x) -> {
+                            if (x != null) {
+                                again.completeExceptionally(x);
+                            } else {
+                                again.complete(v);
+                            }
+                        }));
+                return again;
+            }
+            RuntimeException error = switch (verdict) {
                 case RESEND, NOT_RUN -> new StubCallException("the call on " + what + " did not run: " + ff.getMessage()
                         + (ff.kind() == ForwardFailure.Kind.NO_LIVE_LEASE ? " (its objects ended with it)" : ""),
                         ff.kind() != ForwardFailure.Kind.NO_LIVE_LEASE, ff);
