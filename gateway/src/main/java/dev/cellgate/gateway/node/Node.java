@@ -484,7 +484,14 @@ public final class Node {
                 .put("lease_valid_ms", lease == null ? 0 : lease.validForMs())
                 .put("clock_skew_margin_ms", liveness.skewMs())
                 .put("clock_offset_ms", lease == null ? null : lease.clockOffsetMs())
-                .put("engine", new JsonObject().put("name", info.name()).put("mode", info.mode()).put("detail", info.detail()));
+                .put("engine", new JsonObject().put("name", info.name()).put("mode", info.mode()).put("detail", info.detail()))
+                .put("rpc_exports", rpcExports());
+    }
+
+    /** The engine's objects passed by reference over JS RPC and the stubs for them (null: no JS RPC by reference). */
+    private JsonObject rpcExports() {
+        dev.cellgate.core.spi.js.ExportedObjects x = engine.exportedObjects();
+        return x == null ? null : new JsonObject().put("objects", x.liveExports()).put("stubs", x.liveRefs());
     }
 
     /** {@code GET /metrics}: the Prometheus text format (blocking: call off the event loop). */

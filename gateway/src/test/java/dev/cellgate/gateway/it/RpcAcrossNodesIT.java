@@ -6,6 +6,7 @@ import dev.cellgate.core.fleet.PeerSignature;
 import dev.cellgate.core.spi.bucket.BucketStore;
 import dev.cellgate.gateway.peer.PeerWire;
 import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -99,7 +100,15 @@ class RpcAcrossNodesIT {
     void fromTheOtherNodeTheStubCallsTheObjectOnItsOwnersNode() throws Exception {
         assertThat(owner.get(owner.publicUrl("/hello/x")).body()).isEqualTo("hello");
         assertThat(other.get(other.publicUrl("/hello/x")).body()).as("a plain RPC call is forwarded").isEqualTo("hello");
+        JsonObject before = owner.state().getJsonObject("rpc_exports");
         assertThat(other.get(other.publicUrl("/counter/x")).body()).isEqualTo("[\"ok\",2,3]");
+        // The request on r2 ended: r2 released its stub on r1, which then let go of the counter.
+        JsonObject after = owner.state().getJsonObject("rpc_exports");
+        for (int i = 0; i < 50 && !after.equals(before); i++) {
+            Thread.sleep(100);
+            after = owner.state().getJsonObject("rpc_exports");
+        }
+        assertThat(after).as("r1's exported objects and stubs once r2's request ended (before: %s)", before).isEqualTo(before);
     }
 
     // ---- the owner's side of the route, called as a peer would ----

@@ -174,6 +174,16 @@ class CellRouterExportCallTest extends WithCellHost {
             public void release(String key) {
                 local.add("release " + key);
             }
+
+            @Override
+            public int liveExports() {
+                return 0;
+            }
+
+            @Override
+            public int liveRefs() {
+                return 0;
+            }
         });
         assertThat(r.callExport("n2", "n2/e.4", "call", "[]", new byte[0]).get(5, TimeUnit.SECONDS)).containsExactly(7);
         r.releaseExport("n2", "n2/e.4").get(5, TimeUnit.SECONDS);

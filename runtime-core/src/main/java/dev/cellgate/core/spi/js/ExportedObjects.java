@@ -21,6 +21,12 @@ public interface ExportedObjects {
     /** The holder disposed stub {@code key} (idempotent). */
     void release(String key);
 
+    /** Objects exported that still answer (for {@code /state}: a leak, or a lost release, shows here). */
+    int liveExports();
+
+    /** Stubs for them not yet released, held here or on another node. */
+    int liveRefs();
+
     /** The node that exported the object behind {@code key} ({@code <node>/<epoch>.<n>}). */
     static String nodeOf(String key) {
         int slash = key.lastIndexOf('/');

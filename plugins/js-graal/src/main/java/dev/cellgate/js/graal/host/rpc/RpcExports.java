@@ -280,11 +280,13 @@ public final class RpcExports implements dev.cellgate.core.spi.js.ExportedObject
     }
 
     /** Exported objects that still answer (for tests and metrics: a leak shows here). */
+    @Override
     public synchronized int liveExports() {
         return liveExports;
     }
 
     /** Stubs not yet released, in transit or held (for tests and metrics). */
+    @Override
     public synchronized int liveRefs() {
         return refs.size();
     }
