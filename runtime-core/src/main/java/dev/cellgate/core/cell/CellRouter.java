@@ -109,16 +109,7 @@ public final class CellRouter implements StubChannel {
             String what = "an object exported by node " + node;
             ForwardFailure.Verdict verdict = ForwardFailure.exportVerdict(policy, ff.kind());
             if (verdict == ForwardFailure.Verdict.RESEND && System.currentTimeMillis() <= deadline) {
-                CompletableFuture<byte[]> again = new CompletableFuture<>();
-                vertx.setTimer(ForwardFailure.resendDelayMs(ff.kind()), id -> exportAttempt(f, node, key, op, pathJson, arguments, deadline)
-                        .whenComplete((v, x) -> {
-                            if (x != null) {
-                                again.completeExceptionally(x);
-                            } else {
-                                again.complete(v);
-                            }
-                        }));
-                return again;
+                return later(ForwardFailure.resendDelayMs(ff.kind()), () -> exportAttempt(f, node, key, op, pathJson, arguments, deadline));
             }
             RuntimeException error = switch (verdict) {
                 case RESEND, NOT_RUN -> new StubCallException("the call on " + what + " did not run: " + ff.getMessage()
@@ -188,17 +179,21 @@ public final class CellRouter implements StubChannel {
                 return CompletableFuture.failedFuture(callerError(target, f, verdict));
             }
             cells.forgetOwner(target.scope()); // the owner this node had in mind is wrong or gone
-            CompletableFuture<T> again = new CompletableFuture<>();
-            vertx.setTimer(ForwardFailure.resendDelayMs(f.kind()), id -> attempt(target, local, remote, deadline, f, idempotent)
-                    .whenComplete((v, x) -> {
-                        if (x != null) {
-                            again.completeExceptionally(x);
-                        } else {
-                            again.complete(v);
-                        }
-                    }));
-            return again;
+            return later(ForwardFailure.resendDelayMs(f.kind()), () -> attempt(target, local, remote, deadline, f, idempotent));
         });
+    }
+
+    /** {@code next} started after {@code delayMs} (a re-send's pause), and its outcome. */
+    private <T> CompletableFuture<T> later(long delayMs, java.util.function.Supplier<CompletableFuture<T>> next) {
+        CompletableFuture<T> again = new CompletableFuture<>();
+        vertx.setTimer(delayMs, id -> next.get().whenComplete((v, x) -> {
+            if (x != null) {
+                again.completeExceptionally(x);
+            } else {
+                again.complete(v);
+            }
+        }));
+        return again;
     }
 
     /** The error a failed forward gives the caller (Cloudflare's shape: {@code retryable} says whether a retry is safe). */

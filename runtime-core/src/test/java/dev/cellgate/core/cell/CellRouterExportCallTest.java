@@ -121,20 +121,23 @@ class CellRouterExportCallTest extends WithCellHost {
 
     @Test
     void aLostAnswerFailsWithAnUnknownOutcome() throws Exception {
-        LossyExporter n1 = new LossyExporter();
-        n1.firstFailure = Kind.LOST_AFTER_SEND;
-        Throwable failure = failureOf(routerOfN2(n1, ForwardFailure.Policy.AT_MOST_ONCE).callExport("n1", KEY, "call", "[]", new byte[0]));
-        assertThat(failure).isInstanceOf(OutcomeUnknownException.class).hasMessageContaining("an object exported by node n1");
-        assertThat(n1.attempts.get()).isEqualTo(1);
+        assertThat(onceFailing(Kind.LOST_AFTER_SEND)).isInstanceOf(OutcomeUnknownException.class)
+                .hasMessageContaining("an object exported by node n1");
     }
 
     @Test
     void theOwnersRefusalReachesTheCallerAsItSaidIt() throws Exception {
+        assertThat(onceFailing(Kind.ANSWERED_ERROR)).isInstanceOf(StubCallException.class)
+                .hasMessage("RPC stub used after being disposed.");
+    }
+
+    /** The caller's error when the first attempt fails as {@code kind}, checked to be the only attempt. */
+    private Throwable onceFailing(Kind kind) throws Exception {
         LossyExporter n1 = new LossyExporter();
-        n1.firstFailure = Kind.ANSWERED_ERROR;
+        n1.firstFailure = kind;
         Throwable failure = failureOf(routerOfN2(n1, ForwardFailure.Policy.AT_MOST_ONCE).callExport("n1", KEY, "call", "[]", new byte[0]));
-        assertThat(failure).isInstanceOf(StubCallException.class).hasMessage("RPC stub used after being disposed.");
-        assertThat(n1.attempts.get()).isEqualTo(1);
+        assertThat(n1.attempts.get()).as("attempts after %s", kind).isEqualTo(1);
+        return failure;
     }
 
     @Test
@@ -149,13 +152,10 @@ class CellRouterExportCallTest extends WithCellHost {
 
     @Test
     void anExporterWithoutALiveLeaseFailsAtOnceItsObjectsEndedWithIt() throws Exception {
-        LossyExporter n1 = new LossyExporter();
-        n1.firstFailure = Kind.NO_LIVE_LEASE;
-        Throwable failure = failureOf(routerOfN2(n1, ForwardFailure.Policy.AT_MOST_ONCE).callExport("n1", KEY, "call", "[]", new byte[0]));
+        Throwable failure = onceFailing(Kind.NO_LIVE_LEASE);
         assertThat(failure).isInstanceOf(StubCallException.class).hasMessageContaining("did not run")
                 .hasMessageContaining("its objects ended with it");
         assertThat(((StubCallException) failure).retryable()).isFalse();
-        assertThat(n1.attempts.get()).isEqualTo(1);
     }
 
     @Test
