@@ -235,13 +235,15 @@ public final class Node {
         InternalListener internal = new InternalListener(vertx);
         internal.timed(PeerWire.PREFIX + "fetch/", RequestMetrics.Kind.PEER, metrics.requests());
         internal.timed(PeerWire.PREFIX + "call/", RequestMetrics.Kind.PEER, metrics.requests());
+        internal.timed(PeerWire.PREFIX + "export/", RequestMetrics.Kind.PEER, metrics.requests());
         // Before every route: a mutating call without a fleet-key signature or the operator token never reaches one.
         internal.router().route().handler(new OperatorAuth(() -> operatorSignature, identity.nodeId(), config.operatorToken()));
         new OperatorApi(this).mount(internal.router());
         new CellRoutes(cells, ownership).mount(internal.router());
         new DashboardRoutes(new DashboardData(identity.nodeId(), fleet, bucket, cells, this::state)).mount(internal.router());
         new PeerRoutes(() -> peerAuth, identity.nodeId(), cells, () -> draining, this::loadJson, config.maxRequestBodyBytes())
-                .mount(internal.router());
+                .exports(engine.exportedObjects()).mount(internal.router());
+        router.exports(identity.nodeId(), engine.exportedObjects());
         new PeerSocketRoute(() -> peerAuth, identity.nodeId(), cells, () -> draining, sockets).mount(internal.router());
         internalServer = await(internal.listen(config.internalAddr().host(), config.internalAddr().port()),
                 "internal listener on " + config.internalAddr());
@@ -628,7 +630,14 @@ public final class Node {
                 .put("lease_valid_ms", lease == null ? 0 : lease.validForMs())
                 .put("clock_skew_margin_ms", liveness.skewMs())
                 .put("clock_offset_ms", lease == null ? null : lease.clockOffsetMs())
-                .put("engine", new JsonObject().put("name", info.name()).put("mode", info.mode()).put("detail", info.detail()));
+                .put("engine", new JsonObject().put("name", info.name()).put("mode", info.mode()).put("detail", info.detail()))
+                .put("rpc_exports", rpcExports());
+    }
+
+    /** The engine's objects passed by reference over JS RPC and the stubs for them (null: no JS RPC by reference). */
+    private JsonObject rpcExports() {
+        dev.cellgate.core.spi.js.ExportedObjects x = engine.exportedObjects();
+        return x == null ? null : new JsonObject().put("objects", x.liveExports()).put("stubs", x.liveRefs());
     }
 
     private String currentSession() {

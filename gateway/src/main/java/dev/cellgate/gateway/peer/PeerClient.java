@@ -129,6 +129,18 @@ public final class PeerClient implements Forwarder {
                         .thenApply(b -> WakeAnswer.decode(new String(b, StandardCharsets.UTF_8))));
     }
 
+    @Override
+    public CompletableFuture<byte[]> callExport(String node, String key, String op, String pathJson, byte[] arguments) {
+        return send(node, PeerWire.exportCallPath(key, op, pathJson), arguments, Envelope.NONE,
+                (resp, answer, check) -> wholeBody(node, resp, answer));
+    }
+
+    @Override
+    public CompletableFuture<Void> releaseExport(String node, String key) {
+        return send(node, PeerWire.exportReleasePath(key), new byte[0], Envelope.NONE,
+                (resp, answer, check) -> wholeBody(node, resp, answer).thenApply(b -> (Void) null));
+    }
+
     /** The body of a signed "ok", checked against its signed digest: the call ran, so a bad body is a lost result. */
     private static CompletableFuture<byte[]> wholeBody(String node, HttpClientResponse resp, Answer answer) {
         return resp.body().toCompletionStage().toCompletableFuture().handle((b, e) -> {
@@ -154,9 +166,13 @@ public final class PeerClient implements Forwarder {
 
     private <T> CompletableFuture<T> send(String node, CellIdentity id, String pathNoName, byte[] body, Envelope envelope,
                                           OkReader<T> onOk) {
-        PeerAuth a = auth.get();
         String path = pathNoName + (id.name() == null ? ""
                 : (pathNoName.contains("?") ? "&" : "?") + "name=" + URLEncoder.encode(id.name(), StandardCharsets.UTF_8));
+        return send(node, path, body, envelope, onOk);
+    }
+
+    private <T> CompletableFuture<T> send(String node, String path, byte[] body, Envelope envelope, OkReader<T> onOk) {
+        PeerAuth a = auth.get();
         return address(fleet, node).thenCompose(hp -> {
             Signed s = a.sign("POST", path, body, self, node, System.currentTimeMillis(), envelope);
             RequestOptions ro = new RequestOptions().setMethod(HttpMethod.POST).setHost(hp[0]).setPort(Integer.parseInt(hp[1]))

@@ -6,6 +6,7 @@ import dev.cellgate.core.fleet.PeerSignature.Signed;
 import dev.cellgate.core.logic.Scopes;
 import dev.cellgate.core.spi.js.Body;
 import dev.cellgate.core.spi.js.CellIdentity;
+import dev.cellgate.core.spi.js.ExportedObjects;
 import dev.cellgate.core.spi.js.HttpRequestData;
 import dev.cellgate.core.spi.js.HttpResponseData;
 import dev.cellgate.gateway.http.Json;
@@ -13,6 +14,7 @@ import io.vertx.core.Context;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -40,6 +42,7 @@ public final class PeerRoutes {
     private final Supplier<JsonObject> load;
     private final long maxBody;
     private final NonceWindow nonces = new NonceWindow(2 * PeerAuth.SKEW_MS + 5_000);
+    private volatile ExportedObjects exports;
 
     public PeerRoutes(Supplier<PeerAuth> auth, String self, Cells cells, BooleanSupplier draining, Supplier<JsonObject> load, long maxBody) {
         this.auth = auth;
@@ -50,7 +53,15 @@ public final class PeerRoutes {
         this.maxBody = maxBody;
     }
 
+    /** The engine's objects passed by reference over JS RPC; without it the export routes refuse every call. */
+    public PeerRoutes exports(ExportedObjects objects) {
+        this.exports = objects;
+        return this;
+    }
+
     public void mount(Router r) {
+        r.post(PeerWire.PREFIX + "export/call").handler(ctx -> authenticated(ctx, this::exportCall));
+        r.post(PeerWire.PREFIX + "export/release").handler(ctx -> authenticated(ctx, this::exportRelease));
         r.post(PeerWire.PREFIX + "fetch/:scope").handler(ctx -> authenticated(ctx, this::fetch));
         r.post(PeerWire.PREFIX + "call/:scope").handler(ctx -> authenticated(ctx, this::call));
         r.post(PeerWire.PREFIX + "wake/:scope").handler(ctx -> authenticated(ctx, this::wake));
@@ -163,6 +174,82 @@ public final class PeerRoutes {
                 in.answer().send(200, PeerAnswer.result(PeerWire.OK).add("content-type", "application/octet-stream"), result);
             }
         }));
+    }
+
+    /**
+     * A call on an object this node exported over JS RPC. Not refused while draining: the object
+     * answers until its Durable Object's context is dropped, and then every call on it is refused
+     * with the reason. A key this node does not hold gets a signed "unavailable" (not retryable)
+     * saying why (released, its Durable Object evicted, moved or reset, or minted before a restart).
+     */
+    private void exportCall(Inbound in) {
+        HttpServerRequest req = in.ctx().request();
+        String key = exportKey(in);
+        if (key == null) {
+            return;
+        }
+        String op = req.getParam(PeerWire.P_OP);
+        String path = req.getParam(PeerWire.P_PATH);
+        if (!"call".equals(op) && !"get".equals(op)) {
+            in.answer().refuse(400, PeerWire.P_OP + " must be 'call' or 'get', got '" + op + "'");
+            return;
+        }
+        if (!isNamePath(path)) {
+            in.answer().refuse(400, PeerWire.P_PATH + " must be a JSON array of names, got '" + path + "'");
+            return;
+        }
+        Context vctx = Vertx.currentContext();
+        exports.call(key, op, path, in.body()).whenComplete((result, e) -> vctx.runOnContext(v -> {
+            if (e != null) {
+                in.answer().failure(e);
+            } else {
+                in.answer().send(200, PeerAnswer.result(PeerWire.OK).add("content-type", "application/octet-stream"), result);
+            }
+        }));
+    }
+
+    /** The holder on another node disposed its stub (idempotent: a key already gone is fine). */
+    private void exportRelease(Inbound in) {
+        String key = exportKey(in);
+        if (key != null) {
+            exports.release(key);
+            in.answer().send(200, PeerAnswer.result(PeerWire.OK), new byte[0]);
+        }
+    }
+
+    /** The request's key when it names an object of this node; otherwise the refusal is sent and null returned. */
+    private String exportKey(Inbound in) {
+        String key = in.ctx().request().getParam(PeerWire.P_KEY);
+        if (exports == null) {
+            in.answer().refuse(404, "this node's engine passes no objects by reference");
+            return null;
+        }
+        if (key == null || key.isEmpty()) {
+            in.answer().refuse(400, "missing " + PeerWire.P_KEY);
+            return null;
+        }
+        String node = ExportedObjects.nodeOf(key);
+        if (!self.equals(node)) {
+            in.answer().refuse(400, "key '" + key + "' names an object of node '" + node + "', this is " + self);
+            return null;
+        }
+        return key;
+    }
+
+    private static boolean isNamePath(String json) {
+        if (json == null) {
+            return false;
+        }
+        try {
+            for (Object o : new JsonArray(json)) {
+                if (!(o instanceof String)) {
+                    return false;
+                }
+            }
+            return true;
+        } catch (RuntimeException e) {
+            return false;
+        }
     }
 
     /**

@@ -118,4 +118,27 @@ public final class PeerWire {
     public static String callPath(String scope) {
         return PREFIX + "call/" + scope;
     }
+
+    /** Query parameters of the exported-object routes (in the path, so the request MAC covers them). */
+    public static final String P_KEY = "key";
+    public static final String P_OP = "op";
+    public static final String P_PATH = "path";
+
+    /**
+     * A call on an object the receiving node exported over JS RPC: {@code key} names it, {@code op}
+     * ("call" or "get") and {@code pathJson} (a JSON array of names) say what to do; the body is the
+     * structured-clone arguments.
+     */
+    public static String exportCallPath(String key, String op, String pathJson) {
+        return PREFIX + "export/call?" + P_KEY + "=" + enc(key) + "&" + P_OP + "=" + enc(op) + "&" + P_PATH + "=" + enc(pathJson);
+    }
+
+    /** The holder released its stub {@code key} of an object the receiving node exported. */
+    public static String exportReleasePath(String key) {
+        return PREFIX + "export/release?" + P_KEY + "=" + enc(key);
+    }
+
+    private static String enc(String s) {
+        return java.net.URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
 }

@@ -5,6 +5,7 @@ import dev.cellgate.core.logic.WakeEntryVerdict;
 import dev.cellgate.core.observe.LogContext;
 import dev.cellgate.core.observe.RuntimeMetrics;
 import dev.cellgate.core.spi.js.CellIdentity;
+import dev.cellgate.core.spi.js.ExportedObjects;
 import dev.cellgate.core.spi.js.HttpRequestData;
 import dev.cellgate.core.spi.js.HttpResponseData;
 import dev.cellgate.core.spi.js.OutcomeUnknownException;
@@ -33,6 +34,8 @@ public final class CellRouter implements StubChannel {
     private volatile Forwarder forwarder;
     private volatile RuntimeMetrics metrics = RuntimeMetrics.NOOP;
     private volatile ForwardFailure.Policy policy = ForwardFailure.Policy.AT_MOST_ONCE;
+    private volatile String self;
+    private volatile ExportedObjects exports;
 
     public CellRouter(Cells cells, io.vertx.core.Vertx vertx) {
         this.cells = cells;
@@ -46,6 +49,12 @@ public final class CellRouter implements StubChannel {
     /** Tests only: swaps in the deliberately broken {@link ForwardFailure.Policy#RESEND_AFTER_DELIVERY}. */
     void policy(ForwardFailure.Policy p) {
         this.policy = p;
+    }
+
+    /** This node's name and its engine's exported objects (null: the engine has no JS RPC by reference). */
+    public void exports(String selfNode, ExportedObjects local) {
+        this.self = selfNode;
+        this.exports = local;
     }
 
     /** Installs the node's metrics: every call is timed as served here or forwarded. */
@@ -68,6 +77,61 @@ public final class CellRouter implements StubChannel {
             return route(target, () -> cells.call(target, method, arguments), (node, f) -> f.call(node, target, method, arguments),
                     false);
         }
+    }
+
+    /**
+     * A call on an object another node exported: it can only run on that node (the object lives in
+     * its memory), so a failure is judged by {@link ForwardFailure#exportVerdict}: re-sent to that
+     * node only when it provably did not run (until the budget is spent), otherwise failed — as
+     * retryable when it did not run, with an unknown outcome when it may have, as the owner said
+     * when it refused (it does not hold the key).
+     */
+    @Override
+    public CompletableFuture<byte[]> callExport(String node, String key, String op, String pathJson, byte[] arguments) {
+        ExportedObjects local = exports;
+        if (node.equals(self) && local != null) {
+            return local.call(key, op, pathJson, arguments);
+        }
+        Forwarder f = forwarder;
+        if (f == null) {
+            return StubChannel.super.callExport(node, key, op, pathJson, arguments);
+        }
+        return exportAttempt(f, node, key, op, pathJson, arguments, System.currentTimeMillis() + REROUTE_BUDGET_MS);
+    }
+
+    private CompletableFuture<byte[]> exportAttempt(Forwarder f, String node, String key, String op, String pathJson, byte[] arguments,
+                                                    long deadline) {
+        return f.callExport(node, key, op, pathJson, arguments).exceptionallyCompose(e -> {
+            Throwable c = Cells.unwrap(e);
+            if (!(c instanceof ForwardFailedException ff)) {
+                return CompletableFuture.failedFuture(c);
+            }
+            String what = "an object exported by node " + node;
+            ForwardFailure.Verdict verdict = ForwardFailure.exportVerdict(policy, ff.kind());
+            if (verdict == ForwardFailure.Verdict.RESEND && System.currentTimeMillis() <= deadline) {
+                return later(ForwardFailure.resendDelayMs(ff.kind()), () -> exportAttempt(f, node, key, op, pathJson, arguments, deadline));
+            }
+            RuntimeException error = switch (verdict) {
+                case RESEND, NOT_RUN -> new StubCallException("the call on " + what + " did not run: " + ff.getMessage()
+                        + (ff.kind() == ForwardFailure.Kind.NO_LIVE_LEASE ? " (its objects ended with it)" : ""),
+                        ff.kind() != ForwardFailure.Kind.NO_LIVE_LEASE, ff);
+                case OUTCOME_UNKNOWN -> OutcomeUnknownException.connectionLost(what, ff);
+                case AS_ANSWERED -> ff.answered();
+            };
+            return CompletableFuture.failedFuture(error);
+        });
+    }
+
+    /** Tells the exporting node its stub is gone: once, best effort (a lost release ends with the exporter's cell). */
+    @Override
+    public CompletableFuture<Void> releaseExport(String node, String key) {
+        ExportedObjects local = exports;
+        if (node.equals(self) && local != null) {
+            local.release(key);
+            return CompletableFuture.completedFuture(null);
+        }
+        Forwarder f = forwarder;
+        return f == null ? StubChannel.super.releaseExport(node, key) : f.releaseExport(node, key);
     }
 
     /** @param idempotent the call may run more than once (a wake-up): any forwarding failure may be re-sent */
@@ -115,17 +179,21 @@ public final class CellRouter implements StubChannel {
                 return CompletableFuture.failedFuture(callerError(target, f, verdict));
             }
             cells.forgetOwner(target.scope()); // the owner this node had in mind is wrong or gone
-            CompletableFuture<T> again = new CompletableFuture<>();
-            vertx.setTimer(ForwardFailure.resendDelayMs(f.kind()), id -> attempt(target, local, remote, deadline, f, idempotent)
-                    .whenComplete((v, x) -> {
-                        if (x != null) {
-                            again.completeExceptionally(x);
-                        } else {
-                            again.complete(v);
-                        }
-                    }));
-            return again;
+            return later(ForwardFailure.resendDelayMs(f.kind()), () -> attempt(target, local, remote, deadline, f, idempotent));
         });
+    }
+
+    /** {@code next} started after {@code delayMs} (a re-send's pause), and its outcome. */
+    private <T> CompletableFuture<T> later(long delayMs, java.util.function.Supplier<CompletableFuture<T>> next) {
+        CompletableFuture<T> again = new CompletableFuture<>();
+        vertx.setTimer(delayMs, id -> next.get().whenComplete((v, x) -> {
+            if (x != null) {
+                again.completeExceptionally(x);
+            } else {
+                again.complete(v);
+            }
+        }));
+        return again;
     }
 
     /** The error a failed forward gives the caller (Cloudflare's shape: {@code retryable} says whether a retry is safe). */

@@ -1,5 +1,6 @@
 package dev.cellgate.core.cell;
 
+import dev.cellgate.core.logic.ForwardFailure;
 import dev.cellgate.core.logic.WakeEntryVerdict;
 import dev.cellgate.core.spi.js.CellIdentity;
 import dev.cellgate.core.spi.js.HttpRequestData;
@@ -30,6 +31,21 @@ public interface Forwarder {
      * wake entry of {@code entryMinuteMs} (empty: none): the waker's call. See {@code CellWaker}.
      */
     CompletableFuture<WakeEntryVerdict.Reply> wake(String node, CellIdentity id, OptionalLong entryMinuteMs);
+
+    /**
+     * A call on an object {@code node} exported over JS RPC (its key names it; see
+     * {@code ExportedObjects}): sent once, never re-sent. A signed refusal (the node does not hold
+     * the key) comes back as {@link ForwardFailedException#answered}.
+     */
+    default CompletableFuture<byte[]> callExport(String node, String key, String op, String pathJson, byte[] arguments) {
+        return CompletableFuture.failedFuture(new ForwardFailedException(ForwardFailure.Kind.REFUSED,
+                "this node's peer link has no route for calls on objects exported by node " + node));
+    }
+
+    /** The holder here disposed its stub {@code key} of an object on {@code node} (idempotent). */
+    default CompletableFuture<Void> releaseExport(String node, String key) {
+        return CompletableFuture.completedFuture(null);
+    }
 
     /** A live node with capacity to activate a cell this node cannot take, or null when none. */
     String placementTarget();

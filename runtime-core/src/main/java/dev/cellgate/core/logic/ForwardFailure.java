@@ -90,6 +90,16 @@ public final class ForwardFailure {
         }
     }
 
+    /**
+     * The verdict for a failed call on an object another node exported over JS RPC. The object
+     * lives only in that node's memory, so there is no other owner to resolve: a node without a
+     * live lease took its objects with it (the call fails, not run, at once), and everything else is
+     * judged as {@link Policy#verdict} judges a forwarded call (a re-send goes to the same node).
+     */
+    public static Verdict exportVerdict(Policy policy, Kind kind) {
+        return kind == Kind.NO_LIVE_LEASE ? Verdict.NOT_RUN : policy.verdict(kind, false);
+    }
+
     /** How long to wait before a re-send of this kind: a moved owner at once, a dead or draining one after a pause. */
     public static long resendDelayMs(Kind kind) {
         return switch (kind) {

@@ -82,4 +82,19 @@ class ForwardFailureTest {
             assertThat(ForwardFailure.resendDelayMs(k)).as("%s", k).isBetween(1L, 1000L);
         }
     }
+
+    @Test
+    void anExportCallIsResentOnlyWhenItDidNotLeaveAndNeverToADeadExporter() {
+        for (Kind k : Kind.values()) {
+            Verdict v = ForwardFailure.exportVerdict(Policy.AT_MOST_ONCE, k);
+            if (MAY_HAVE_RUN.contains(k)) {
+                assertThat(v).as("%s", k).isIn(Verdict.OUTCOME_UNKNOWN, Verdict.AS_ANSWERED);
+            }
+        }
+        assertThat(ForwardFailure.exportVerdict(Policy.AT_MOST_ONCE, Kind.NO_LIVE_LEASE))
+                .as("no live lease: the exporter's objects are gone with it").isEqualTo(Verdict.NOT_RUN);
+        assertThat(ForwardFailure.exportVerdict(Policy.AT_MOST_ONCE, Kind.CONNECT_FAILED)).isEqualTo(Verdict.RESEND);
+        assertThat(ForwardFailure.exportVerdict(Policy.RESEND_AFTER_DELIVERY, Kind.LOST_AFTER_SEND))
+                .as("the broken variant reaches export calls too").isEqualTo(Verdict.RESEND);
+    }
 }

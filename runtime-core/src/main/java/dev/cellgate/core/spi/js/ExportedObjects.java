@@ -11,15 +11,23 @@ public interface ExportedObjects {
 
     /**
      * Runs a call on the object behind {@code key}: op "call" or "get" along {@code pathJson}; the
-     * result is the structured-clone result envelope (a throw travels inside it). Fails, with the
-     * JavaScript message workerd gives, when the stub was disposed or its object's session is over.
+     * result is the structured-clone result envelope (a throw travels inside it). Fails with a
+     * {@link StubCallException} (not retryable) whose message is the JavaScript one, saying why,
+     * when this node does not hold {@code key}: the stub was disposed, its object's session is over
+     * (a Durable Object that was evicted, moved or reset), or the key is from before a restart.
      */
     CompletableFuture<byte[]> call(String key, String op, String pathJson, byte[] arguments);
 
     /** The holder disposed stub {@code key} (idempotent). */
     void release(String key);
 
-    /** The node that exported the object behind {@code key} ({@code <node>/<n>}). */
+    /** Objects exported that still answer (for {@code /state}: a leak, or a lost release, shows here). */
+    int liveExports();
+
+    /** Stubs for them not yet released, held here or on another node. */
+    int liveRefs();
+
+    /** The node that exported the object behind {@code key} ({@code <node>/<epoch>.<n>}). */
     static String nodeOf(String key) {
         int slash = key.lastIndexOf('/');
         return slash < 0 ? "" : key.substring(0, slash);

@@ -1,5 +1,6 @@
 package dev.cellgate.js.graal.host.rpc;
 
+import dev.cellgate.core.spi.js.StubCallException;
 import dev.cellgate.js.graal.instance.JsException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -31,14 +32,35 @@ public final class RpcExports implements dev.cellgate.core.spi.js.ExportedObject
      */
     public static volatile boolean releaseWhenSessionsEnd = true;
 
+    /** workerd-style message for a key minted by an earlier process of this node. */
+    static final String EXPORTER_RESTARTED = "The node that exported the object behind this RPC stub has restarted since; the stub is broken.";
+    /** How many keys of ended exports keep their reason for callers on other nodes. */
+    static final int REMEMBERED_ENDINGS = 4096;
+
     private final String keyPrefix;
+    private final String nodePrefix;
     private final Map<String, Ref> refs = new HashMap<>();
+    /**
+     * Why the recent keys held on other nodes stopped answering (the exporting session ended: its
+     * Durable Object was evicted, moved or reset). Bounded: an older key reads as disposed.
+     */
+    private final Map<String, String> endings = new java.util.LinkedHashMap<>(16, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
+            return size() > REMEMBERED_ENDINGS;
+        }
+    };
     private long next;
     private int liveExports;
 
-    /** @param node names this engine in ref keys ({@code <node>/<n>}), so a key says where its object lives */
+    /**
+     * @param node names this engine in ref keys ({@code <node>/<epoch>.<n>}), so a key says where its
+     *             object lives; the epoch (random per engine) keeps a key minted before a restart from
+     *             ever naming an object of the new process
+     */
     public RpcExports(String node) {
-        this.keyPrefix = node + "/";
+        this.nodePrefix = node + "/";
+        this.keyPrefix = nodePrefix + Long.toString(new java.security.SecureRandom().nextLong() >>> 1, 36) + ".";
     }
 
     /**
@@ -175,6 +197,13 @@ public final class RpcExports implements dev.cellgate.core.spi.js.ExportedObject
     synchronized Target target(String key) {
         Ref r = refs.get(key);
         if (r == null || r.released) {
+            String ended = endings.get(key);
+            if (ended != null) {
+                throw new JsException("Error", ended, "");
+            }
+            if (key.startsWith(nodePrefix) && !isLocal(key)) {
+                throw new JsException("Error", EXPORTER_RESTARTED, "");
+            }
             throw new JsException("Error", DISPOSED, "");
         }
         if (r.export.deadReason != null) {
@@ -185,17 +214,24 @@ public final class RpcExports implements dev.cellgate.core.spi.js.ExportedObject
 
     // ---- for other nodes (ExportedObjects) ----
 
+    /**
+     * A call from another node. A call that cannot be made fails with a {@link StubCallException}
+     * (not retryable) carrying the JavaScript message, for the peer route to answer.
+     */
     @Override
     public CompletableFuture<byte[]> call(String key, String op, String pathJson, byte[] arguments) {
+        CompletableFuture<byte[]> result;
         try {
             Target t = target(key);
-            return t.owner().deliverCall(t, op, pathJson, arguments);
+            result = t.owner().deliverCall(t, op, pathJson, arguments);
         } catch (JsException e) {
-            return CompletableFuture.failedFuture(e);
+            result = CompletableFuture.failedFuture(e);
         }
+        return result.exceptionallyCompose(e -> {
+            Throwable c = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
+            return CompletableFuture.failedFuture(c instanceof JsException js ? new StubCallException(js.jsMessage(), false, null) : c);
+        });
     }
-
-
 
     /**
      * Ends {@code s}: the stubs it holds are released, newest first, and what it exported stops
@@ -230,7 +266,13 @@ public final class RpcExports implements dev.cellgate.core.spi.js.ExportedObject
                 }
             }
             s.exported.clear();
-            refs.values().removeIf(r -> r.export.deadReason != null && r.holder == null);
+            refs.values().removeIf(r -> {
+                if (r.export.deadReason == null || r.holder != null) {
+                    return false;
+                }
+                endings.put(r.key, r.export.deadReason); // held on another node, or in transit: remember why
+                return true;
+            });
         }
         for (Export relay : relays) {
             relay.owner.releaseRemote(relay.remoteKey);
@@ -238,11 +280,13 @@ public final class RpcExports implements dev.cellgate.core.spi.js.ExportedObject
     }
 
     /** Exported objects that still answer (for tests and metrics: a leak shows here). */
+    @Override
     public synchronized int liveExports() {
         return liveExports;
     }
 
     /** Stubs not yet released, in transit or held (for tests and metrics). */
+    @Override
     public synchronized int liveRefs() {
         return refs.size();
     }
