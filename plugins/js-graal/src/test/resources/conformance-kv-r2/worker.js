@@ -1,0 +1,179 @@
+// KV and R2 bindings, the same bytes on workerd (miniflare) and on cellgate (KvR2ConformanceTest):
+// each case runs one step against env.KV / env.R2 and answers its result as JSON (an error as its
+// class and message). Cases run in order on one store, so later cases see earlier writes.
+const now = () => Math.floor(Date.now() / 1000);
+// An R2 object without what differs by nature between two stores (version, upload time).
+const obj = (o) => (o === null ? null : {
+  cls: o.constructor.name, key: o.key, size: o.size, etag: o.etag, httpEtag: o.httpEtag, version: typeof o.version + o.version.length,
+  uploaded: o.uploaded instanceof Date && Math.abs(o.uploaded.getTime() - Date.now()) < 120000, httpMetadata: o.httpMetadata,
+  customMetadata: o.customMetadata, range: o.range, checksums: o.checksums.toJSON(), storageClass: o.storageClass, hasBody: 'body' in o,
+  ownKeys: Object.keys(o).join(','),
+});
+const big = (n, c = 'x') => c.repeat(n);
+
+const KV = {
+  'kv-put-text': (K) => K.put('a', 'alpha'),
+  'kv-get-text': (K) => K.get('a'),
+  'kv-get-text-type': (K) => K.get('a', 'text'),
+  'kv-get-text-options': (K) => K.get('a', { type: 'text' }),
+  'kv-get-missing': (K) => K.get('nope'),
+  'kv-get-missing-json': (K) => K.get('nope', 'json'),
+  'kv-put-json': (K) => K.put('j', JSON.stringify({ n: 1, s: 'x' })),
+  'kv-get-json': (K) => K.get('j', 'json'),
+  'kv-get-json-bad': async (K) => { try { return await K.get('a', 'json'); } catch (e) { return 'threw ' + e.constructor.name; } },
+  'kv-get-arraybuffer': async (K) => { const b = await K.get('a', 'arrayBuffer'); return [b instanceof ArrayBuffer, b.byteLength, new TextDecoder().decode(b)]; },
+  'kv-get-stream': async (K) => { const s = await K.get('a', 'stream'); return [s instanceof ReadableStream, await new Response(s).text()]; },
+  'kv-get-type-unknown': (K) => K.get('a', 'blob'),
+  'kv-get-type-unknown-options': (K) => K.get('a', { type: 'bytes' }),
+  'kv-get-cachettl-ok': (K) => K.get('a', { cacheTtl: 30 }),
+  'kv-get-cachettl-60': (K) => K.get('a', { type: 'text', cacheTtl: 3600 }),
+  'kv-get-cachettl-low': (K) => K.get('a', { cacheTtl: 10 }),
+  'kv-put-bytes': async (K) => { await K.put('bin', new Uint8Array([0, 1, 2, 255])); return Array.from(new Uint8Array(await K.get('bin', 'arrayBuffer'))); },
+  'kv-put-view': async (K) => { const u = new Uint8Array([9, 8, 7, 6, 5]); await K.put('view', u.subarray(1, 4)); return Array.from(new Uint8Array(await K.get('view', 'arrayBuffer'))); },
+  'kv-put-arraybuffer': async (K) => { await K.put('ab', new Uint8Array([65, 66]).buffer); return K.get('ab'); },
+  'kv-put-stream': async (K) => { await K.put('st', new Response('from a stream').body); return K.get('st'); },
+  'kv-put-number': async (K) => { await K.put('num', 42); return K.get('num'); },
+  'kv-put-null': async (K) => { await K.put('nul', null); return K.get('nul'); },
+  'kv-put-object': (K) => K.put('obj', { a: 1 }),
+  'kv-put-undefined': (K) => K.put('undef'),
+  'kv-key-number': async (K) => { await K.put(7, 'seven'); return K.get('7'); },
+  'kv-key-unicode': async (K) => { await K.put('clé/ü/😀', 'u'); return [await K.get('clé/ü/😀'), (await K.list({ prefix: 'clé' })).keys.map((k) => k.name)]; },
+  'kv-key-empty-get': (K) => K.get(''),
+  'kv-key-empty-put': (K) => K.put('', 'v'),
+  'kv-key-empty-delete': (K) => K.delete(''),
+  'kv-key-dot': (K) => K.get('.'),
+  'kv-key-dotdot': (K) => K.put('..', 'v'),
+  'kv-key-512': async (K) => { await K.put(big(512), 'max'); return K.get(big(512)); },
+  'kv-key-513-get': (K) => K.get(big(513)),
+  'kv-key-513-put': (K) => K.put(big(513), 'v'),
+  'kv-key-513-multibyte': (K) => K.put(big(171, 'é') + 'x', 'v'),
+  'kv-metadata': async (K) => { await K.put('m', 'mv', { metadata: { owner: 'me', n: [1, 2] } }); return K.getWithMetadata('m'); },
+  'kv-metadata-string': async (K) => { await K.put('ms', 'v', { metadata: 'just a string' }); return K.getWithMetadata('ms'); },
+  'kv-metadata-none': (K) => K.getWithMetadata('a'),
+  'kv-metadata-missing': (K) => K.getWithMetadata('nope'),
+  'kv-metadata-json-type': async (K) => K.getWithMetadata('j', 'json'),
+  'kv-metadata-1024': (K) => K.put('m2', 'v', { metadata: big(1022) }),
+  'kv-metadata-1025': (K) => K.put('m3', 'v', { metadata: big(1023) }),
+  'kv-value-25mib': async (K) => { await K.put('big', new Uint8Array(25 * 1024 * 1024)); return (await K.get('big', 'arrayBuffer')).byteLength; },
+  'kv-value-too-big': (K) => K.put('big2', new Uint8Array(25 * 1024 * 1024 + 1)),
+  'kv-ttl-60': async (K) => { await K.put('t', 'v', { expirationTtl: 60 }); const l = await K.list({ prefix: 't' }); return l.keys.map((k) => [k.name, k.expiration - now() >= 58 && k.expiration - now() <= 60]); },
+  'kv-ttl-10': (K) => K.put('t2', 'v', { expirationTtl: 10 }),
+  'kv-ttl-0': (K) => K.put('t2', 'v', { expirationTtl: 0 }),
+  'kv-ttl-negative': (K) => K.put('t2', 'v', { expirationTtl: -5 }),
+  'kv-ttl-not-a-number': (K) => K.put('t2', 'v', { expirationTtl: 'soon' }),
+  'kv-expiration-ok': async (K) => { const at = now() + 3600; await K.put('e', 'v', { expiration: at, metadata: 1 }); const l = await K.list({ prefix: 'e' }); return l.keys.map((k) => [k.name, k.expiration === at, k.metadata]); },
+  'kv-expiration-past': (K) => K.put('e2', 'v', { expiration: 1000 }),
+  'kv-expiration-near': async (K) => { try { await K.put('e2', 'v', { expiration: now() + 10 }); return 'stored'; } catch (e) { return e.message.replace(/of \d+\./, 'of N.'); } },
+  'kv-delete': async (K) => { await K.put('d', 'v'); await K.delete('d'); return K.get('d'); },
+  'kv-delete-missing': (K) => K.delete('never-was'),
+  'kv-seed-p': async (K) => { for (const k of ['p1', 'p2', 'p3', 'p4', 'p5']) await K.put(k, k); },
+  'kv-list-all': async (K) => (await K.list()).keys.map((k) => k.name.length > 40 ? 'long' + k.name.length : k.name),
+  'kv-list-prefix': (K) => K.list({ prefix: 'm' }),
+  'kv-list-prefix-none': (K) => K.list({ prefix: 'zzz' }),
+  'kv-list-limit-1': async (K) => { const l = await K.list({ limit: 1 }); return [l.keys, l.list_complete, typeof l.cursor, Object.keys(l)]; },
+  'kv-list-paged': async (K) => {
+    const seen = [];
+    let cursor;
+    for (let i = 0; i < 50; i++) {
+      const l = await K.list({ prefix: 'p', limit: 2, cursor });
+      seen.push(l.keys.map((k) => k.name).join('+') + (l.list_complete ? '.' : ''));
+      if (l.list_complete) break;
+      cursor = l.cursor;
+    }
+    return seen;
+  },
+  'kv-list-limit-1001': (K) => K.list({ limit: 1001 }),
+  'kv-list-limit-1000': async (K) => (await K.list({ limit: 1000, prefix: 'p' })).keys.length,
+  'kv-list-limit-0': async (K) => (await K.list({ limit: 0, prefix: 'p' })).keys.length,
+  'kv-list-exact-limit': async (K) => { const l = await K.list({ prefix: 'p', limit: 5 }); return [l.keys.length, l.list_complete]; },
+  'kv-bulk-get': async (K) => [...(await K.get(['a', 'nope', 'num']))],
+  'kv-bulk-get-json': async (K) => [...(await K.get(['j'], 'json'))],
+  'kv-bulk-get-json-bad': (K) => K.get(['a', 'j'], 'json'),
+  'kv-bulk-metadata': async (K) => [...(await K.getWithMetadata(['m', 'a']))],
+  'kv-overwrite-drops-metadata': async (K) => { await K.put('m', 'again'); return K.getWithMetadata('m'); },
+  'kv-class': (K) => [K.constructor.name, typeof K.get, typeof K.put, typeof K.list, typeof K.delete, typeof K.getWithMetadata],
+};
+
+const R2 = {
+  'r2-put': async (B) => obj(await B.put('a', 'hello world', { httpMetadata: { contentType: 'text/plain', cacheControl: 'max-age=1' }, customMetadata: { x: 'y' } })),
+  'r2-head': async (B) => obj(await B.head('a')),
+  'r2-head-missing': (B) => B.head('missing'),
+  'r2-get': async (B) => { const o = await B.get('a'); return [obj(o), await o.text()]; },
+  'r2-get-missing': (B) => B.get('missing'),
+  'r2-get-json': async (B) => { await B.put('j', '{"a":[1,2]}'); return (await B.get('j')).json(); },
+  'r2-get-arraybuffer': async (B) => { await B.put('b', new Uint8Array([1, 2, 3])); return Array.from(new Uint8Array(await (await B.get('b')).arrayBuffer())); },
+  'r2-get-body': async (B) => { const o = await B.get('a'); return [o.bodyUsed, await new Response(o.body).text()]; },
+  'r2-range-offset-length': async (B) => { const o = await B.get('a', { range: { offset: 2, length: 3 } }); return [o.range, o.size, await o.text()]; },
+  'r2-range-suffix': async (B) => { const o = await B.get('a', { range: { suffix: 4 } }); return [o.range, await o.text()]; },
+  'r2-range-offset': async (B) => { const o = await B.get('a', { range: { offset: 6 } }); return [o.range, await o.text()]; },
+  'r2-range-length-past-end': async (B) => { const o = await B.get('a', { range: { offset: 8, length: 100 } }); return [o.range, await o.text()]; },
+  'r2-range-unsatisfiable': (B) => B.get('a', { range: { offset: 20 } }),
+  'r2-range-headers': async (B) => { const o = await B.get('a', { range: new Headers({ range: 'bytes=0-1' }) }); return [o.range, await o.text()]; },
+  'r2-range-headers-suffix': async (B) => { const o = await B.get('a', { range: new Headers({ range: 'bytes=-3' }) }); return [o.range, await o.text()]; },
+  'r2-onlyif-etag-matches': async (B) => { const o = await B.get('a', { onlyIf: { etagMatches: '5eb63bbbe01eeed093cb22bb8f5acdc3' } }); return [o.constructor.name, 'body' in o]; },
+  'r2-onlyif-etag-fails': async (B) => { const o = await B.get('a', { onlyIf: { etagMatches: 'nope' } }); return [o.constructor.name, 'body' in o, o.key]; },
+  'r2-onlyif-none-match': async (B) => { const o = await B.get('a', { onlyIf: { etagDoesNotMatch: '5eb63bbbe01eeed093cb22bb8f5acdc3' } }); return ['body' in o]; },
+  'r2-onlyif-headers': async (B) => { const o = await B.get('a', { onlyIf: new Headers({ 'if-none-match': '"5eb63bbbe01eeed093cb22bb8f5acdc3"' }) }); return ['body' in o]; },
+  'r2-onlyif-headers-match': async (B) => { const o = await B.get('a', { onlyIf: new Headers({ 'if-match': '"5eb63bbbe01eeed093cb22bb8f5acdc3"' }) }); return ['body' in o]; },
+  'r2-onlyif-uploaded-before-past': async (B) => { const o = await B.get('a', { onlyIf: { uploadedBefore: new Date(0) } }); return ['body' in o]; },
+  'r2-onlyif-uploaded-after-past': async (B) => { const o = await B.get('a', { onlyIf: { uploadedAfter: new Date(0) } }); return ['body' in o]; },
+  'r2-put-onlyif-fails': (B) => B.put('a', 'x', { onlyIf: { etagMatches: 'nope' } }),
+  'r2-put-onlyif-holds': async (B) => obj(await B.put('c', 'cond', { onlyIf: { etagDoesNotMatch: '*' } })),
+  'r2-put-onlyif-exists-fails': (B) => B.put('c', 'again', { onlyIf: { etagDoesNotMatch: '*' } }),
+  'r2-md5-ok': async (B) => obj(await B.put('m', 'hello world', { md5: '5eb63bbbe01eeed093cb22bb8f5acdc3' })),
+  'r2-md5-bad': (B) => B.put('m', 'x', { md5: '00000000000000000000000000000000' }),
+  'r2-md5-buffer': async (B) => obj(await B.put('m', 'hello world', { md5: new Uint8Array('5eb63bbbe01eeed093cb22bb8f5acdc3'.match(/../g).map((h) => parseInt(h, 16))) })),
+  'r2-sha256-bad': (B) => B.put('m', 'x', { sha256: '0'.repeat(64) }),
+  'r2-sha1-bad': (B) => B.put('m', 'x', { sha1: '0'.repeat(40) }),
+  'r2-sha256-ok': async (B) => (await B.put('s', 'x', { sha256: '2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881' })).checksums.toJSON(),
+  'r2-write-http-metadata': async (B) => { const h = new Headers(); (await B.head('a')).writeHttpMetadata(h); return [...h]; },
+  'r2-http-metadata-headers': async (B) => { await B.put('h', 'x', { httpMetadata: new Headers({ 'content-type': 'a/b', 'content-language': 'en', 'x-other': '1' }) }); return (await B.head('h')).httpMetadata; },
+  'r2-cache-expiry': async (B) => { await B.put('e', 'x', { httpMetadata: { cacheExpiry: new Date(0) } }); const o = await B.head('e'); const h = new Headers(); o.writeHttpMetadata(h); return [o.httpMetadata, o.httpMetadata.cacheExpiry instanceof Date, [...h]]; },
+  'r2-put-null': async (B) => obj(await B.put('n', null)),
+  'r2-put-stream': async (B) => { await B.put('st', new Response('streamed').body); return (await B.get('st')).text(); },
+  'r2-put-object': (B) => B.put('bad', { a: 1 }),
+  'r2-key-empty': async (B) => { await B.put('', 'empty'); return (await B.get('')).text(); },
+  'r2-key-1025': (B) => B.put(big(1025), 'x'),
+  'r2-key-unicode': async (B) => { await B.put('dir/é😀', 'u'); return (await B.get('dir/é😀')).text(); },
+  'r2-list': async (B) => { const l = await B.list(); return { ...l, objects: l.objects.map((o) => [o.key, o.size, o.httpMetadata, o.customMetadata]) }; },
+  'r2-list-include': async (B) => (await B.list({ include: ['httpMetadata', 'customMetadata'] })).objects.map((o) => [o.key, o.httpMetadata, o.customMetadata]),
+  'r2-list-limit': async (B) => { const l = await B.list({ limit: 2 }); return [l.objects.map((o) => o.key), l.truncated, typeof l.cursor, l.delimitedPrefixes]; },
+  'r2-list-paged': async (B) => {
+    const seen = [];
+    let cursor;
+    for (let i = 0; i < 50; i++) {
+      const l = await B.list({ limit: 3, cursor });
+      seen.push(l.objects.map((o) => o.key).join('+') + (l.truncated ? '' : '.'));
+      if (!l.truncated) break;
+      cursor = l.cursor;
+    }
+    return seen;
+  },
+  'r2-list-delimiter': async (B) => { await B.put('d/x/1', '1'); await B.put('d/x/2', '2'); await B.put('d/y', '2'); const l = await B.list({ prefix: 'd/', delimiter: '/' }); return { ...l, objects: l.objects.map((o) => o.key) }; },
+  'r2-list-delimiter-root': async (B) => { const l = await B.list({ delimiter: '/' }); return [l.objects.map((o) => o.key), l.delimitedPrefixes, l.truncated]; },
+  'r2-list-start-after': async (B) => (await B.list({ startAfter: 'c' })).objects.map((o) => o.key),
+  'r2-list-prefix': async (B) => (await B.list({ prefix: 'd/x' })).objects.map((o) => o.key),
+  'r2-list-limit-0': (B) => B.list({ limit: 0 }),
+  'r2-list-limit-1001': (B) => B.list({ limit: 1001 }),
+  'r2-list-include-bad': (B) => B.list({ include: ['nope'] }),
+  'r2-delete-one': async (B) => { await B.delete('c'); return B.head('c'); },
+  'r2-delete-many': async (B) => { await B.delete(['b', 'j', 'never']); return [await B.head('b'), await B.head('j')]; },
+  'r2-delete-missing': (B) => B.delete('never-was'),
+  'r2-class': (B) => [B.constructor.name, typeof B.get, typeof B.put, typeof B.head, typeof B.list, typeof B.delete],
+};
+
+export default {
+  async fetch(request, env) {
+    const name = new URL(request.url).pathname.split('/')[2];
+    const step = KV[name] ? () => KV[name](env.KV) : R2[name] ? () => R2[name](env.R2) : null;
+    if (step === null) return new Response('no case ' + name, { status: 404 });
+    let out;
+    try {
+      const v = await step();
+      out = { ok: v === undefined ? 'undefined' : v };
+    } catch (e) {
+      out = { error: e.constructor.name, message: e.message };
+    }
+    return new Response(JSON.stringify(out, (k, v) => (v instanceof Map ? [...v] : v)), { headers: { 'content-type': 'application/json' } });
+  },
+};
