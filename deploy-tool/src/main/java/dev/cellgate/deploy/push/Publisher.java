@@ -72,6 +72,13 @@ public final class Publisher {
         Manifest manifest = new Manifest(id, b.name(), now, b.main(), modules, b.config().vars(), b.config().durableObjects(),
                 b.config().migrations(), b.config().compatibilityDate() == null ? "2024-01-01" : b.config().compatibilityDate(),
                 b.config().compatibilityFlags(), b.config().triggers(), plugins);
+        if (!b.config().bindings().isEmpty()) { // KV namespaces, R2 buckets: beside the vars and Durable Objects
+            List<dev.cellgate.core.deploy.bindings.Binding> all = new ArrayList<>(manifest.bindings());
+            all.addAll(b.config().bindings());
+            manifest = new Manifest(manifest.id(), manifest.name(), manifest.createdMs(), manifest.main(), manifest.modules(), all,
+                    manifest.migrations(), manifest.compatibilityDate(), manifest.compatibilityFlags(), manifest.triggers(),
+                    manifest.plugins(), manifest.settings());
+        }
         writeManifest(manifest);
         int total = modules.size() + plugins.size();
         for (int attempt = 1; attempt <= MAX_CAS_ATTEMPTS; attempt++) {

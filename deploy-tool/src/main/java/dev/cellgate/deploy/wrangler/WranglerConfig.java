@@ -1,5 +1,8 @@
 package dev.cellgate.deploy.wrangler;
 
+import dev.cellgate.core.deploy.bindings.Binding;
+import dev.cellgate.core.deploy.bindings.KvNamespaceBinding;
+import dev.cellgate.core.deploy.bindings.R2BucketBinding;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -14,18 +17,18 @@ import java.util.Set;
 
 /**
  * The subset of a Wrangler config cellgate runs: {@code name, main, compatibility_date,
- * compatibility_flags, durable_objects, migrations, vars, triggers}, and how the modules are made
+ * compatibility_flags, durable_objects, migrations, vars, triggers, kv_namespaces, r2_buckets}, and how the modules are made
  * ({@code rules, find_additional_modules, base_dir, no_bundle, upload_source_maps}: {@link Modules}).
  * Any other key is refused by name: silently ignoring, say, a KV binding would deploy a Worker that
  * fails at runtime.
  */
 public record WranglerConfig(String name, String main, String compatibilityDate, List<String> compatibilityFlags,
                              Map<String, String> durableObjects, JsonArray migrations, Map<String, String> vars,
-                             JsonObject triggers, Modules modules) {
+                             JsonObject triggers, Modules modules, List<Binding> bindings) {
 
     public static final Set<String> KEYS = Set.of("name", "main", "compatibility_date", "compatibility_flags",
             "durable_objects", "migrations", "vars", "triggers", "$schema",
-            "rules", "find_additional_modules", "base_dir", "no_bundle", "upload_source_maps");
+            "rules", "find_additional_modules", "base_dir", "no_bundle", "upload_source_maps", "kv_namespaces", "r2_buckets");
 
     /**
      * The module keys, as Wrangler reads them: {@code rules} (each {@code {type, globs, fallthrough}}),
@@ -58,7 +61,7 @@ public record WranglerConfig(String name, String main, String compatibilityDate,
             if (!KEYS.contains(k)) {
                 throw new IllegalArgumentException(where + ": key \"" + k + "\" is not supported by cellgate (supported: "
                         + "name, main, compatibility_date, compatibility_flags, durable_objects, migrations, vars, triggers, rules, "
-                        + "find_additional_modules, base_dir, no_bundle, upload_source_maps)");
+                        + "find_additional_modules, base_dir, no_bundle, upload_source_maps, kv_namespaces, r2_buckets)");
             }
         }
         String name = string(o, "name", where);
@@ -144,7 +147,49 @@ public record WranglerConfig(String name, String main, String compatibilityDate,
         }
         Modules modules = new Modules(rules == null ? new JsonArray() : rules, bool(o, "find_additional_modules", where),
                 string(o, "base_dir", where), bool(o, "no_bundle", where), bool(o, "upload_source_maps", where));
-        return new WranglerConfig(name, main, date, flags, dos, migrations, vars, (JsonObject) t, modules);
+        return new WranglerConfig(name, main, date, flags, dos, migrations, vars, (JsonObject) t, modules, storageBindings(o, where));
+    }
+
+    /**
+     * {@code kv_namespaces} ({@code binding, id}) and {@code r2_buckets} ({@code binding, bucket_name,
+     * jurisdiction}) as manifest bindings. {@code preview_id} / {@code preview_bucket_name} name the
+     * namespace {@code wrangler dev} uses and mean nothing to a deploy: accepted, not used.
+     */
+    static List<Binding> storageBindings(JsonObject o, String where) {
+        List<Binding> out = new ArrayList<>();
+        JsonArray kv = array(o, "kv_namespaces", where);
+        for (Object e : kv == null ? new JsonArray() : kv) {
+            JsonObject b = entry(e, "kv_namespaces", Set.of("binding", "id", "preview_id"), where);
+            String name = string(b, "binding", where);
+            String id = string(b, "id", where);
+            if (name == null || id == null) {
+                throw new IllegalArgumentException(where + ": each of \"kv_namespaces\" needs \"binding\" and \"id\" (got " + b + ")");
+            }
+            out.add(new KvNamespaceBinding(name, id));
+        }
+        JsonArray r2 = array(o, "r2_buckets", where);
+        for (Object e : r2 == null ? new JsonArray() : r2) {
+            JsonObject b = entry(e, "r2_buckets", Set.of("binding", "bucket_name", "preview_bucket_name", "jurisdiction"), where);
+            String name = string(b, "binding", where);
+            String bucket = string(b, "bucket_name", where);
+            if (name == null || bucket == null) {
+                throw new IllegalArgumentException(where + ": each of \"r2_buckets\" needs \"binding\" and \"bucket_name\" (got " + b + ")");
+            }
+            out.add(new R2BucketBinding(name, bucket, string(b, "jurisdiction", where)));
+        }
+        return out;
+    }
+
+    private static JsonObject entry(Object e, String key, Set<String> fields, String where) {
+        if (!(e instanceof JsonObject b)) {
+            throw new IllegalArgumentException(where + ": each of \"" + key + "\" must be an object");
+        }
+        for (String f : b.fieldNames()) {
+            if (!fields.contains(f)) {
+                throw new IllegalArgumentException(where + ": " + key + " key \"" + f + "\" is not supported (" + String.join(", ", new java.util.TreeSet<>(fields)) + ")");
+            }
+        }
+        return b;
     }
 
     private static boolean bool(JsonObject o, String key, String where) {

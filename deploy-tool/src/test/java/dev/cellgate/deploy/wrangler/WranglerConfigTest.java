@@ -36,11 +36,25 @@ class WranglerConfigTest {
 
     @Test
     void everyOtherKeyIsRefusedByName() {
-        for (String key : new String[] {"kv_namespaces", "r2_buckets", "d1_databases", "routes", "account_id", "workers_dev",
+        for (String key : new String[] {"d1_databases", "routes", "account_id", "workers_dev",
                 "env", "services", "queues", "build", "site", "assets", "preserve_file_names", "placement", "limits", "observability"}) {
             assertThatThrownBy(() -> parse("{\"name\":\"x\",\"" + key + "\":{}}")).as(key)
                     .hasMessageContaining("key \"" + key + "\" is not supported by cellgate");
         }
+    }
+
+    @Test
+    void kvNamespacesAndR2BucketsBecomeManifestBindings() {
+        WranglerConfig c = parse("{\"kv_namespaces\":[{\"binding\":\"CACHE\",\"id\":\"0f2a\",\"preview_id\":\"p\"}],"
+                + "\"r2_buckets\":[{\"binding\":\"FILES\",\"bucket_name\":\"my-files\"}]}");
+        assertThat(c.bindings()).containsExactly(new dev.cellgate.core.deploy.bindings.KvNamespaceBinding("CACHE", "0f2a"),
+                new dev.cellgate.core.deploy.bindings.R2BucketBinding("FILES", "my-files", null));
+        assertThatThrownBy(() -> parse("{\"kv_namespaces\":[{\"binding\":\"C\",\"id\":\"1\",\"remote\":true}]}"))
+                .hasMessageContaining("kv_namespaces key \"remote\" is not supported");
+        assertThatThrownBy(() -> parse("{\"kv_namespaces\":[{\"binding\":\"C\"}]}"))
+                .hasMessageContaining("each of \"kv_namespaces\" needs \"binding\" and \"id\"");
+        assertThatThrownBy(() -> parse("{\"r2_buckets\":[{\"binding\":\"F\"}]}"))
+                .hasMessageContaining("each of \"r2_buckets\" needs \"binding\" and \"bucket_name\"");
     }
 
     @Test
