@@ -43,8 +43,10 @@ public final class R2BucketHost {
     private final String binding;
     private final String prefix;
     private final Ticker clock;
+    private final boolean brokenConditionalPut;
 
-    R2BucketHost(BucketStore bucket, String binding, String bucketName, Ticker clock) {
+    R2BucketHost(BucketStore bucket, String binding, String bucketName, Ticker clock, boolean brokenConditionalPut) {
+        this.brokenConditionalPut = brokenConditionalPut;
         this.bucket = bucket;
         this.binding = binding;
         this.prefix = R2BucketProvider.prefix(bucketName);
@@ -153,7 +155,8 @@ public final class R2BucketHost {
             if (!holds(onlyIf, h)) {
                 return CompletableFuture.completedFuture(null);
             }
-            CompletableFuture<WriteOutcome> w = cur.isEmpty() ? bucket.putIfAbsent(k, stored) : bucket.putIfVersion(k, stored, cur.get().version());
+            CompletableFuture<WriteOutcome> w = brokenConditionalPut ? bucket.put(k, stored) // BROKEN ON PURPOSE: judge, then overwrite
+                    : cur.isEmpty() ? bucket.putIfAbsent(k, stored) : bucket.putIfVersion(k, stored, cur.get().version());
             return w.thenCompose(o -> {
                 if (o instanceof WriteOutcome.Rejected && tries > 1) {
                     return conditionalPut(k, stored, header, onlyIf, tries - 1); // another writer won: judge again

@@ -19,11 +19,25 @@ public final class R2BucketProvider implements BindingProvider {
 
     private final BucketStore bucket;
     private final Ticker clock;
+    private final boolean brokenConditionalPut;
 
     /** @param bucket the fleet bucket, or null (deploy-tool's load check: every call is refused by name) */
     public R2BucketProvider(BucketStore bucket, Ticker clock) {
+        this(bucket, clock, false);
+    }
+
+    private R2BucketProvider(BucketStore bucket, Ticker clock, boolean brokenConditionalPut) {
         this.bucket = bucket;
         this.clock = clock;
+        this.brokenConditionalPut = brokenConditionalPut;
+    }
+
+    /**
+     * BROKEN ON PURPOSE, for the precondition race test only: a conditional put judges its
+     * {@code onlyIf} and then overwrites unconditionally, so two racing writers can both win.
+     */
+    public static R2BucketProvider brokenConditionalPutForTests(BucketStore bucket, Ticker clock) {
+        return new R2BucketProvider(bucket, clock, true);
     }
 
     @Override
@@ -44,7 +58,7 @@ public final class R2BucketProvider implements BindingProvider {
 
     @Override
     public Object open(EnvBinding binding, InstanceHost host) {
-        return new R2BucketHost(bucket, binding.name(), binding.settings().getString("bucket_name"), clock);
+        return new R2BucketHost(bucket, binding.name(), binding.settings().getString("bucket_name"), clock, brokenConditionalPut);
     }
 
     /** The fleet-bucket prefix of an R2 bucket's objects (deploy-tool's {@code r2 object} commands use the same). */
