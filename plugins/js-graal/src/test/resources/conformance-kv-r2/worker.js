@@ -10,6 +10,7 @@ const obj = (o) => (o === null ? null : {
   ownKeys: Object.keys(o).join(','),
 });
 const big = (n, c = 'x') => c.repeat(n);
+const MiB = 1024 * 1024;
 
 const KV = {
   'kv-put-text': (K) => K.put('a', 'alpha'),
@@ -159,6 +160,34 @@ const R2 = {
   'r2-delete-one': async (B) => { await B.delete('c'); return B.head('c'); },
   'r2-delete-many': async (B) => { await B.delete(['b', 'j', 'never']); return [await B.head('b'), await B.head('j')]; },
   'r2-delete-missing': (B) => B.delete('never-was'),
+  'r2-mpu-create': async (B) => { const u = await B.createMultipartUpload('mp/big', { httpMetadata: { contentType: 'a/b' }, customMetadata: { c: 'd' } }); return [u.constructor.name, u.key, typeof u.uploadId, Object.keys(u)]; },
+  'r2-mpu-complete': async (B) => {
+    const u = await B.createMultipartUpload('mp/big', { httpMetadata: { contentType: 'a/b' }, customMetadata: { c: 'd' } });
+    const p1 = await u.uploadPart(1, new Uint8Array(5 * MiB).fill(97));
+    const p2 = await u.uploadPart(2, 'tail');
+    const o = await u.complete([p1, p2]);
+    const r = await B.get('mp/big', { range: { suffix: 6 } });
+    return [p1.partNumber, typeof p1.etag, obj(o), r.size, await r.text()];
+  },
+  'r2-mpu-one-part': async (B) => { const v = await B.createMultipartUpload('mp/one'); const a = await v.uploadPart(1, 'only'); const o = await v.complete([a]); return [o.size, o.etag, await (await B.get('mp/one')).text()]; },
+  'r2-mpu-empty': async (B) => { const v = await B.createMultipartUpload('mp/empty'); return obj(await v.complete([])); },
+  'r2-mpu-part-0': async (B) => { const v = await B.createMultipartUpload('mp/x'); return v.uploadPart(0, 'x'); },
+  'r2-mpu-part-10001': async (B) => { const v = await B.createMultipartUpload('mp/x'); return v.uploadPart(10001, 'x'); },
+  'r2-mpu-complete-twice': async (B) => { const v = await B.createMultipartUpload('mp/two'); const a = await v.uploadPart(1, 'a'); await v.complete([a]); return v.complete([a]); },
+  'r2-mpu-resume': async (B) => { const v = await B.createMultipartUpload('mp/res'); const r = B.resumeMultipartUpload('mp/res', v.uploadId); const a = await r.uploadPart(1, 'xy'); const o = await v.complete([a]); return [r.constructor.name, r.key === 'mp/res', o.size]; },
+  'r2-mpu-resume-unknown': async (B) => { const r = B.resumeMultipartUpload('mp/res', 'nope'); return [r.key, r.uploadId, await r.uploadPart(1, 'x').catch((e) => e.message)]; },
+  'r2-mpu-resume-other-key': async (B) => { const v = await B.createMultipartUpload('mp/k1'); return B.resumeMultipartUpload('mp/k2', v.uploadId).uploadPart(1, 'x'); },
+  'r2-mpu-abort': async (B) => { const v = await B.createMultipartUpload('mp/ab'); await v.uploadPart(1, 'xy'); await v.abort(); return v.uploadPart(2, 'z'); },
+  'r2-mpu-abort-complete': async (B) => { const v = await B.createMultipartUpload('mp/ab2'); const a = await v.uploadPart(1, 'xy'); await v.abort(); return v.complete([a]); },
+  'r2-mpu-abort-twice': async (B) => { const v = await B.createMultipartUpload('mp/ab3'); await v.abort(); return v.abort(); },
+  'r2-mpu-bad-etag': async (B) => { const v = await B.createMultipartUpload('mp/be'); await v.uploadPart(1, 'xy'); return v.complete([{ partNumber: 1, etag: 'nope' }]); },
+  'r2-mpu-missing-part': async (B) => { const v = await B.createMultipartUpload('mp/mp'); await v.uploadPart(1, 'xy'); return v.complete([{ partNumber: 2, etag: 'nope' }]); },
+  'r2-mpu-small-part': async (B) => { const v = await B.createMultipartUpload('mp/sm'); const a = await v.uploadPart(1, 'aaa'); const b = await v.uploadPart(2, 'bbb'); return v.complete([a, b]); },
+  'r2-mpu-out-of-order': async (B) => { const v = await B.createMultipartUpload('mp/oo'); const a = await v.uploadPart(1, new Uint8Array(5 * MiB)); const b = await v.uploadPart(2, 'b'); return v.complete([b, a]); },
+  'r2-mpu-unequal-parts': async (B) => { const v = await B.createMultipartUpload('mp/ue'); const a = await v.uploadPart(1, new Uint8Array(5 * MiB)); const b = await v.uploadPart(2, new Uint8Array(6 * MiB)); const c = await v.uploadPart(3, 'c'); return v.complete([a, b, c]); },
+  'r2-mpu-part-replaced': async (B) => { const v = await B.createMultipartUpload('mp/dp'); const a = await v.uploadPart(1, 'x'); const a2 = await v.uploadPart(1, 'yy'); const o = await v.complete([a2]); return [o.size, a.etag === a2.etag]; },
+  'r2-mpu-old-part-etag': async (B) => { const v = await B.createMultipartUpload('mp/op'); const a = await v.uploadPart(1, 'x'); await v.uploadPart(1, 'yy'); return v.complete([a]); },
+  'r2-mpu-not-listed': async (B) => (await B.list({ prefix: 'mp/' })).objects.map((o) => o.key),
   'r2-class': (B) => [B.constructor.name, typeof B.get, typeof B.put, typeof B.head, typeof B.list, typeof B.delete],
 };
 

@@ -149,7 +149,31 @@
     return [NaNum(r.offset), NaNum(r.length), NaNum(r.suffix)];
   }
 
-  const refuseMultipart = (method) => Promise.reject(new Error('R2 ' + method + '() (multipart uploads) is not implemented yet on cellgate'));
+  // An upload in progress; its parts live in the fleet bucket, so any node can continue it.
+  function multipart(target, key, uploadId) {
+    class R2MultipartUpload {
+      constructor() {
+        this.uploadId = uploadId;
+        this.key = key;
+      }
+
+      async uploadPart(partNumber, value) {
+        const bytes = await bytesOf(value);
+        const etag = await internal.hostPromise(target.uploadPart(key, uploadId, Number(partNumber), bytes));
+        return { partNumber: Number(partNumber), etag };
+      }
+
+      async abort() {
+        await internal.hostPromise(target.abortUpload(key, uploadId));
+      }
+
+      async complete(parts) {
+        const list = Array.from(parts, (p) => ({ partNumber: Number(p.partNumber), etag: String(p.etag) }));
+        return new HeadResult(JSON.parse(await internal.hostPromise(target.completeUpload(key, uploadId, JSON.stringify(list)))));
+      }
+    }
+    return new R2MultipartUpload();
+  }
 
   return function (target, settings, name) {
     class R2Bucket {
@@ -200,8 +224,18 @@
         return out;
       }
 
-      createMultipartUpload() { return refuseMultipart('createMultipartUpload'); }
-      resumeMultipartUpload() { throw new Error('R2 resumeMultipartUpload() (multipart uploads) is not implemented yet on cellgate'); }
+      async createMultipartUpload(key, options) {
+        const k = String(key);
+        const o = options || {};
+        const custom = o.customMetadata === undefined ? null
+          : JSON.stringify(Object.fromEntries(Object.entries(o.customMetadata).map(([a, b]) => [a, String(b)])));
+        const uploadId = await internal.hostPromise(target.createUpload(k, httpMetadataIn(o.httpMetadata), custom));
+        return multipart(target, k, uploadId);
+      }
+
+      resumeMultipartUpload(key, uploadId) {
+        return multipart(target, String(key), String(uploadId));
+      }
     }
     Object.defineProperty(R2Bucket, 'name', { value: 'R2Bucket' });
     return new R2Bucket();

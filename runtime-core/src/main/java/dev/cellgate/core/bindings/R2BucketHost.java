@@ -44,9 +44,11 @@ public final class R2BucketHost {
     private final String prefix;
     private final Ticker clock;
     private final boolean brokenConditionalPut;
+    private final R2Uploads uploads;
 
     R2BucketHost(BucketStore bucket, String binding, String bucketName, Ticker clock, boolean brokenConditionalPut) {
         this.brokenConditionalPut = brokenConditionalPut;
+        this.uploads = bucket == null ? null : new R2Uploads(bucket, bucketName);
         this.bucket = bucket;
         this.binding = binding;
         this.prefix = R2BucketProvider.prefix(bucketName);
@@ -171,6 +173,45 @@ public final class R2BucketHost {
             throw new BindingCallException("Error", "put: the fleet bucket did not confirm the write (" + o + "); it may or may not have happened");
         }
         return header.encode();
+    }
+
+    /** Starts a multipart upload of {@code key}; answers its upload id. */
+    @BindingMethod
+    public CompletionStage<String> createUpload(String key, String httpMetadata, String customMetadata) {
+        return checked("createMultipartUpload", key).thenCompose(k -> uploads.create(key,
+                httpMetadata == null ? new JsonObject() : new JsonObject(httpMetadata),
+                customMetadata == null ? new JsonObject() : new JsonObject(customMetadata)));
+    }
+
+    /** Stores part {@code partNumber} of an upload; answers the part's etag. */
+    @BindingMethod
+    public CompletionStage<String> uploadPart(String key, String uploadId, double partNumber, byte[] bytes) {
+        String bad = R2Rules.partNumber(partNumber);
+        if (bad != null) {
+            return CompletableFuture.failedFuture(new BindingCallException("TypeError", bad));
+        }
+        return checked("uploadPart", key).thenCompose(k -> uploads.part(key, uploadId, (int) partNumber, bytes));
+    }
+
+    @BindingMethod
+    public CompletionStage<Object> abortUpload(String key, String uploadId) {
+        return checked("abortMultipartUpload", key).thenCompose(k -> uploads.abort(key, uploadId)).thenApply(v -> null);
+    }
+
+    /** Completes an upload from {@code parts} (JSON {@code [{partNumber, etag}]}); answers the object's metadata. */
+    @BindingMethod
+    public CompletionStage<String> completeUpload(String key, String uploadId, String parts) {
+        return checked("completeMultipartUpload", key).thenCompose(k -> {
+            byte[] v = new byte[16];
+            RANDOM.nextBytes(v);
+            JsonObject header = new JsonObject().put("key", key).put("version", HexFormat.of().formatHex(v)).put("uploaded", clock.nowMs());
+            return uploads.complete(key, uploadId, new JsonArray(parts), k, header);
+        }).thenApply(h -> {
+            // the header's fields in the order put writes them, so every object reads alike
+            return new JsonObject().put("key", h.getString("key")).put("version", h.getString("version")).put("size", h.getLong("size"))
+                    .put("etag", h.getString("etag")).put("uploaded", h.getLong("uploaded")).put("httpMetadata", h.getJsonObject("httpMetadata"))
+                    .put("customMetadata", h.getJsonObject("customMetadata")).put("checksums", h.getJsonObject("checksums")).encode();
+        });
     }
 
     /** Deletes the objects named in {@code keys} (a JSON array of names). */

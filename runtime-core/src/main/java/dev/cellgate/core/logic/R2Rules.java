@@ -43,6 +43,35 @@ public final class R2Rules {
                 ? "list: MaxKeys params must be positive integer <= 1000. (10022)" : null;
     }
 
+    /** R2's multipart limits: part numbers, and the size every part but the last must have. */
+    public static final int MAX_PART_NUMBER = 10_000;
+    public static final long MIN_PART_BYTES = 5L * 1024 * 1024;
+
+    /** The part number's message, or null. */
+    public static String partNumber(double n) {
+        return n >= 1 && n <= MAX_PART_NUMBER && n == Math.rint(n) ? null
+                : "Part number must be between 1 and 10000 (inclusive). Actual value was: " + (n == Math.rint(n) ? Long.toString((long) n) : Double.toString(n));
+    }
+
+    /**
+     * Whether parts of these sizes, in the order given, make an object: every part but the last at
+     * least {@link #MIN_PART_BYTES} and all of them the same size (R2's rule). Null when they do,
+     * else R2's message.
+     */
+    public static String completable(long[] sizes) {
+        for (int i = 0; i < sizes.length - 1; i++) {
+            if (sizes[i] < MIN_PART_BYTES) {
+                return "completeMultipartUpload: Your proposed upload is smaller than the minimum allowed object size. (10011)";
+            }
+        }
+        for (int i = 1; i < sizes.length - 1; i++) {
+            if (sizes[i] != sizes[0]) {
+                return "completeMultipartUpload: There was a problem with the multipart upload. (10048)";
+            }
+        }
+        return null;
+    }
+
     /** A resolved byte range of an object. */
     public record Range(long offset, long length) {
     }

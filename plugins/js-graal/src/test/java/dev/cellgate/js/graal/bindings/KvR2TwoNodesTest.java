@@ -17,8 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Two nodes (two engines, each with its own store over one bucket directory): a KV put or an R2
- * put that resolved on node A is read on node B at once, and a delete on B is seen on A — the
- * fleet bucket is the one copy, and no node caches.
+ * put that resolved on node A is read on node B at once, a delete on B is seen on A, and an R2
+ * multipart upload started on A is completed on B — the fleet bucket is the one copy, and no node caches.
  */
 class KvR2TwoNodesTest {
     @TempDir
@@ -34,6 +34,10 @@ class KvR2TwoNodesTest {
                 case '/kv-list': return new Response((await env.KV.list()).keys.map((x) => x.name).join(','));
                 case '/r2-put': return new Response((await env.R2.put(k, v)).etag);
                 case '/r2-get': { const o = await env.R2.get(k); return new Response(o === null ? 'null' : o.etag + ':' + await o.text()); }
+                case '/mpu-start': { const up = await env.R2.createMultipartUpload(k); const p1 = await up.uploadPart(1, new Uint8Array(5 * 1024 * 1024).fill(98));
+                  return new Response(JSON.stringify({ id: up.uploadId, p1 })); }
+                case '/mpu-finish': { const s = JSON.parse(v); const up = env.R2.resumeMultipartUpload(k, s.id); const p2 = await up.uploadPart(2, 'end');
+                  const o = await up.complete([s.p1, p2]); return new Response(o.size + ' ' + o.etag.endsWith('-2')); }
                 default: return new Response('?', { status: 404 });
               }
             } };
@@ -65,6 +69,12 @@ class KvR2TwoNodesTest {
             String etag = onA.text("http://x/r2-put?k=doc&v=hello%20world");
             assertThat(etag).isEqualTo("5eb63bbbe01eeed093cb22bb8f5acdc3");
             assertThat(onB.text("http://x/r2-get?k=doc")).isEqualTo(etag + ":hello world");
+
+            // a multipart upload started on A, finished on B, read on A
+            String started = onA.text("http://x/mpu-start?k=big");
+            assertThat(onB.text("http://x/mpu-finish?k=big&v=" + java.net.URLEncoder.encode(started, java.nio.charset.StandardCharsets.UTF_8)))
+                    .isEqualTo((5 * 1024 * 1024 + 3) + " true");
+            assertThat(onA.text("http://x/r2-get?k=big")).endsWith("bbbend");
         }
     }
 }
