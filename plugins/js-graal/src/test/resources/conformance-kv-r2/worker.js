@@ -92,6 +92,45 @@ const KV = {
   'kv-bulk-get-json-bad': (K) => K.get(['a', 'j'], 'json'),
   'kv-bulk-metadata': async (K) => [...(await K.getWithMetadata(['m', 'a']))],
   'kv-overwrite-drops-metadata': async (K) => { await K.put('m', 'again'); return K.getWithMetadata('m'); },
+  'kv-order-seed': async (K) => { for (const k of ['o/a', 'o/a/b', 'o/aa', 'o/A', 'o/~', 'o/é', 'o/ ', 'o/0', 'o/a b', 'o/\u00ff', 'o/\u0100']) await K.put(k, k); },
+  'kv-order-list': async (K) => (await K.list({ prefix: 'o/' })).keys.map((k) => k.name),
+  'kv-order-paged': async (K) => {
+    const seen = [];
+    let cursor;
+    for (let i = 0; i < 20; i++) {
+      const l = await K.list({ prefix: 'o/a', limit: 1, cursor });
+      seen.push(l.keys.map((k) => k.name).join('+') + (l.list_complete ? '.' : ''));
+      if (l.list_complete) break;
+      cursor = l.cursor;
+    }
+    return seen;
+  },
+  'kv-list-prefix-empty': async (K) => (await K.list({ prefix: '' })).keys.length,
+  'kv-list-limit-string': async (K) => (await K.list({ prefix: 'o/', limit: '2' })).keys.map((k) => k.name),
+  'kv-list-metadata-kinds': async (K) => {
+    await K.put('mk/num', 'v', { metadata: 5 }); await K.put('mk/arr', 'v', { metadata: [1, 'a'] }); await K.put('mk/null', 'v', { metadata: null });
+    await K.put('mk/bool', 'v', { metadata: false }); await K.put('mk/undef', 'v', { metadata: undefined });
+    return (await K.list({ prefix: 'mk/' })).keys;
+  },
+  'kv-get-options-null': (K) => K.get('a', null),
+  'kv-get-options-empty': (K) => K.get('a', {}),
+  'kv-getmeta-arraybuffer': async (K) => { const r = await K.getWithMetadata('m', 'arrayBuffer'); return [r.value instanceof ArrayBuffer, r.metadata, r.cacheStatus]; },
+  'kv-getmeta-stream': async (K) => { const r = await K.getWithMetadata('a', { type: 'stream' }); return [await new Response(r.value).text(), r.metadata]; },
+  'kv-put-empty-string': async (K) => { await K.put('empty', ''); return [await K.get('empty'), (await K.get('empty', 'arrayBuffer')).byteLength]; },
+  'kv-put-both-expirations': async (K) => { const at = now() + 7200; await K.put('both', 'v', { expiration: at, expirationTtl: 300 }); const k = (await K.list({ prefix: 'both' })).keys[0]; return [k.expiration - now() > 250 && k.expiration - now() <= 300, k.expiration === at]; },
+  'kv-put-expiration-string': async (K) => { const at = now() + 7200; await K.put('es', 'v', { expiration: String(at) }); return (await K.list({ prefix: 'es' })).keys[0].expiration === at; },
+  'kv-key-whitespace': async (K) => { await K.put(' spaced \n key\t', 'ws'); return [await K.get(' spaced \n key\t'), (await K.list({ prefix: ' ' })).keys.map((k) => k.name)]; },
+  'kv-key-slashes': async (K) => { await K.put('/leading', 'l'); await K.put('trailing/', 't'); await K.put('a//b', 'd'); return [await K.get('/leading'), await K.get('trailing/'), await K.get('a//b')]; },
+  'kv-key-object': async (K) => { await K.put({ toString: () => 'tostring-key' }, 'o'); return K.get('tostring-key'); },
+  'kv-key-null': async (K) => { await K.put(null, 'n'); return K.get('null'); },
+  'kv-bulk-101': async (K) => { const keys = Array.from({ length: 101 }, (_, i) => 'bulk' + i); try { return (await K.get(keys)).size; } catch (e) { return e.constructor.name + ':' + e.message; } },
+  'kv-bulk-100': async (K) => (await K.get(Array.from({ length: 100 }, (_, i) => 'bulk' + i))).size,
+  'kv-bulk-arraybuffer': (K) => K.get(['a'], 'arrayBuffer'),
+  'kv-bulk-empty': async (K) => [...(await K.get([]))],
+  'kv-bulk-duplicates': async (K) => [...(await K.get(['a', 'a']))],
+  'kv-delete-then-list': async (K) => { await K.delete('o/~'); return (await K.list({ prefix: 'o/~' })).keys; },
+  'kv-cursor-other-prefix': async (K) => { const l = await K.list({ prefix: 'o/', limit: 2 }); const n = await K.list({ prefix: 'o/', limit: 2, cursor: l.cursor }); return n.keys.map((k) => k.name); },
+  'kv-put-sharedarraybuffer-view': async (K) => { const d = new DataView(new Uint8Array([7, 8, 9]).buffer, 1); await K.put('dv', d); return Array.from(new Uint8Array(await K.get('dv', 'arrayBuffer'))); },
   'kv-class': (K) => [K.constructor.name, typeof K.get, typeof K.put, typeof K.list, typeof K.delete, typeof K.getWithMetadata],
 };
 
@@ -160,6 +199,42 @@ const R2 = {
   'r2-delete-one': async (B) => { await B.delete('c'); return B.head('c'); },
   'r2-delete-many': async (B) => { await B.delete(['b', 'j', 'never']); return [await B.head('b'), await B.head('j')]; },
   'r2-delete-missing': (B) => B.delete('never-was'),
+  'r2-onlyif-quoted-list': async (B) => { const o = await B.get('a', { onlyIf: { etagMatches: '"x", "5eb63bbbe01eeed093cb22bb8f5acdc3"' } }); return ['body' in o]; },
+  'r2-onlyif-star': async (B) => { const o = await B.get('a', { onlyIf: { etagMatches: '*' } }); return ['body' in o]; },
+  'r2-onlyif-uploaded-before-future': async (B) => { const o = await B.get('a', { onlyIf: { uploadedBefore: new Date(Date.now() + 86400000) } }); return ['body' in o]; },
+  'r2-onlyif-uploaded-after-future': async (B) => { const o = await B.get('a', { onlyIf: { uploadedAfter: new Date(Date.now() + 86400000) } }); return ['body' in o]; },
+  'r2-onlyif-missing-object': (B) => B.get('missing', { onlyIf: { etagMatches: 'x' } }),
+  'r2-custom-metadata-coerced': async (B) => { await B.put('cm', 'x', { customMetadata: { n: 1, b: true } }); return (await B.head('cm')).customMetadata; },
+  'r2-http-metadata-all': async (B) => { await B.put('hm', 'x', { httpMetadata: { contentType: 't/x', contentLanguage: 'fr', contentDisposition: 'inline', contentEncoding: 'gzip', cacheControl: 'no-store' } }); const o = await B.head('hm'); const h = new Headers(); o.writeHttpMetadata(h); return [o.httpMetadata, [...h]]; },
+  'r2-write-http-metadata-none': async (B) => { const h = new Headers({ keep: '1' }); (await B.head('b' === 'b' ? 'st' : 'x')).writeHttpMetadata(h); return [...h]; },
+  'r2-range-zero-length': async (B) => { const o = await B.get('a', { range: { offset: 0, length: 0 } }); return [o.range, await o.text()]; },
+  'r2-range-suffix-too-big': async (B) => { const o = await B.get('a', { range: { suffix: 100 } }); return [o.range, await o.text()]; },
+  'r2-range-length-only': async (B) => { const o = await B.get('a', { range: { length: 4 } }); return [o.range, await o.text()]; },
+  'r2-range-headers-open': async (B) => { const o = await B.get('a', { range: new Headers({ range: 'bytes=6-' }) }); return [o.range, await o.text()]; },
+  'r2-text-twice': async (B) => { const o = await B.get('a'); await o.text(); try { await o.text(); return 'read twice'; } catch (e) { return e.constructor.name; } },
+  'r2-body-used': async (B) => { const o = await B.get('a'); const before = o.bodyUsed; await o.arrayBuffer(); return [before, o.bodyUsed]; },
+  'r2-blob': async (B) => { const o = await B.get('a'); const b = await o.blob(); return [b.size, b.type, await b.text()]; },
+  'r2-put-blob': async (B) => { await B.put('blob', new Blob(['bl', 'ob'])); return (await B.get('blob')).text(); },
+  'r2-put-view': async (B) => { const u = new Uint8Array([1, 2, 3, 4, 5]); await B.put('view', u.subarray(1, 3)); return Array.from(new Uint8Array(await (await B.get('view')).arrayBuffer())); },
+  'r2-checksum-getter': async (B) => { const o = await B.head('a'); return [o.checksums.md5 instanceof ArrayBuffer, o.checksums.md5.byteLength, o.checksums.sha256]; },
+  'r2-key-leading-slash': async (B) => { await B.put('/abs', 'x'); return [(await B.head('/abs')).key, (await B.list({ prefix: '/' })).objects.map((o) => o.key)]; },
+  'r2-head-after-delete': async (B) => { await B.put('tmp', 'x'); await B.delete('tmp'); return B.head('tmp'); },
+  'r2-list-include-custom-only': async (B) => (await B.list({ prefix: 'cm', include: ['customMetadata'] })).objects.map((o) => [o.key, o.httpMetadata, o.customMetadata]),
+  'r2-list-prefix-start-after-limit': async (B) => { const l = await B.list({ prefix: 'd/', startAfter: 'd/x/1', limit: 1 }); return [l.objects.map((o) => o.key), l.truncated]; },
+  'r2-list-delimiter-paged': async (B) => {
+    const seen = [];
+    let cursor;
+    for (let i = 0; i < 30; i++) {
+      const l = await B.list({ delimiter: '/', limit: 2, cursor });
+      seen.push([l.objects.map((o) => o.key).join('+'), l.delimitedPrefixes.join('+'), l.truncated]);
+      if (!l.truncated) break;
+      cursor = l.cursor;
+    }
+    return seen;
+  },
+  'r2-list-object-shape': async (B) => { const o = (await B.list({ prefix: 'a', limit: 1 })).objects[0]; return obj(o); },
+  'r2-get-onlyif-fail-shape': async (B) => obj(await B.get('a', { onlyIf: { etagMatches: 'nope' } })),
+  'r2-put-shape-no-range': async (B) => { const o = await B.put('shape', 'x'); return ['range' in o, o.range]; },
   'r2-mpu-create': async (B) => { const u = await B.createMultipartUpload('mp/big', { httpMetadata: { contentType: 'a/b' }, customMetadata: { c: 'd' } }); return [u.constructor.name, u.key, typeof u.uploadId, Object.keys(u)]; },
   'r2-mpu-complete': async (B) => {
     const u = await B.createMultipartUpload('mp/big', { httpMetadata: { contentType: 'a/b' }, customMetadata: { c: 'd' } });

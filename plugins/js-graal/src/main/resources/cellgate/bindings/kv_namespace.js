@@ -62,6 +62,7 @@
       const o = options(opts);
       checkType(o.type);
       const names = keys.map(String);
+      await internal.hostPromise(target.bulk(names.length, o.type));
       const entries = await Promise.all(names.map((k) => internal.hostPromise(target.get(k, o.cacheTtl))));
       const out = new Map();
       names.forEach((k, i) => {
@@ -91,8 +92,8 @@
         const k = String(key);
         const bytes = await bytesOf(value);
         const o = opts || {};
-        const metadata = o.metadata === undefined ? null : JSON.stringify(o.metadata);
-        await internal.hostPromise(target.put(k, bytes, num(o.expiration), num(o.expirationTtl), metadata === undefined ? null : metadata));
+        const metadata = o.metadata === undefined || o.metadata === null ? null : JSON.stringify(o.metadata);
+        await internal.hostPromise(target.put(k, bytes, num(o.expiration), num(o.expirationTtl), metadata));
       }
 
       async delete(key) {

@@ -55,8 +55,14 @@
       out.secondsGranularity = true;
       return JSON.stringify(out);
     }
-    if (c.etagMatches !== undefined) out.etagMatches = String(c.etagMatches);
-    if (c.etagDoesNotMatch !== undefined) out.etagDoesNotMatch = String(c.etagDoesNotMatch);
+    // unlike the headers' form, the object form takes etags as they are, never quoted
+    const plain = (e) => {
+      const s = String(e);
+      if (s.length >= 2 && s.startsWith('"') && s.endsWith('"')) throw new TypeError('Conditional ETag should not be wrapped in quotes (' + s + ').');
+      return s;
+    };
+    if (c.etagMatches !== undefined) out.etagMatches = plain(c.etagMatches);
+    if (c.etagDoesNotMatch !== undefined) out.etagDoesNotMatch = plain(c.etagDoesNotMatch);
     if (c.uploadedBefore !== undefined) out.uploadedBefore = ms(c.uploadedBefore);
     if (c.uploadedAfter !== undefined) out.uploadedAfter = ms(c.uploadedAfter);
     if (c.secondsGranularity) out.secondsGranularity = true;

@@ -77,6 +77,13 @@ public final class KvNamespaceHost {
         return read(key);
     }
 
+    /** Checks a bulk get of {@code count} keys as {@code type} (then read key by key with {@link #get}). */
+    @BindingMethod
+    public CompletionStage<Object> bulk(int count, String type) {
+        KvRules.Refusal r = KvRules.bulk(count, type);
+        return r == null ? CompletableFuture.completedFuture(null) : refuse(r);
+    }
+
     @BindingMethod
     public CompletionStage<Object> put(String key, byte[] value, double expiration, double expirationTtl, String metadata) {
         long now = clock.nowMs() / 1000;

@@ -96,7 +96,7 @@ public final class R2BucketHost {
             }
             JsonObject h = o.get().entry.header();
             if (onlyIf != null && !holds(new JsonObject(onlyIf), h)) {
-                return new Got(h.encode(), null);
+                return new Got(h.copy().put("range", new JsonObject().put("offset", 0).put("length", h.getLong("size"))).encode(), null);
             }
             byte[] all = o.get().entry.value();
             R2Rules.Range r;

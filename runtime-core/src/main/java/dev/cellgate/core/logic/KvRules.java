@@ -38,6 +38,23 @@ public final class KvRules {
         return null;
     }
 
+    /** Cloudflare's bound on the keys of one bulk get. */
+    public static final int MAX_BULK_KEYS = 100;
+
+    /** A bulk get of {@code count} keys as {@code type}: 1 to 100 keys, and only {@code text} or {@code json}. */
+    public static Refusal bulk(int count, String type) {
+        if (!type.equals("text") && !type.equals("json")) {
+            return failed("GET_BULK", 400, "\"" + type + "\" is not a valid type. Use \"json\" or \"text\"");
+        }
+        if (count < 1) {
+            return failed("GET_BULK", 400, "You must request a minimum of 1 key");
+        }
+        if (count > MAX_BULK_KEYS) {
+            return failed("GET_BULK", 400, "You can request a maximum of " + MAX_BULK_KEYS + " keys");
+        }
+        return null;
+    }
+
     public static Refusal cacheTtl(String op, double cacheTtl) {
         if (!Double.isNaN(cacheTtl) && cacheTtl < MIN_CACHE_TTL_S) {
             return failed(op, 400, "Invalid cache_ttl of " + whole(cacheTtl) + ". Cache TTL must be at least " + MIN_CACHE_TTL_S + ".");

@@ -92,7 +92,7 @@ public final class R2Rules {
             throw new IllegalArgumentException("get: The requested range is not satisfiable (10039)");
         }
         long len = Double.isNaN(length) ? size - off : Math.min((long) length, size - off);
-        if (len < 0) {
+        if (len < 0 || (!Double.isNaN(length) && (long) length == 0)) { // R2 refuses an empty range
             throw new IllegalArgumentException("get: The requested range is not satisfiable (10039)");
         }
         return new Range(off, len);
