@@ -232,6 +232,8 @@ const R2 = {
     }
     return seen;
   },
+  'r2-list-cursor-value': async (B) => { await B.put('cur~~~1', '1'); await B.put('cur~~~2', '2'); const l = await B.list({ prefix: 'cur', limit: 1 }); const n = await B.list({ prefix: 'cur', cursor: l.cursor }); return [l.cursor, n.objects.map((o) => o.key)]; },
+  'r2-list-cursor-bad': (B) => B.list({ cursor: '%%%' }),
   'r2-list-object-shape': async (B) => { const o = (await B.list({ prefix: 'a', limit: 1 })).objects[0]; return obj(o); },
   'r2-get-onlyif-fail-shape': async (B) => obj(await B.get('a', { onlyIf: { etagMatches: 'nope' } })),
   'r2-put-shape-no-range': async (B) => { const o = await B.put('shape', 'x'); return ['range' in o, o.range]; },

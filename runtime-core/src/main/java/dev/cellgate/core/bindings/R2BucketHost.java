@@ -242,7 +242,7 @@ public final class R2BucketHost {
         String p = keyPrefix == null ? "" : keyPrefix;
         String after;
         try {
-            String c = cursor == null || cursor.isEmpty() ? null : new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
+            String c = cursor == null || cursor.isEmpty() ? null : new String(Base64.getDecoder().decode(cursor), StandardCharsets.UTF_8);
             after = c == null ? startAfter : startAfter == null || c.compareTo(startAfter) > 0 ? c : startAfter;
             store();
         } catch (IllegalArgumentException e) {
@@ -272,7 +272,8 @@ public final class R2BucketHost {
                 }
                 JsonObject out = new JsonObject().put("objects", objects).put("truncated", truncated);
                 if (truncated) {
-                    out.put("cursor", Base64.getUrlEncoder().encodeToString(order.get(order.size() - 1).getBytes(StandardCharsets.UTF_8)));
+                    // the last name returned, in base64 (miniflare's form; R2's own cursors are opaque too)
+                    out.put("cursor", Base64.getEncoder().encodeToString(order.get(order.size() - 1).getBytes(StandardCharsets.UTF_8)));
                 }
                 return out.put("delimitedPrefixes", new JsonArray(new ArrayList<>(groups))).encode();
             });
