@@ -30,6 +30,23 @@ class KvR2FleetTest {
         return res.statusCode() + " " + res.body();
     }
 
+    /** Checked at push by the same providers nodes run: an R2 jurisdiction has no meaning on one fleet bucket. */
+    @Test
+    void aJurisdictionOrABadBucketNameIsRefusedAtPush() throws Exception {
+        Path dir = tmp.resolve("out");
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve("index.js"), "export default { fetch() { return new Response('x'); } };\n");
+        String bucket = "file://" + tmp.resolve("bucket").toAbsolutePath();
+        Files.writeString(dir.resolve("wrangler.json"), "{ \"r2_buckets\": [ { \"binding\": \"F\", \"bucket_name\": \"bucket-one\", \"jurisdiction\": \"eu\" } ] }");
+        ToolRun eu = ToolRun.run("push", dir.resolve("index.js").toString(), "--bucket", bucket);
+        assertThat(eu.code()).as(eu.toString()).isEqualTo(dev.cellgate.deploy.cli.ExitCodes.REFUSED);
+        assertThat(eu.err()).contains("binding F (r2_bucket): jurisdiction is not supported");
+        Files.writeString(dir.resolve("wrangler.json"), "{ \"kv_namespaces\": [ { \"binding\": \"K\", \"id\": \"not/an/id\" } ] }");
+        ToolRun kv = ToolRun.run("push", dir.resolve("index.js").toString(), "--bucket", bucket);
+        assertThat(kv.err()).as(kv.toString()).contains("binding K (kv_namespace): namespace_id not/an/id is not 1 to 64 of");
+        assertThat(Files.exists(tmp.resolve("bucket/deploy"))).as("a refused push writes nothing").isFalse();
+    }
+
     @Test
     void twoNodesAndTheCliShareKvAndR2() throws Exception {
         Esbuilds.assumeAvailable();

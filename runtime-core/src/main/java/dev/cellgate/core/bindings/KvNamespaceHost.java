@@ -31,8 +31,10 @@ public final class KvNamespaceHost {
     private final String binding;
     private final String prefix;
     private final Ticker clock;
+    private final boolean brokenEarlyAck;
 
-    KvNamespaceHost(BucketStore bucket, String binding, String namespaceId, Ticker clock) {
+    KvNamespaceHost(BucketStore bucket, String binding, String namespaceId, Ticker clock, boolean brokenEarlyAck) {
+        this.brokenEarlyAck = brokenEarlyAck;
         this.bucket = bucket;
         this.binding = binding;
         this.prefix = KvNamespaceProvider.prefix(namespaceId);
@@ -105,6 +107,9 @@ public final class KvNamespaceHost {
             put = store().put(objectKey(key), new StoredEntry(header, value).encode(StoredEntry.KV));
         } catch (BindingCallException e) {
             return CompletableFuture.failedFuture(e);
+        }
+        if (brokenEarlyAck) {
+            return CompletableFuture.completedFuture(null); // BROKEN ON PURPOSE: acknowledged before the bucket has it
         }
         return put.thenApply(o -> {
             if (!o.written()) {

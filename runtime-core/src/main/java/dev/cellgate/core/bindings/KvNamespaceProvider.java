@@ -20,11 +20,25 @@ public final class KvNamespaceProvider implements BindingProvider {
 
     private final BucketStore bucket;
     private final Ticker clock;
+    private final boolean brokenEarlyAck;
 
     /** @param bucket the fleet bucket, or null (deploy-tool's load check: every call is refused by name) */
     public KvNamespaceProvider(BucketStore bucket, Ticker clock) {
+        this(bucket, clock, false);
+    }
+
+    private KvNamespaceProvider(BucketStore bucket, Ticker clock, boolean brokenEarlyAck) {
         this.bucket = bucket;
         this.clock = clock;
+        this.brokenEarlyAck = brokenEarlyAck;
+    }
+
+    /**
+     * BROKEN ON PURPOSE, for the durability test only: a put resolves as soon as it is sent, before
+     * the bucket confirmed it (so a node crash or a read elsewhere can miss an acknowledged write).
+     */
+    public static KvNamespaceProvider brokenEarlyAckForTests(BucketStore bucket, Ticker clock) {
+        return new KvNamespaceProvider(bucket, clock, true);
     }
 
     @Override
@@ -42,7 +56,7 @@ public final class KvNamespaceProvider implements BindingProvider {
 
     @Override
     public Object open(EnvBinding binding, InstanceHost host) {
-        return new KvNamespaceHost(bucket, binding.name(), binding.settings().getString("namespace_id"), clock);
+        return new KvNamespaceHost(bucket, binding.name(), binding.settings().getString("namespace_id"), clock, brokenEarlyAck);
     }
 
     /** The bucket prefix of a namespace's entries (deploy-tool's {@code kv} commands use the same). */
