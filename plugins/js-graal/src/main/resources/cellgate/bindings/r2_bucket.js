@@ -10,6 +10,7 @@
     ['contentEncoding', 'content-encoding'], ['cacheControl', 'cache-control']];
   const hexOf = (v) => (typeof v === 'string' ? v : Array.from(new Uint8Array(ArrayBuffer.isView(v) ? v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength) : v))
     .map((b) => b.toString(16).padStart(2, '0')).join(''));
+  const HASHES = [['md5', 'MD5', 32], ['sha1', 'SHA-1', 40], ['sha256', 'SHA-256', 64], ['sha384', 'SHA-384', 96], ['sha512', 'SHA-512', 128]];
   const ms = (d) => (d === undefined || d === null ? undefined : new Date(d).getTime());
 
   class R2Checksums {
@@ -203,7 +204,13 @@
         const bytes = await bytesOf(value);
         const o = options || {};
         const sums = {};
-        for (const a of ['md5', 'sha1', 'sha256', 'sha384', 'sha512']) if (o[a] !== undefined) sums[a] = hexOf(o[a]);
+        for (const [a, label, hexLength] of HASHES) {
+          if (o[a] === undefined) continue;
+          sums[a] = hexOf(o[a]);
+          if (typeof o[a] === 'string' && o[a].length !== hexLength) {
+            throw new TypeError(label + ' is ' + hexLength + ' hex characters, not ' + o[a].length);
+          }
+        }
         const custom = o.customMetadata === undefined ? null
           : JSON.stringify(Object.fromEntries(Object.entries(o.customMetadata).map(([a, b]) => [a, String(b)])));
         const m = await internal.hostPromise(target.put(k, bytes, httpMetadataIn(o.httpMetadata), custom,

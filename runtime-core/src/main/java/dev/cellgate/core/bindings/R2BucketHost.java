@@ -103,7 +103,7 @@ public final class R2BucketHost {
             try {
                 r = R2Rules.range(all.length, offset, length, suffix);
             } catch (IllegalArgumentException e) {
-                throw new BindingCallException("Error", e.getMessage());
+                throw new BindingCallException(e instanceof R2Rules.BadRange ? "RangeError" : "Error", e.getMessage());
             }
             byte[] part = java.util.Arrays.copyOfRange(all, (int) r.offset(), (int) (r.offset() + r.length()));
             return new Got(h.copy().put("range", new JsonObject().put("offset", r.offset()).put("length", r.length())).encode(), part);

@@ -72,6 +72,13 @@ public final class R2Rules {
         return null;
     }
 
+    /** A range workerd refuses before asking the store: a {@code RangeError} in JavaScript. */
+    public static final class BadRange extends IllegalArgumentException {
+        public BadRange(String message) {
+            super(message);
+        }
+    }
+
     /** A resolved byte range of an object. */
     public record Range(long offset, long length) {
     }
@@ -81,11 +88,18 @@ public final class R2Rules {
      * {@code suffix} are NaN when absent (the whole object when all are).
      *
      * @throws IllegalArgumentException with R2's message when the range cannot be satisfied
+     *                                  ({@link BadRange} when it is malformed)
      */
     public static Range range(long size, double offset, double length, double suffix) {
         if (!Double.isNaN(suffix)) {
+            if ((long) suffix <= 0) {
+                throw new IllegalArgumentException("get: The requested range is not satisfiable (10039)");
+            }
             long s = Math.min((long) suffix, size);
             return new Range(size - s, s);
+        }
+        if (!Double.isNaN(offset) && offset < 0) {
+            throw new BadRange("Invalid range. Starting offset (" + (long) offset + ") must be greater than or equal to 0.");
         }
         long off = Double.isNaN(offset) ? 0 : (long) offset;
         if (off < 0 || (off >= size && size > 0) || (size == 0 && off > 0)) {
