@@ -38,6 +38,9 @@ const mf = new Miniflare({
   compatibilityFlags: spec.compatibilityFlags || [],
   bindings: spec.vars || {},
   durableObjects,
+  // "kvNamespaces" / "r2Buckets": { BINDING: namespace id / bucket name } (Differential.bundle gives cellgate the same)
+  kvNamespaces: spec.kvNamespaces || {},
+  r2Buckets: spec.r2Buckets || {},
 });
 
 const results = [];

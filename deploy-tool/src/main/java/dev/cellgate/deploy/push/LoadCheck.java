@@ -40,7 +40,8 @@ public final class LoadCheck {
         b.modules().forEach((path, bytes) -> modules.put(path, new BundleModule(b.type(path), bytes)));
         ScriptBundle sb = ScriptBundle.of("push-check", b.name(), b.main(), modules, b.config().vars(),
                 b.config().durableObjects(), b.config().compatibilityDate() == null ? "2024-01-01" : b.config().compatibilityDate(),
-                b.config().compatibilityFlags());
+                b.config().compatibilityFlags()).withBindings(b.config().bindings().stream()
+                .map(x -> new dev.cellgate.core.spi.js.EnvBinding(x.name(), x.type(), x.settings())).toList());
         JsEngine engine;
         try {
             // The binding types nodes of this build serve; the bucket is not open yet (providers refuse I/O).

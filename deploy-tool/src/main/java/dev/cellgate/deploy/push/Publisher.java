@@ -73,8 +73,11 @@ public final class Publisher {
         Manifest legacy = new Manifest(id, b.name(), now, b.main(), modules, b.config().vars(), b.config().durableObjects(),
                 b.config().migrations(), b.config().compatibilityDate() == null ? "2024-01-01" : b.config().compatibilityDate(),
                 b.config().compatibilityFlags(), b.config().triggers(), plugins);
+        // KV namespaces, R2 buckets: beside the vars and Durable Objects
+        List<dev.cellgate.core.deploy.bindings.Binding> all = new ArrayList<>(legacy.bindings());
+        all.addAll(b.config().bindings());
         // the environment pushed and the hosting-metadata keys, recorded as written (docs/configuration.md)
-        Manifest manifest = new Manifest(id, legacy.name(), now, legacy.main(), legacy.modules(), legacy.bindings(),
+        Manifest manifest = new Manifest(id, legacy.name(), now, legacy.main(), legacy.modules(), all,
                 legacy.migrations(), legacy.compatibilityDate(), legacy.compatibilityFlags(), legacy.triggers(), legacy.plugins(),
                 new WorkerSettings(null, java.util.List.of(), null, b.config().environment(), b.config().hosting()));
         writeManifest(manifest);

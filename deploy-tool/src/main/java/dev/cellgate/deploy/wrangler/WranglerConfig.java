@@ -1,5 +1,8 @@
 package dev.cellgate.deploy.wrangler;
 
+import dev.cellgate.core.deploy.bindings.Binding;
+import dev.cellgate.core.deploy.bindings.KvNamespaceBinding;
+import dev.cellgate.core.deploy.bindings.R2BucketBinding;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -26,7 +29,7 @@ import java.util.Set;
 public record WranglerConfig(String name, String main, String compatibilityDate, List<String> compatibilityFlags,
                              Map<String, String> durableObjects, JsonArray migrations, Map<String, String> vars,
                              JsonObject triggers, Modules modules, Bundling bundling, Build build, JsonObject hosting,
-                             String environment, List<String> notes) {
+                             String environment, List<String> notes, List<Binding> bindings) {
 
     /** The keys that reach esbuild: {@code define, alias, tsconfig, minify, keep_names, jsx_factory, jsx_fragment}. */
     public record Bundling(Map<String, String> define, Map<String, String> alias, String tsconfig, boolean minify,
@@ -129,7 +132,7 @@ public record WranglerConfig(String name, String main, String compatibilityDate,
 
     private WranglerConfig withNotes(List<String> n) {
         return new WranglerConfig(name, main, compatibilityDate, compatibilityFlags, durableObjects, migrations, vars, triggers,
-                modules, bundling, build, hosting, environment, List.copyOf(n));
+                modules, bundling, build, hosting, environment, List.copyOf(n), bindings);
     }
 
     /** {@code triggers} with no cron in it: it schedules nothing, so it has no meaning to refuse. */
@@ -180,9 +183,10 @@ public record WranglerConfig(String name, String main, String compatibilityDate,
                 string(o, "tsconfig", where), bool(o, "minify", where), !Boolean.FALSE.equals(boolOrNull(o, "keep_names", where)),
                 string(o, "jsx_factory", where), string(o, "jsx_fragment", where)));
         Build build = problems.attempt(() -> build(o, problems));
+        List<Binding> bindings = problems.attempt(() -> storageBindings(o, where));
         if (problems.refusals().isEmpty()) {
             return new WranglerConfig(name, main, date, flags, dos, migrations, vars, triggers, modules, bundling, build, hosting,
-                    env, List.of());
+                    env, List.of(), bindings);
         }
         return null;
     }
@@ -326,4 +330,47 @@ public record WranglerConfig(String name, String main, String compatibilityDate,
         }
         return (JsonArray) v;
     }
+
+    /**
+     * {@code kv_namespaces} ({@code binding, id}) and {@code r2_buckets} ({@code binding, bucket_name,
+     * jurisdiction}) as manifest bindings. {@code preview_id} / {@code preview_bucket_name} name the
+     * namespace {@code wrangler dev} uses and mean nothing to a deploy: accepted, not used.
+     */
+    static List<Binding> storageBindings(JsonObject o, String where) {
+        List<Binding> out = new ArrayList<>();
+        JsonArray kv = array(o, "kv_namespaces", where);
+        for (Object e : kv == null ? new JsonArray() : kv) {
+            JsonObject b = entry(e, "kv_namespaces", Set.of("binding", "id", "preview_id"), where);
+            String name = string(b, "binding", where);
+            String id = string(b, "id", where);
+            if (name == null || id == null) {
+                throw new IllegalArgumentException(where + ": each of \"kv_namespaces\" needs \"binding\" and \"id\" (got " + b + ")");
+            }
+            out.add(new KvNamespaceBinding(name, id));
+        }
+        JsonArray r2 = array(o, "r2_buckets", where);
+        for (Object e : r2 == null ? new JsonArray() : r2) {
+            JsonObject b = entry(e, "r2_buckets", Set.of("binding", "bucket_name", "preview_bucket_name", "jurisdiction"), where);
+            String name = string(b, "binding", where);
+            String bucket = string(b, "bucket_name", where);
+            if (name == null || bucket == null) {
+                throw new IllegalArgumentException(where + ": each of \"r2_buckets\" needs \"binding\" and \"bucket_name\" (got " + b + ")");
+            }
+            out.add(new R2BucketBinding(name, bucket, string(b, "jurisdiction", where)));
+        }
+        return out;
+    }
+
+    private static JsonObject entry(Object e, String key, Set<String> fields, String where) {
+        if (!(e instanceof JsonObject b)) {
+            throw new IllegalArgumentException(where + ": each of \"" + key + "\" must be an object");
+        }
+        for (String f : b.fieldNames()) {
+            if (!fields.contains(f)) {
+                throw new IllegalArgumentException(where + ": " + key + " key \"" + f + "\" is not supported (" + String.join(", ", new java.util.TreeSet<>(fields)) + ")");
+            }
+        }
+        return b;
+    }
+
 }

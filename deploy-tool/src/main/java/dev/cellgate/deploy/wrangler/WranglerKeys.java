@@ -61,8 +61,8 @@ public final class WranglerKeys {
         implemented("vars", own, "strings on env (and in process.env under nodejs_compat)");
         refused("secrets", own, "secrets.required is refused until issue 21 items 2–5 land (item 5: deploy-tool secret)");
         refused("triggers", inh, "cron triggers are refused until issue 21 item 6 lands (nothing would run scheduled()); an empty triggers.crons is accepted: it schedules nothing");
-        refused("kv_namespaces", own, "KV namespaces are refused until issue 21 items 2–5 land (item 3)");
-        refused("r2_buckets", own, "R2 buckets are refused until issue 21 items 2–5 land (item 3)");
+        implemented("kv_namespaces", own, "KV namespaces stored in the fleet bucket under kv/<id>/ (docs/bindings.md); preview_id is not used");
+        implemented("r2_buckets", own, "R2 buckets stored in the fleet bucket under r2/<bucket_name>/ (docs/bindings.md); jurisdiction is refused, preview_bucket_name is not used");
         refused("d1_databases", own, "D1 databases are not implemented yet");
         refused("queues", own, "Queues are not implemented yet");
         refused("workflows", own, "Workflows are not implemented yet");

@@ -56,8 +56,8 @@ class PushRefusalsTest {
 
     @Test
     void anUnsupportedWranglerKeyIsRefusedByName() throws Exception {
-        project(tmp.resolve("p"), CONFIG.replace("\"name\": \"fixture\",", "\"name\": \"fixture\", \"kv_namespaces\": [],"), WORKER);
-        refused(push(tmp.resolve("p").toString()), "\"kv_namespaces\"", "not supported");
+        project(tmp.resolve("p"), CONFIG.replace("\"name\": \"fixture\",", "\"name\": \"fixture\", \"d1_databases\": [],"), WORKER);
+        refused(push(tmp.resolve("p").toString()), "\"d1_databases\"", "not supported");
     }
 
     @Test
@@ -178,11 +178,11 @@ class PushRefusalsTest {
 
     @Test
     void underJsonARefusalIsAlsoAJsonObjectOnStdout() throws Exception {
-        project(tmp.resolve("p"), CONFIG.replace("\"name\": \"fixture\",", "\"name\": \"fixture\", \"r2_buckets\": [],"), WORKER);
+        project(tmp.resolve("p"), CONFIG.replace("\"name\": \"fixture\",", "\"name\": \"fixture\", \"d1_databases\": [],"), WORKER);
         ToolRun r = push(tmp.resolve("p").toString(), "--json");
         assertThat(r.code()).isEqualTo(ExitCodes.REFUSED);
         assertThat(r.json().getBoolean("ok")).isFalse();
         assertThat(r.json().getInteger("exit_code")).isEqualTo(3);
-        assertThat(r.json().getString("error")).contains("\"r2_buckets\"");
+        assertThat(r.json().getString("error")).contains("\"d1_databases\"");
     }
 }

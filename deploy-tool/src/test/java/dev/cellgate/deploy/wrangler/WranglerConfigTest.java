@@ -34,7 +34,7 @@ class WranglerConfigTest {
         assertThat(c.compatibilityFlags()).containsExactly("nodejs_compat");
     }
 
-    static final String SEVEN_PROBLEMS = "{\"name\":\"x\",\"kv_namespaces\":[],\"ai\":{},\"site\":{},\"limits\":{},"
+    static final String SEVEN_PROBLEMS = "{\"name\":\"x\",\"d1_databases\":[],\"ai\":{},\"site\":{},\"limits\":{},"
             + "\"triggers\":{\"crons\":[\"* * * * *\"]},\"no_such\":1,\"main\":3}";
 
     /** The check of "every refusal in one error", used on the real code and on the broken variant. */
@@ -42,7 +42,7 @@ class WranglerConfigTest {
         assertThatThrownBy(() -> parse(config))
                 .isInstanceOfSatisfying(ConfigRefusedException.class, e -> assertThat(e.reasons()).hasSize(7))
                 .hasMessageContaining("7 problems")
-                .hasMessageContaining("key \"kv_namespaces\" is not supported by cellgate: KV namespaces are refused until issue 21 items 2–5 land")
+                .hasMessageContaining("key \"d1_databases\" is not supported by cellgate: D1 databases are not implemented yet")
                 .hasMessageContaining("key \"ai\" is not supported").hasMessageContaining("key \"site\" is not supported")
                 .hasMessageContaining("key \"limits\" is not supported").hasMessageContaining("key \"triggers\" is not supported")
                 .hasMessageContaining("key \"no_such\" is not supported by cellgate (it is not in Wrangler's configuration schema")
@@ -119,4 +119,19 @@ class WranglerConfigTest {
                 .isEqualTo("{\"a\":\"// not a comment\",\"b\":\"/* nor this */\",\"c\":\"esc\\\"aped // x\"}");
         assertThatThrownBy(() -> Jsonc.strip("{ /* open")).hasMessageContaining("unterminated");
     }
+
+    @Test
+    void kvNamespacesAndR2BucketsBecomeManifestBindings() {
+        WranglerConfig c = parse("{\"kv_namespaces\":[{\"binding\":\"CACHE\",\"id\":\"0f2a\",\"preview_id\":\"p\"}],"
+                + "\"r2_buckets\":[{\"binding\":\"FILES\",\"bucket_name\":\"my-files\"}]}");
+        assertThat(c.bindings()).containsExactly(new dev.cellgate.core.deploy.bindings.KvNamespaceBinding("CACHE", "0f2a"),
+                new dev.cellgate.core.deploy.bindings.R2BucketBinding("FILES", "my-files", null));
+        assertThatThrownBy(() -> parse("{\"kv_namespaces\":[{\"binding\":\"C\",\"id\":\"1\",\"remote\":true}]}"))
+                .hasMessageContaining("kv_namespaces key \"remote\" is not supported");
+        assertThatThrownBy(() -> parse("{\"kv_namespaces\":[{\"binding\":\"C\"}]}"))
+                .hasMessageContaining("each of \"kv_namespaces\" needs \"binding\" and \"id\"");
+        assertThatThrownBy(() -> parse("{\"r2_buckets\":[{\"binding\":\"F\"}]}"))
+                .hasMessageContaining("each of \"r2_buckets\" needs \"binding\" and \"bucket_name\"");
+    }
+
 }

@@ -2,6 +2,7 @@ package dev.cellgate.core.bindings;
 
 import dev.cellgate.core.spi.bucket.BucketStore;
 import dev.cellgate.core.spi.js.BindingRegistry;
+import dev.cellgate.core.time.Ticker;
 
 /**
  * The binding types this build of cellgate serves, in one list: the node builds its engine with
@@ -18,6 +19,7 @@ public final class FleetBindings {
      *               bucket is opened: providers must then refuse calls that need it, by name)
      */
     public static BindingRegistry registry(BucketStore bucket) {
-        return BindingRegistry.of(new SecretTextProvider());
+        return BindingRegistry.of(new SecretTextProvider(), new KvNamespaceProvider(bucket, Ticker.SYSTEM),
+                new R2BucketProvider(bucket, Ticker.SYSTEM));
     }
 }

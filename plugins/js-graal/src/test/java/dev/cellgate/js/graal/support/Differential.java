@@ -236,7 +236,7 @@ public final class Differential {
         Map<String, String> dos = new HashMap<>();
         spec.getJsonObject("durableObjects", new JsonObject()).forEach(e -> dos.put(e.getKey(), (String) e.getValue()));
         return ScriptBundle.of(fixture.getFileName().toString(), fixture.getFileName().toString(), "worker.js", files, vars, dos,
-                spec.getString("compatibilityDate", "2025-01-01"), flags(spec));
+                spec.getString("compatibilityDate", "2025-01-01"), flags(spec)).withBindings(envBindings(spec));
     }
 
     /** Header values by lower-case name, joined by ", " as Headers.get does; set-cookie kept one per cookie. */
@@ -251,6 +251,16 @@ public final class Differential {
                 values.set(0, values.get(0) + ", " + h.getValue());
             }
         }
+        return out;
+    }
+
+    /** {@code kvNamespaces} / {@code r2Buckets} of cases.json ({@code {BINDING: id or bucket name}}, as miniflare takes them). */
+    static List<dev.cellgate.core.spi.js.EnvBinding> envBindings(JsonObject spec) {
+        List<dev.cellgate.core.spi.js.EnvBinding> out = new ArrayList<>();
+        spec.getJsonObject("kvNamespaces", new JsonObject()).forEach(e -> out.add(new dev.cellgate.core.spi.js.EnvBinding(e.getKey(),
+                "kv_namespace", new JsonObject().put("namespace_id", e.getValue()))));
+        spec.getJsonObject("r2Buckets", new JsonObject()).forEach(e -> out.add(new dev.cellgate.core.spi.js.EnvBinding(e.getKey(),
+                "r2_bucket", new JsonObject().put("bucket_name", e.getValue()))));
         return out;
     }
 
@@ -281,6 +291,6 @@ public final class Differential {
         Map<String, String> dos = new HashMap<>();
         spec.getJsonObject("durableObjects", new JsonObject()).forEach(e -> dos.put(e.getKey(), (String) e.getValue()));
         return new ScriptBundle(fixture.getFileName().toString(), fixture.getFileName().toString(), "worker.js", modules, vars, dos,
-                spec.getString("compatibilityDate", "2025-01-01"), flags(spec));
+                spec.getString("compatibilityDate", "2025-01-01"), flags(spec)).withBindings(envBindings(spec));
     }
 }
