@@ -5,6 +5,8 @@ import { readFileSync } from "node:fs";
 const [entry, jobFile] = process.argv.slice(2);
 const { Miniflare } = await import(entry);
 const job = JSON.parse(readFileSync(jobFile, "utf8"));
+// Headers of miniflare's transport, not of the asset worker's answer.
+const TRANSPORT = new Set(["mf-content-encoding", "transfer-encoding", "cf-cache-status", "content-length"]);
 const out = [];
 for (const config of job.configs) {
   const mf = new Miniflare({
@@ -13,17 +15,19 @@ for (const config of job.configs) {
     assets: { directory: job.directory, routerConfig: { has_user_worker: false }, assetConfig: config },
   });
   for (const q of job.requests) {
-    const send = async (headers) => {
-      const r = await mf.dispatchFetch("http://localhost" + q.path, { method: q.method, headers, redirect: "manual" });
+    const send = async (extra) => {
+      const r = await mf.dispatchFetch("http://localhost" + q.path,
+        { method: q.method, headers: { ...(q.headers || {}), ...extra }, redirect: "manual" });
       const body = await r.text();
-      return { status: r.status, location: r.headers.get("location"), etag: r.headers.get("etag"),
-        contentType: r.headers.get("content-type"), cacheControl: r.headers.get("cache-control"), body };
+      const headers = {};
+      for (const [k, v] of r.headers) if (!TRANSPORT.has(k)) headers[k] = v;
+      return { status: r.status, headers, body };
     };
     const first = await send({});
-    const row = { config, method: q.method, path: q.path, first };
-    if (first.etag) {
-      row.revalidated = await send({ "if-none-match": first.etag });
-      row.revalidatedWeak = await send({ "if-none-match": "W/" + first.etag });
+    const row = { config, method: q.method, path: q.path, requestHeaders: q.headers || {}, first };
+    if (first.headers.etag) {
+      row.revalidated = await send({ "if-none-match": first.headers.etag });
+      row.revalidatedWeak = await send({ "if-none-match": "W/" + first.headers.etag });
       row.revalidatedOther = await send({ "if-none-match": '"0000"' });
     }
     out.push(row);

@@ -1,21 +1,19 @@
 package dev.cellgate.core.logic.assets;
 
+import java.util.Locale;
 import java.util.Map;
 
 /**
- * What the asset router answers: a status, the headers it sets, and the file whose bytes are the
- * body ({@code null}: no body). {@code location} is set for a redirect.
+ * What the asset router answers: a status, the headers it sets (lower-case names, in order), and
+ * the file whose bytes are the body ({@code body} null: no body; {@code file} names the file the
+ * answer is about, also for a 304).
  */
 public record AssetResponse(int status, Map<String, String> headers, AssetEntry body, String file) {
     public AssetResponse {
-        headers = Map.copyOf(headers);
-    }
-
-    static AssetResponse empty(int status) {
-        return new AssetResponse(status, Map.of(), null, null);
+        headers = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(headers));
     }
 
     public String header(String name) {
-        return headers.get(name);
+        return headers.get(name.toLowerCase(Locale.ROOT));
     }
 }

@@ -10,14 +10,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The same directory served by miniflare's asset worker (workerd, the reference) and by
- * {@link AssetRouter}, under every html_handling x not_found_handling, for a table of request
- * paths: status, Location, body, Content-Type, Cache-Control and ETag presence must agree, and so
+ * {@link AssetRouter}, for a table of requests: status, every header the asset worker sets (the
+ * ETag's presence, not its digest: workerd hashes differently), and the body must agree, and so
  * must the answer to If-None-Match with the file's own ETag (strong and weak) and with another.
  */
 class AssetRouterDifferentialTest {
@@ -32,13 +34,16 @@ class AssetRouterDifferentialTest {
     @TempDir
     Path tmp;
 
-    @Test
-    void agreesWithMiniflareOnEveryConfigAndPath() throws Exception {
-        SiteFixture site = new SiteFixture(tmp.resolve("site"))
+    private SiteFixture pages() {
+        return new SiteFixture(tmp.resolve("site"))
                 .file("/index.html", "root").file("/file.html", "file").file("/folder/index.html", "folder")
                 .file("/both.html", "both-file").file("/both/index.html", "both-dir").file("/bin", "bin")
                 .file("/notes.txt", "notes").file("/404.html", "not found").file("/sub/404.html", "sub not found")
                 .file("/~tilde.html", "tilde").file("/space name.html", "space");
+    }
+
+    @Test
+    void htmlAndNotFoundHandlingAgreeWithMiniflareOnEveryConfigAndPath() throws Exception {
         JsonArray configs = new JsonArray();
         for (String html : List.of("auto-trailing-slash", "force-trailing-slash", "drop-trailing-slash", "none")) {
             for (String nf : List.of("none", "404-page", "single-page-application")) {
@@ -46,51 +51,95 @@ class AssetRouterDifferentialTest {
             }
         }
         JsonArray requests = new JsonArray();
-        for (String p : PATHS) {
-            requests.add(new JsonObject().put("method", "GET").put("path", p));
-        }
+        PATHS.forEach(p -> requests.add(get(p)));
         requests.add(new JsonObject().put("method", "HEAD").put("path", "/file"));
         requests.add(new JsonObject().put("method", "POST").put("path", "/file"));
         requests.add(new JsonObject().put("method", "POST").put("path", "/nope"));
+        requests.add(get("/file").put("headers", new JsonObject().put("range", "bytes=0-1")));
+        requests.add(get("/file").put("headers", new JsonObject().put("authorization", "Bearer x")));
+        assertThat(differences(pages(), configs, requests)).isEmpty();
+    }
+
+    @Test
+    void redirectsAndHeadersAgreeWithMiniflare() throws Exception {
+        SiteFixture site = pages().file("/blog/post.html", "post").file("/blog/index.html", "blog")
+                .file("/_redirects", String.join("\n",
+                        "# comment", "", "/shadow /file 301", "/q /file?a=1 302", "/frag /file#top 301",
+                        "/dup /file 301", "/dup /index.html 302", "/bad /file 418", "/toomany /a /b 301",
+                        "/p/:a/:b /x/:b/:a 303", "/s/* /t/:splat 307", "/loop/* /loop/index.html 200",
+                        "/spa/* /index.html 200", "/r/:x /blog/index.html 200", "/k/* /blog/index 200",
+                        "/abs https://example.com/:x 301", "/proxyabs https://example.com/ 200",
+                        "relative /file 301", "/port https://example.com:8080/p 301", "/file /index.html 302",
+                        "/st /file 200", "/sth /file.html 200", "/d/* /file 200", "/d2/* /blog/:splat 200",
+                        "/n/* /blog/ 200", "/stq /file?x=1 200", "/nf /nothing 200", "/chain /st 301",
+                        "/st /index.html 301", "/blog/old/* /elsewhere 301", "https://localhost/hostrule /file 301",
+                        "/x   /file   301   ", "/tab\t/file\t301", "/twice/*/and/* /y 301", "/e/* /blog/post.html 200"))
+                .file("/_headers", String.join("\n",
+                        "/*", "  X-All: one", "/blog/*", "  X-All: two", "  X-Splat: got-:splat", "/blog/post",
+                        "  ! X-All", "  ! ETag", "/:name", "  X-Name: :name", "https://localhost/h*", "  X-Host: yes",
+                        "/notes.txt", "  Cache-Control: max-age=10", "  Content-Type: text/markdown",
+                        "/folder/*", "  X-Twice: a", "  x-twice: b", "X-Orphan: no-pattern-above"));
+        JsonArray configs = new JsonArray()
+                .add(new JsonObject().put("html_handling", "auto-trailing-slash").put("not_found_handling", "none"))
+                .add(new JsonObject().put("html_handling", "force-trailing-slash").put("not_found_handling", "404-page"));
+        JsonArray requests = new JsonArray();
+        for (String p : List.of("/shadow", "/shadow?z=9", "/q?z=9", "/q", "/frag", "/frag?z", "/dup", "/bad", "/toomany",
+                "/p/1/2", "/s/a/b?k", "/loop/x", "/spa/x/y", "/r/y", "/k/a", "/abs", "/proxyabs", "/relative", "/port",
+                "/file", "/st", "/sth", "/d/a", "/d2/post", "/n/a", "/stq?y", "/nf", "/chain", "/blog/old/x",
+                "/hostrule", "/x", "/tab", "/twice/a/and/b", "/e/a", "/blog/post", "/blog/", "/blog/zz", "/h", "/hx",
+                "/notes.txt", "/folder/", "/_redirects", "/_headers", "/", "/nope")) {
+            requests.add(get(p));
+        }
+        requests.add(new JsonObject().put("method", "POST").put("path", "/st"));
+        requests.add(new JsonObject().put("method", "POST").put("path", "/shadow"));
+        assertThat(differences(site, configs, requests)).isEmpty();
+    }
+
+    private static JsonObject get(String path) {
+        return new JsonObject().put("method", "GET").put("path", path);
+    }
+
+    private List<String> differences(SiteFixture site, JsonArray configs, JsonArray requests) throws Exception {
         JsonArray reference = MiniflareAssets.run(tmp, new JsonObject().put("directory", site.root.toString())
                 .put("configs", configs).put("requests", requests));
         assertThat(reference).hasSize(configs.size() * requests.size());
-
+        RedirectRules redirects = RedirectRules.parse(site.text("/_redirects"));
+        HeaderRules headers = HeaderRules.parse(site.text("/_headers"));
         List<String> mismatches = new ArrayList<>();
         for (Object o : reference) {
             JsonObject row = (JsonObject) o;
             JsonObject config = row.getJsonObject("config");
             AssetRouter router = new AssetRouter(new HtmlHandling(config.getString("html_handling"),
-                    config.getString("not_found_handling"), site));
+                    config.getString("not_found_handling"), site), redirects, headers);
             String target = row.getString("path");
             int q = target.indexOf('?');
-            String pathname = UrlPaths.pathname(q < 0 ? target : target.substring(0, q));
-            String search = q < 0 ? "" : target.substring(q);
-            String method = row.getString("method");
-            String where = config.encode() + " " + method + " " + target;
-            AssetResponse first = router.route(method, pathname, search, null);
+            JsonObject sent = row.getJsonObject("requestHeaders");
+            AssetRequest req = new AssetRequest(row.getString("method"), "localhost",
+                    UrlPaths.pathname(q < 0 ? target : target.substring(0, q)), q < 0 ? "" : target.substring(q), null,
+                    sent.containsKey("range") || sent.containsKey("authorization"));
+            String where = config.encode() + " " + req.method() + " " + target + " " + sent.encode();
+            AssetResponse first = router.route(req);
             compare(where, row.getJsonObject("first"), first, site, mismatches);
             if (row.containsKey("revalidated")) {
-                String etag = first.header("ETag");
+                String etag = first.header("etag");
                 compare(where + " If-None-Match: own", row.getJsonObject("revalidated"),
-                        router.route(method, pathname, search, etag), site, mismatches);
+                        router.route(req.withIfNoneMatch(etag)), site, mismatches);
                 compare(where + " If-None-Match: W/own", row.getJsonObject("revalidatedWeak"),
-                        router.route(method, pathname, search, "W/" + etag), site, mismatches);
+                        router.route(req.withIfNoneMatch("W/" + etag)), site, mismatches);
                 compare(where + " If-None-Match: other", row.getJsonObject("revalidatedOther"),
-                        router.route(method, pathname, search, "\"0000\""), site, mismatches);
+                        router.route(req.withIfNoneMatch("\"0000\"")), site, mismatches);
             }
         }
-        assertThat(mismatches).isEmpty();
+        return mismatches;
     }
 
     private static void compare(String where, JsonObject expected, AssetResponse actual, SiteFixture site, List<String> out) {
-        String body = actual.body() == null ? "" : site.body(actual.file());
-        String got = "status=" + actual.status() + " location=" + actual.header("Location") + " body=" + body
-                + " type=" + actual.header("Content-Type") + " cache=" + actual.header("Cache-Control")
-                + " etag=" + (actual.header("ETag") != null);
-        String want = "status=" + expected.getInteger("status") + " location=" + expected.getString("location")
-                + " body=" + expected.getString("body") + " type=" + expected.getString("contentType")
-                + " cache=" + expected.getString("cacheControl") + " etag=" + (expected.getString("etag") != null);
+        Map<String, String> gotHeaders = new TreeMap<>(actual.headers());
+        gotHeaders.computeIfPresent("etag", (k, v) -> "present");
+        Map<String, String> wantHeaders = new TreeMap<>();
+        expected.getJsonObject("headers").forEach(e -> wantHeaders.put(e.getKey(), e.getKey().equals("etag") ? "present" : (String) e.getValue()));
+        String got = actual.status() + " " + gotHeaders + " body=" + (actual.body() == null ? "" : site.body(actual.file()));
+        String want = expected.getInteger("status") + " " + wantHeaders + " body=" + expected.getString("body");
         if (!got.equals(want)) {
             out.add(where + "\n   miniflare: " + want + "\n   cellgate:  " + got);
         }
@@ -107,7 +156,7 @@ class AssetRouterDifferentialTest {
             }
             Path script = tmp.resolve("miniflare-assets.mjs");
             try (var in = MiniflareAssets.class.getResourceAsStream("/assets/miniflare-assets.mjs")) {
-                Files.copy(in, script);
+                Files.copy(in, script, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
             }
             Path jobFile = tmp.resolve("job.json");
             Files.writeString(jobFile, job.encode());

@@ -17,7 +17,7 @@ class HtmlHandlingTest {
     }
 
     private String answer(String html, String nf, SiteFixture site, String path) {
-        AssetResponse r = new AssetRouter(new HtmlHandling(html, nf, site)).route("GET", path, "", null);
+        AssetResponse r = new AssetRouter(new HtmlHandling(html, nf, site)).route(AssetRequest.get(path));
         return r.status() + " " + (r.status() == 307 ? r.header("Location") : r.file());
     }
 

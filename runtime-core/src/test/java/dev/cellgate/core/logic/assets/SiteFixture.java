@@ -28,6 +28,9 @@ final class SiteFixture implements AssetLookup {
             Files.createDirectories(p.getParent());
             byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
             Files.write(p, bytes);
+            if (pathname.equals("/_redirects") || pathname.equals("/_headers")) {
+                return this;
+            }
             files.put(pathname, new AssetEntry(sha256(bytes), bytes.length, contentType(pathname)));
             return this;
         } catch (IOException e) {
@@ -46,6 +49,12 @@ final class SiteFixture implements AssetLookup {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** The text of a file written here, or empty when there is none. */
+    String text(String pathname) {
+        Path p = root.resolve(pathname.substring(1));
+        return Files.isRegularFile(p) ? body(pathname) : "";
     }
 
     Stream<String> pathnames() {
