@@ -15,17 +15,24 @@ import java.util.Set;
 /**
  * The subset of a Wrangler config cellgate runs: {@code name, main, compatibility_date,
  * compatibility_flags, durable_objects, migrations, vars, triggers}, and how the modules are made
- * ({@code rules, find_additional_modules, base_dir, no_bundle, upload_source_maps}: {@link Modules}).
+ * ({@code rules, find_additional_modules, base_dir, no_bundle, upload_source_maps}: {@link Modules}),
+ * and {@code assets} ({@link AssetsKey}).
  * Any other key is refused by name: silently ignoring, say, a KV binding would deploy a Worker that
  * fails at runtime.
  */
 public record WranglerConfig(String name, String main, String compatibilityDate, List<String> compatibilityFlags,
                              Map<String, String> durableObjects, JsonArray migrations, Map<String, String> vars,
-                             JsonObject triggers, Modules modules) {
+                             JsonObject triggers, Modules modules, AssetsKey assets) {
+
+    public WranglerConfig(String name, String main, String compatibilityDate, List<String> compatibilityFlags,
+                          Map<String, String> durableObjects, JsonArray migrations, Map<String, String> vars,
+                          JsonObject triggers, Modules modules) {
+        this(name, main, compatibilityDate, compatibilityFlags, durableObjects, migrations, vars, triggers, modules, null);
+    }
 
     public static final Set<String> KEYS = Set.of("name", "main", "compatibility_date", "compatibility_flags",
             "durable_objects", "migrations", "vars", "triggers", "$schema",
-            "rules", "find_additional_modules", "base_dir", "no_bundle", "upload_source_maps");
+            "rules", "find_additional_modules", "base_dir", "no_bundle", "upload_source_maps", "assets");
 
     /**
      * The module keys, as Wrangler reads them: {@code rules} (each {@code {type, globs, fallthrough}}),
@@ -58,7 +65,7 @@ public record WranglerConfig(String name, String main, String compatibilityDate,
             if (!KEYS.contains(k)) {
                 throw new IllegalArgumentException(where + ": key \"" + k + "\" is not supported by cellgate (supported: "
                         + "name, main, compatibility_date, compatibility_flags, durable_objects, migrations, vars, triggers, rules, "
-                        + "find_additional_modules, base_dir, no_bundle, upload_source_maps)");
+                        + "find_additional_modules, base_dir, no_bundle, upload_source_maps, assets)");
             }
         }
         String name = string(o, "name", where);
@@ -144,7 +151,8 @@ public record WranglerConfig(String name, String main, String compatibilityDate,
         }
         Modules modules = new Modules(rules == null ? new JsonArray() : rules, bool(o, "find_additional_modules", where),
                 string(o, "base_dir", where), bool(o, "no_bundle", where), bool(o, "upload_source_maps", where));
-        return new WranglerConfig(name, main, date, flags, dos, migrations, vars, (JsonObject) t, modules);
+        AssetsKey assets = o.containsKey("assets") ? AssetsKey.parse(o.getValue("assets"), where) : null;
+        return new WranglerConfig(name, main, date, flags, dos, migrations, vars, (JsonObject) t, modules, assets);
     }
 
     private static boolean bool(JsonObject o, String key, String where) {

@@ -37,7 +37,7 @@ class WranglerConfigTest {
     @Test
     void everyOtherKeyIsRefusedByName() {
         for (String key : new String[] {"kv_namespaces", "r2_buckets", "d1_databases", "routes", "account_id", "workers_dev",
-                "env", "services", "queues", "build", "site", "assets", "preserve_file_names", "placement", "limits", "observability"}) {
+                "env", "services", "queues", "build", "site", "preserve_file_names", "placement", "limits", "observability"}) {
             assertThatThrownBy(() -> parse("{\"name\":\"x\",\"" + key + "\":{}}")).as(key)
                     .hasMessageContaining("key \"" + key + "\" is not supported by cellgate");
         }

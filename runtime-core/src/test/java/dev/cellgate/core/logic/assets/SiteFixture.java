@@ -31,7 +31,7 @@ final class SiteFixture implements AssetLookup {
             if (pathname.equals("/_redirects") || pathname.equals("/_headers")) {
                 return this;
             }
-            files.put(pathname, new AssetEntry(sha256(bytes), bytes.length, contentType(pathname)));
+            files.put(pathname, new AssetEntry(sha256(bytes), bytes.length, ContentTypes.of(pathname)));
             return this;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -59,17 +59,6 @@ final class SiteFixture implements AssetLookup {
 
     Stream<String> pathnames() {
         return files.keySet().stream();
-    }
-
-    /** The types workerd gives the extensions this fixture uses (none for a file without one). */
-    private static String contentType(String pathname) {
-        if (pathname.endsWith(".html")) {
-            return "text/html; charset=utf-8";
-        }
-        if (pathname.endsWith(".txt")) {
-            return "text/plain; charset=utf-8";
-        }
-        return null;
     }
 
     static String sha256(byte[] bytes) {
