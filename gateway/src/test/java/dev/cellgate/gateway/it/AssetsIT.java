@@ -27,7 +27,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** A real node serves a deployment's static assets before its Worker, as stored by the push. */
 class AssetsIT {
-    private static final String WORKER = "export default { fetch(req) { return new Response('worker ' + new URL(req.url).pathname); } };";
+    private static final String WORKER = """
+            export default { fetch(req, env) {
+              const path = new URL(req.url).pathname;
+              if (path.startsWith('/binding/')) return env.ASSETS.fetch(new URL(path.slice('/binding'.length), req.url));
+              return new Response('worker ' + path);
+            } };
+            """;
 
     @TempDir
     Path dir;
@@ -53,9 +59,10 @@ class AssetsIT {
         Manifest plain = new Manifest(id, "site", System.currentTimeMillis(), "index.js",
                 List.of(new Manifest.BlobRef("index.js", DeploymentStore.sha256(code), code.length)), Map.of(), Map.of(), null,
                 "2025-04-01", List.of(), null, List.of());
-        Manifest m = new Manifest(id, plain.name(), plain.createdMs(), plain.main(), plain.modules(), plain.bindings(),
+        Manifest m = new Manifest(id, plain.name(), plain.createdMs(), plain.main(), plain.modules(),
+                List.of(new dev.cellgate.core.deploy.bindings.AssetsBinding("ASSETS")),
                 plain.migrations(), plain.compatibilityDate(), plain.compatibilityFlags(), plain.triggers(), plain.plugins(),
-                new WorkerSettings(new AssetsConfig("auto-trailing-slash", "none", false, workerFirst, digest), List.of(), null, null, null));
+                new WorkerSettings(new AssetsConfig("auto-trailing-slash", "single-page-application", false, workerFirst, digest), List.of(), null, null, null));
         assertThat(d.putManifest(m).join().written()).isTrue();
         var cur = d.current().join();
         assertThat(d.moveCurrent(cur, id, System.currentTimeMillis()).join().written()).isTrue();
@@ -90,9 +97,11 @@ class AssetsIT {
             assertThat(old.statusCode()).isEqualTo(301);
             assertThat(old.headers().firstValue("location")).hasValue("/style.css?x=1");
             assertThat(get(n, "/style.css").body()).isEqualTo("body{}");
-            assertThat(get(n, "/nothing/here").body()).as("no asset: the Worker").isEqualTo("worker /nothing/here");
+            assertThat(get(n, "/nothing/here").body()).as("no asset: the Worker (the SPA fallback is env.ASSETS's)").isEqualTo("worker /nothing/here");
             assertThat(get(n, "/api/users").body()).as("run_worker_first").isEqualTo("worker /api/users");
             assertThat(get(n, "/api/doc.txt").body()).as("excluded from run_worker_first").isEqualTo("doc");
+            assertThat(get(n, "/binding/style.css").body()).as("env.ASSETS.fetch").isEqualTo("body{}");
+            assertThat(get(n, "/binding/spa/route").body()).as("env.ASSETS.fetch keeps not_found_handling").isEqualTo("home v1");
 
             publish(b, Map.of("/index.html", "home v2"), "", List.of());
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();

@@ -10,6 +10,9 @@ import dev.cellgate.core.spi.js.BindingRegistry;
  * JavaScript wrapper in the engine plugin (docs/architecture.md, "Bindings").
  */
 public final class FleetBindings {
+    /** Asset bytes env.ASSETS keeps in memory per engine. */
+    static final long ASSET_CACHE_BYTES = 32L * 1024 * 1024;
+
     private FleetBindings() {
     }
 
@@ -18,6 +21,6 @@ public final class FleetBindings {
      *               bucket is opened: providers must then refuse calls that need it, by name)
      */
     public static BindingRegistry registry(BucketStore bucket) {
-        return BindingRegistry.of(new SecretTextProvider());
+        return BindingRegistry.of(new SecretTextProvider(), new AssetsProvider(bucket, new dev.cellgate.core.assets.BlobCache(ASSET_CACHE_BYTES)));
     }
 }
