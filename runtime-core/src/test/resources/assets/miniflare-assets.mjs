@@ -9,10 +9,18 @@ const job = JSON.parse(readFileSync(jobFile, "utf8"));
 const TRANSPORT = new Set(["mf-content-encoding", "transfer-encoding", "cf-cache-status", "content-length"]);
 const out = [];
 for (const config of job.configs) {
+  // has_user_worker / run_worker_first are the router's; the rest is the asset worker's config.
+  const { has_user_worker = false, run_worker_first, ...assetConfig } = config;
+  const routerConfig = { has_user_worker };
+  if (run_worker_first !== undefined) routerConfig.invoke_user_worker_ahead_of_assets = run_worker_first === true;
+  if (Array.isArray(run_worker_first)) routerConfig.static_routing = { user_worker: run_worker_first.filter((r) => !r.startsWith("!")),
+    asset_worker: run_worker_first.filter((r) => r.startsWith("!")).map((r) => r.slice(1)) };
   const mf = new Miniflare({
     modules: true,
-    script: "export default { fetch() { return new Response('worker', { status: 599 }); } }",
-    assets: { directory: job.directory, routerConfig: { has_user_worker: false }, assetConfig: config },
+    compatibilityDate: "2025-04-15",
+    // With a Worker, its answers are told apart by this status.
+    script: "export default { fetch() { return new Response('worker', { status: 299 }); } }",
+    assets: { directory: job.directory, routerConfig, assetConfig },
   });
   for (const q of job.requests) {
     const send = async (extra) => {

@@ -1,5 +1,6 @@
 package dev.cellgate.deploy.push;
 
+import dev.cellgate.core.assets.AssetObjects;
 import dev.cellgate.core.deploy.DeploymentIds;
 import dev.cellgate.core.deploy.DeploymentStore;
 import dev.cellgate.core.deploy.Manifest;
@@ -123,29 +124,21 @@ public final class Publisher {
      */
     private AssetsUploaded uploadAssets(AssetsDirectory dir) {
         int uploaded = 0;
-        for (Map.Entry<String, java.nio.file.Path> f : dir.files().entrySet()) {
-            dev.cellgate.core.logic.assets.AssetEntry e = dir.manifest().get(f.getKey());
-            boolean fresh = bucket.version(Keys.asset(e.sha256())).join().isEmpty()
-                    && putAsset(e.sha256(), AssetsDirectory.read(f.getValue()));
-            progress.advance("assets" + f.getKey(), e.size(), fresh);
-            uploaded += fresh ? 1 : 0;
+        try {
+            for (Map.Entry<String, java.nio.file.Path> f : dir.files().entrySet()) {
+                dev.cellgate.core.logic.assets.AssetEntry e = dir.manifest().get(f.getKey());
+                boolean fresh = AssetObjects.store(bucket, e.sha256(), () -> AssetsDirectory.read(f.getValue()));
+                progress.advance("assets" + f.getKey(), e.size(), fresh);
+                uploaded += fresh ? 1 : 0;
+            }
+            byte[] manifest = dir.manifest().encode();
+            String digest = DeploymentStore.sha256(manifest);
+            boolean fresh = AssetObjects.store(bucket, digest, () -> manifest);
+            progress.advance("assets manifest (" + dir.files().size() + " files)", manifest.length, fresh);
+            return new AssetsUploaded(uploaded + (fresh ? 1 : 0), dir.files().size() + 1, digest);
+        } catch (IllegalStateException e) {
+            throw CommandException.failed(e.getMessage(), e);
         }
-        byte[] manifest = dir.manifest().encode();
-        String digest = DeploymentStore.sha256(manifest);
-        boolean fresh = bucket.version(Keys.asset(digest)).join().isEmpty() && putAsset(digest, manifest);
-        progress.advance("assets manifest (" + dir.files().size() + " files)", manifest.length, fresh);
-        return new AssetsUploaded(uploaded + (fresh ? 1 : 0), dir.files().size() + 1, digest);
-    }
-
-    private boolean putAsset(String sha256, byte[] bytes) {
-        if (!DeploymentStore.sha256(bytes).equals(sha256)) {
-            throw CommandException.failed("asset " + sha256 + " changed while the push read it", null);
-        }
-        WriteOutcome w = bucket.putIfAbsent(Keys.asset(sha256), bytes).join();
-        if (w instanceof WriteOutcome.Ambiguous a) {
-            throw CommandException.failed("upload of " + Keys.asset(sha256) + " is ambiguous: " + a.reason() + "; push again", null);
-        }
-        return w.written();
     }
 
     private static Manifest withAssets(Manifest m, dev.cellgate.deploy.wrangler.AssetsKey key, String assetManifest) {

@@ -2,15 +2,14 @@ package dev.cellgate.gateway.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cellgate.core.assets.AssetObjects;
 import dev.cellgate.core.deploy.AssetManifest;
 import dev.cellgate.core.deploy.DeploymentIds;
 import dev.cellgate.core.deploy.DeploymentStore;
 import dev.cellgate.core.deploy.Manifest;
 import dev.cellgate.core.deploy.WorkerSettings;
 import dev.cellgate.core.deploy.bindings.AssetsConfig;
-import dev.cellgate.core.logic.Keys;
 import dev.cellgate.core.logic.assets.AssetEntry;
-import dev.cellgate.core.logic.assets.ContentTypes;
 import dev.cellgate.core.spi.bucket.BucketStore;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -43,15 +42,8 @@ class AssetsIT {
     /** Stores files + rules as the push does and makes a deployment with them current. */
     static String publish(BucketStore b, Map<String, String> files, String redirects, List<String> workerFirst) {
         Map<String, AssetEntry> entries = new TreeMap<>();
-        files.forEach((path, text) -> {
-            byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-            String sha = DeploymentStore.sha256(bytes);
-            b.putIfAbsent(Keys.asset(sha), bytes).join();
-            entries.put(path, new AssetEntry(sha, bytes.length, ContentTypes.of(path)));
-        });
-        byte[] am = new AssetManifest(entries, redirects, "/*\n  X-Served-By: assets\n").encode();
-        String digest = DeploymentStore.sha256(am);
-        b.putIfAbsent(Keys.asset(digest), am).join();
+        files.forEach((path, text) -> entries.put(path, AssetObjects.putFile(b, path, text.getBytes(StandardCharsets.UTF_8))));
+        String digest = AssetObjects.putManifest(b, new AssetManifest(entries, redirects, "/*\n  X-Served-By: assets\n"));
         DeploymentStore d = new DeploymentStore(b);
         byte[] code = WORKER.getBytes(StandardCharsets.UTF_8);
         d.putBlob(code).join();
@@ -97,7 +89,8 @@ class AssetsIT {
             assertThat(old.statusCode()).isEqualTo(301);
             assertThat(old.headers().firstValue("location")).hasValue("/style.css?x=1");
             assertThat(get(n, "/style.css").body()).isEqualTo("body{}");
-            assertThat(get(n, "/nothing/here").body()).as("no asset: the Worker (the SPA fallback is env.ASSETS's)").isEqualTo("worker /nothing/here");
+            assertThat(get(n, "/nothing/here").body()).as("run_worker_first routes: the rest is the assets', SPA fallback included")
+                    .isEqualTo("home v1");
             assertThat(get(n, "/api/users").body()).as("run_worker_first").isEqualTo("worker /api/users");
             assertThat(get(n, "/api/doc.txt").body()).as("excluded from run_worker_first").isEqualTo("doc");
             assertThat(get(n, "/binding/style.css").body()).as("env.ASSETS.fetch").isEqualTo("body{}");
@@ -109,7 +102,8 @@ class AssetsIT {
                 Thread.sleep(100);
             }
             assertThat(get(n, "/").body()).isEqualTo("home v2");
-            assertThat(get(n, "/style.css").body()).as("not in the new deployment's assets").isEqualTo("worker /style.css");
+            assertThat(get(n, "/style.css").body()).as("not in the new deployment's assets, no routes: the Worker")
+                    .isEqualTo("worker /style.css");
         }
     }
 }

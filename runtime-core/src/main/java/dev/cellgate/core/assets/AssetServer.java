@@ -7,8 +7,8 @@ import dev.cellgate.core.logic.Keys;
 import dev.cellgate.core.logic.assets.AssetEntry;
 import dev.cellgate.core.logic.assets.AssetRequest;
 import dev.cellgate.core.logic.assets.AssetResponse;
-import dev.cellgate.core.logic.assets.AssetRouter;
 import dev.cellgate.core.logic.assets.HeaderRules;
+import dev.cellgate.core.logic.assets.PublicAssets;
 import dev.cellgate.core.logic.assets.HtmlHandling;
 import dev.cellgate.core.logic.assets.RedirectRules;
 import dev.cellgate.core.logic.assets.WorkerFirst;
@@ -19,12 +19,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * One deployment's static assets, served from the fleet bucket: the {@link AssetManifest} named by
  * {@code assets.manifest} (read once, checked against its digest), the routing decisions of
- * {@link AssetRouter}, and file bytes read from {@code assets/<sha256>} (checked against the digest,
+ * {@link PublicAssets}, and file bytes read from {@code assets/<sha256>} (checked against the digest,
  * then kept in a {@link BlobCache} shared by the node's deployments).
- *
- * <p>With a Worker, a request goes to the Worker when {@code run_worker_first} says so, or when no
- * asset (or {@code _redirects} rule) matches without {@code not_found_handling}: the fallback page
- * is for deployments without a Worker and for {@code env.ASSETS.fetch}.
  */
 public final class AssetServer {
     /** A complete answer: status, headers (lower-case names), body (empty for none). */
@@ -34,20 +30,15 @@ public final class AssetServer {
     private final BucketStore bucket;
     private final BlobCache cache;
     private final AssetManifest manifest;
-    private final AssetRouter router;
-    private final AssetRouter routerWithoutFallback;
-    private final WorkerFirst workerFirst;
+    private final PublicAssets routing;
 
     private AssetServer(BucketStore bucket, BlobCache cache, AssetsConfig config, AssetManifest manifest) {
         this.bucket = bucket;
         this.cache = cache;
         this.manifest = manifest;
-        RedirectRules redirects = RedirectRules.parse(manifest.redirects());
-        HeaderRules headers = HeaderRules.parse(manifest.headers());
-        HtmlHandling handling = new HtmlHandling(config.htmlHandling(), config.notFoundHandling(), manifest);
-        this.router = new AssetRouter(handling, redirects, headers);
-        this.routerWithoutFallback = new AssetRouter(handling.withNotFoundHandling("none"), redirects, headers);
-        this.workerFirst = new WorkerFirst(config.runWorkerFirst(), config.runWorkerFirstRoutes());
+        this.routing = new PublicAssets(new HtmlHandling(config.htmlHandling(), config.notFoundHandling(), manifest),
+                RedirectRules.parse(manifest.redirects()), HeaderRules.parse(manifest.headers()),
+                new WorkerFirst(config.runWorkerFirst(), config.runWorkerFirstRoutes()));
     }
 
     public static CompletableFuture<AssetServer> load(BucketStore bucket, BlobCache cache, AssetsConfig config) {
@@ -71,22 +62,13 @@ public final class AssetServer {
      * @param hasWorker the deployment has a Worker (else the assets answer everything)
      */
     public CompletableFuture<Served> servePublic(AssetRequest req, boolean hasWorker) {
-        if (!hasWorker) {
-            return serve(req);
-        }
-        if (workerFirst.workerFirst(req.pathname())) {
-            return CompletableFuture.completedFuture(null);
-        }
-        AssetResponse r = routerWithoutFallback.route(req);
-        if (r.status() == 404 || r.status() == 405) {
-            return CompletableFuture.completedFuture(null);
-        }
-        return body(r);
+        AssetResponse r = routing.route(req, hasWorker);
+        return r == null ? CompletableFuture.completedFuture(null) : body(r);
     }
 
     /** The answer of {@code env.ASSETS.fetch(request)}, and of a deployment without a Worker. */
     public CompletableFuture<Served> serve(AssetRequest req) {
-        return body(router.route(req));
+        return body(routing.binding(req));
     }
 
     private CompletableFuture<Served> body(AssetResponse r) {

@@ -9,7 +9,6 @@ import dev.cellgate.core.deploy.bindings.AssetsConfig;
 import dev.cellgate.core.logic.Keys;
 import dev.cellgate.core.logic.assets.AssetEntry;
 import dev.cellgate.core.logic.assets.AssetRequest;
-import dev.cellgate.core.logic.assets.ContentTypes;
 import dev.cellgate.core.store.file.FileBucketStore;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -30,16 +29,8 @@ class AssetServerTest {
     private String store(Map<String, String> files, String redirects) {
         bucket = new FileBucketStore("file://" + tmp, tmp, false);
         Map<String, AssetEntry> entries = new TreeMap<>();
-        files.forEach((path, text) -> {
-            byte[] b = text.getBytes(StandardCharsets.UTF_8);
-            String sha = DeploymentStore.sha256(b);
-            bucket.putIfAbsent(Keys.asset(sha), b).join();
-            entries.put(path, new AssetEntry(sha, b.length, ContentTypes.of(path)));
-        });
-        byte[] m = new AssetManifest(entries, redirects, "/*\n  X-Site: yes\n").encode();
-        String digest = DeploymentStore.sha256(m);
-        bucket.putIfAbsent(Keys.asset(digest), m).join();
-        return digest;
+        files.forEach((path, text) -> entries.put(path, AssetObjects.putFile(bucket, path, text.getBytes(StandardCharsets.UTF_8))));
+        return AssetObjects.putManifest(bucket, new AssetManifest(entries, redirects, "/*\n  X-Site: yes\n"));
     }
 
     private static String text(AssetServer.Served s) {
@@ -63,14 +54,21 @@ class AssetServerTest {
     @Test
     void withAWorkerUnmatchedAndWorkerFirstRequestsGoToTheWorker() {
         String m = store(Map.of("/index.html", "home", "/api/static.json", "{}"), "");
-        AssetServer s = AssetServer.load(bucket, new BlobCache(1 << 20),
+        AssetServer plain = AssetServer.load(bucket, new BlobCache(1 << 20),
+                new AssetsConfig("auto-trailing-slash", "single-page-application", false, List.of(), m)).join();
+        assertThat(text(plain.servePublic(AssetRequest.get("/"), true).join())).isEqualTo("200 home");
+        assertThat(text(plain.servePublic(AssetRequest.get("/nope"), true).join())).as("no file: the Worker").isEqualTo("(worker)");
+        // as miniflare answers with a Worker: a POST where an asset matches is the assets' 405, elsewhere the Worker's
+        assertThat(text(plain.servePublic(new AssetRequest("POST", "h", "/", "", null, false), true).join())).isEqualTo("405 ");
+        assertThat(text(plain.servePublic(new AssetRequest("POST", "h", "/nope", "", null, false), true).join())).isEqualTo("(worker)");
+        assertThat(text(plain.serve(AssetRequest.get("/nope")).join())).as("env.ASSETS.fetch keeps the fallback").isEqualTo("200 home");
+
+        AssetServer routed = AssetServer.load(bucket, new BlobCache(1 << 20),
                 new AssetsConfig("auto-trailing-slash", "single-page-application", false, List.of("/api/*", "!/api/static.json"), m)).join();
-        assertThat(text(s.servePublic(AssetRequest.get("/"), true).join())).isEqualTo("200 home");
-        assertThat(text(s.servePublic(AssetRequest.get("/nope"), true).join())).isEqualTo("(worker)");
-        assertThat(text(s.servePublic(AssetRequest.get("/api/users"), true).join())).isEqualTo("(worker)");
-        assertThat(text(s.servePublic(AssetRequest.get("/api/static.json"), true).join())).isEqualTo("200 {}");
-        assertThat(text(s.servePublic(new AssetRequest("POST", "h", "/", "", null, false), true).join())).isEqualTo("(worker)");
-        assertThat(text(s.serve(AssetRequest.get("/nope")).join())).as("env.ASSETS.fetch keeps the fallback").isEqualTo("200 home");
+        assertThat(text(routed.servePublic(AssetRequest.get("/api/users"), true).join())).isEqualTo("(worker)");
+        assertThat(text(routed.servePublic(AssetRequest.get("/api/static.json"), true).join())).isEqualTo("200 {}");
+        assertThat(text(routed.servePublic(AssetRequest.get("/nope"), true).join()))
+                .as("with routes, the rest is the assets' alone, fallback included").isEqualTo("200 home");
     }
 
     @Test
@@ -82,5 +80,9 @@ class AssetServerTest {
                 new AssetsConfig("none", "none", false, List.of(), m)).join();
         assertThatThrownBy(() -> s.serve(AssetRequest.get("/a.txt")).join()).isInstanceOf(CompletionException.class)
                 .hasMessageContaining("does not match its digest");
+        // the broken variant (no digest check) serves the wrong bytes: what the assertion above guards against
+        AssetServer broken = AssetServer.load(bucket, BlobCache.brokenWithoutDigestCheckForTests(1 << 20),
+                new AssetsConfig("none", "none", false, List.of(), m)).join();
+        assertThat(text(broken.serve(AssetRequest.get("/a.txt")).join())).isEqualTo("200 wrong");
     }
 }

@@ -38,6 +38,11 @@ public final class WorkerFirst {
         return Pattern.compile(re.toString(), Pattern.DOTALL);
     }
 
+    /** Whether routes were given (Wrangler's array form): the requests they do not send to the Worker are the assets' alone. */
+    public boolean routed() {
+        return !include.isEmpty() || !exclude.isEmpty();
+    }
+
     /** Whether the Worker, not the assets, answers a request for {@code pathname}. */
     public boolean workerFirst(String pathname) {
         if (all) {

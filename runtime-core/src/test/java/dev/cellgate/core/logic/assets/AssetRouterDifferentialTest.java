@@ -95,6 +95,28 @@ class AssetRouterDifferentialTest {
         assertThat(differences(site, configs, requests)).isEmpty();
     }
 
+    @Test
+    void withAWorkerTheSameRequestsSplitBetweenAssetsAndWorkerAsOnMiniflare() throws Exception {
+        SiteFixture site = pages().file("/api/doc.txt", "doc").file("/_redirects", "/old /file 301\n/api/moved /file 302");
+        JsonArray configs = new JsonArray();
+        for (String nf : List.of("none", "404-page", "single-page-application")) {
+            configs.add(new JsonObject().put("html_handling", "auto-trailing-slash").put("not_found_handling", nf).put("has_user_worker", true));
+        }
+        configs.add(new JsonObject().put("html_handling", "drop-trailing-slash").put("not_found_handling", "none")
+                .put("has_user_worker", true).put("run_worker_first", true));
+        configs.add(new JsonObject().put("html_handling", "auto-trailing-slash").put("not_found_handling", "single-page-application")
+                .put("has_user_worker", true).put("run_worker_first", new JsonArray().add("/api/*").add("!/api/doc.txt")));
+        JsonArray requests = new JsonArray();
+        for (String p : List.of("/", "/file", "/file.html", "/folder", "/nope", "/sub/x", "/old", "/api/x", "/api/doc.txt",
+                "/api/moved", "/%66ile")) {
+            requests.add(get(p));
+        }
+        requests.add(get("/nope").put("headers", new JsonObject().put("sec-fetch-mode", "navigate").put("accept", "text/html")));
+        requests.add(new JsonObject().put("method", "POST").put("path", "/file"));
+        requests.add(new JsonObject().put("method", "POST").put("path", "/nope"));
+        assertThat(differences(site, configs, requests)).isEmpty();
+    }
+
     private static JsonObject get(String path) {
         return new JsonObject().put("method", "GET").put("path", path);
     }
@@ -109,8 +131,11 @@ class AssetRouterDifferentialTest {
         for (Object o : reference) {
             JsonObject row = (JsonObject) o;
             JsonObject config = row.getJsonObject("config");
-            AssetRouter router = new AssetRouter(new HtmlHandling(config.getString("html_handling"),
-                    config.getString("not_found_handling"), site), redirects, headers);
+            Object rwf = config.getValue("run_worker_first");
+            PublicAssets router = new PublicAssets(new HtmlHandling(config.getString("html_handling"),
+                    config.getString("not_found_handling"), site), redirects, headers,
+                    new WorkerFirst(Boolean.TRUE.equals(rwf), rwf instanceof JsonArray a ? a.getList() : List.of()));
+            boolean hasWorker = config.getBoolean("has_user_worker", false);
             String target = row.getString("path");
             int q = target.indexOf('?');
             JsonObject sent = row.getJsonObject("requestHeaders");
@@ -118,22 +143,30 @@ class AssetRouterDifferentialTest {
                     UrlPaths.pathname(q < 0 ? target : target.substring(0, q)), q < 0 ? "" : target.substring(q), null,
                     sent.containsKey("range") || sent.containsKey("authorization"));
             String where = config.encode() + " " + req.method() + " " + target + " " + sent.encode();
-            AssetResponse first = router.route(req);
+            AssetResponse first = router.route(req, hasWorker);
             compare(where, row.getJsonObject("first"), first, site, mismatches);
-            if (row.containsKey("revalidated")) {
+            if (row.containsKey("revalidated") && first != null) {
                 String etag = first.header("etag");
                 compare(where + " If-None-Match: own", row.getJsonObject("revalidated"),
-                        router.route(req.withIfNoneMatch(etag)), site, mismatches);
+                        router.route(req.withIfNoneMatch(etag), hasWorker), site, mismatches);
                 compare(where + " If-None-Match: W/own", row.getJsonObject("revalidatedWeak"),
-                        router.route(req.withIfNoneMatch("W/" + etag)), site, mismatches);
+                        router.route(req.withIfNoneMatch("W/" + etag), hasWorker), site, mismatches);
                 compare(where + " If-None-Match: other", row.getJsonObject("revalidatedOther"),
-                        router.route(req.withIfNoneMatch("\"0000\"")), site, mismatches);
+                        router.route(req.withIfNoneMatch("\"0000\""), hasWorker), site, mismatches);
             }
         }
         return mismatches;
     }
 
     private static void compare(String where, JsonObject expected, AssetResponse actual, SiteFixture site, List<String> out) {
+        if (actual == null || expected.getInteger("status") == 299) {
+            String got = actual == null ? "the Worker" : "the assets (" + actual.status() + ")";
+            String want = expected.getInteger("status") == 299 ? "the Worker" : "the assets (" + expected.getInteger("status") + ")";
+            if (!got.equals(want)) {
+                out.add(where + "\n   miniflare: " + want + "\n   cellgate:  " + got);
+            }
+            return;
+        }
         Map<String, String> gotHeaders = new TreeMap<>(actual.headers());
         gotHeaders.computeIfPresent("etag", (k, v) -> "present");
         Map<String, String> wantHeaders = new TreeMap<>();

@@ -3,14 +3,12 @@ package dev.cellgate.js.graal.bindings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cellgate.core.assets.AssetObjects;
 import dev.cellgate.core.assets.BlobCache;
 import dev.cellgate.core.bindings.AssetsProvider;
 import dev.cellgate.core.deploy.AssetManifest;
-import dev.cellgate.core.deploy.DeploymentStore;
 import dev.cellgate.core.deploy.bindings.AssetsConfig;
-import dev.cellgate.core.logic.Keys;
 import dev.cellgate.core.logic.assets.AssetEntry;
-import dev.cellgate.core.logic.assets.ContentTypes;
 import dev.cellgate.core.spi.js.BindingRegistry;
 import dev.cellgate.core.spi.js.EnvBinding;
 import dev.cellgate.core.spi.js.ScriptBundle;
@@ -32,15 +30,9 @@ class AssetsBindingTest {
 
     private AssetsConfig store(FileBucketStore bucket) {
         Map<String, AssetEntry> entries = new TreeMap<>();
-        Map.of("/index.html", "home", "/app.js", "let x = 1;").forEach((path, text) -> {
-            byte[] b = text.getBytes(StandardCharsets.UTF_8);
-            String sha = DeploymentStore.sha256(b);
-            bucket.putIfAbsent(Keys.asset(sha), b).join();
-            entries.put(path, new AssetEntry(sha, b.length, ContentTypes.of(path)));
-        });
-        byte[] m = new AssetManifest(entries, "/old /app.js 301", "").encode();
-        String digest = DeploymentStore.sha256(m);
-        bucket.putIfAbsent(Keys.asset(digest), m).join();
+        Map.of("/index.html", "home", "/app.js", "let x = 1;")
+                .forEach((path, text) -> entries.put(path, AssetObjects.putFile(bucket, path, text.getBytes(StandardCharsets.UTF_8))));
+        String digest = AssetObjects.putManifest(bucket, new AssetManifest(entries, "/old /app.js 301", ""));
         return new AssetsConfig("auto-trailing-slash", "single-page-application", true, List.of(), digest);
     }
 
