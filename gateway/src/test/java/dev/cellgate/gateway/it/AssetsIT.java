@@ -73,7 +73,7 @@ class AssetsIT {
     void assetsAnswerFirstThenTheWorkerAndANewDeploymentBringsItsOwnAssets() throws Exception {
         try (Fleet f = Fleet.onFileBucket(dir, Map.of()); BucketStore b = f.openBucket()) {
             publish(b, Map.of("/index.html", "home v1", "/style.css", "body{}", "/api/doc.txt", "doc"), "/old /style.css 301",
-                    List.of("/api/*", "!/api/doc.txt"));
+                    List.of("/api/*", "!/api/doc.txt", "/binding/*"));
             NodeProcess n = f.start("a1");
             HttpResponse<String> home = get(n, "/");
             assertThat(home.statusCode()).isEqualTo(200);
