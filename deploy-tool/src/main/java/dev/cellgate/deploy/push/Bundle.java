@@ -9,10 +9,15 @@ import java.util.Map;
  * What a push uploads, validated: the Wrangler config, the Worker name, the module bytes by path
  * (main first) with each module's type (ES modules where {@code types} says nothing), the plugin
  * jars the deployment carries, and how the modules were made (for the user: "bundled with esbuild
- * 0.28.2", "single module").
+ * 0.28.2", "single module"), and the static assets directory when the config has {@code assets}.
  */
 public record Bundle(WranglerConfig config, String name, String main, Map<String, byte[]> modules, List<PluginJar> plugins,
-                     String origin, Map<String, ModuleType> types) {
+                     String origin, Map<String, ModuleType> types, AssetsDirectory assets) {
+
+    public Bundle(WranglerConfig config, String name, String main, Map<String, byte[]> modules, List<PluginJar> plugins,
+                  String origin, Map<String, ModuleType> types) {
+        this(config, name, main, modules, plugins, origin, types, null);
+    }
 
     public Bundle(WranglerConfig config, String name, String main, Map<String, byte[]> modules, List<PluginJar> plugins,
                   String origin) {
@@ -34,7 +39,7 @@ public record Bundle(WranglerConfig config, String name, String main, Map<String
     }
 
     public Bundle withPlugins(List<PluginJar> jars) {
-        return new Bundle(config, name, main, modules, jars, origin, types);
+        return new Bundle(config, name, main, modules, jars, origin, types, assets);
     }
 
     public long totalBytes() {
@@ -45,6 +50,6 @@ public record Bundle(WranglerConfig config, String name, String main, Map<String
         for (PluginJar p : plugins) {
             n += p.bytes().length;
         }
-        return n;
+        return n + (assets == null ? 0 : assets.totalBytes());
     }
 }

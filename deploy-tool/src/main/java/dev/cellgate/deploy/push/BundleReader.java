@@ -152,7 +152,12 @@ public final class BundleReader {
             throw CommandException.refused("Worker name '" + name + "' must be 1-63 letters, digits, - and _, starting with a "
                     + "letter or digit (set \"name\" in the config or use --name)");
         }
-        return new Bundle(config, name, main, modules, List.of(), origin, types);
+        AssetsDirectory assets = null;
+        if (config.assets() != null) {
+            Path base = cfg == null ? dir : cfg.toAbsolutePath().getParent();
+            assets = AssetsDirectory.scan(base.resolve(config.assets().directory()).normalize(), note);
+        }
+        return new Bundle(config, name, main, modules, List.of(), origin, types, assets);
     }
 
     /** With upload_source_maps, the maps named by the sourceMappingURL of modules pushed as they are. */

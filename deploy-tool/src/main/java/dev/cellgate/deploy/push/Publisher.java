@@ -1,5 +1,6 @@
 package dev.cellgate.deploy.push;
 
+import dev.cellgate.core.assets.AssetObjects;
 import dev.cellgate.core.deploy.DeploymentIds;
 import dev.cellgate.core.deploy.DeploymentStore;
 import dev.cellgate.core.deploy.Manifest;
@@ -53,19 +54,28 @@ public final class Publisher {
     public record Result(String deployment, String previous, int blobsUploaded, int blobsReused, int casRetries, Manifest manifest) {
     }
 
+    /** The assets uploaded: how many objects were new, and the digest of the asset manifest. */
+    private record AssetsUploaded(int uploaded, int total, String manifest) {
+    }
+
     public Result publish(Bundle b) {
         long now = System.currentTimeMillis();
         String id = DeploymentIds.next(now);
-        progress.begin(b.modules().size() + b.plugins().size(), b.totalBytes());
+        int assetItems = b.assets() == null ? 0 : b.assets().files().size() + 1;
+        progress.begin(b.modules().size() + b.plugins().size() + assetItems, b.totalBytes());
         List<Manifest.BlobRef> modules = new ArrayList<>();
         List<Manifest.BlobRef> plugins = new ArrayList<>();
         int uploaded = 0;
+        AssetsUploaded assets = null;
         try {
             for (Map.Entry<String, byte[]> m : b.modules().entrySet()) {
                 uploaded += upload(m.getKey(), m.getValue(), b.type(m.getKey()), modules) ? 1 : 0;
             }
             for (Bundle.PluginJar p : b.plugins()) {
                 uploaded += upload(p.fileName(), p.bytes(), null, plugins) ? 1 : 0;
+            }
+            if (b.assets() != null) {
+                assets = uploadAssets(b.assets());
             }
         } finally {
             progress.end();
@@ -80,8 +90,12 @@ public final class Publisher {
         Manifest manifest = new Manifest(id, legacy.name(), now, legacy.main(), legacy.modules(), all,
                 legacy.migrations(), legacy.compatibilityDate(), legacy.compatibilityFlags(), legacy.triggers(), legacy.plugins(),
                 new WorkerSettings(null, java.util.List.of(), null, b.config().environment(), b.config().hosting()));
+        if (assets != null) {
+            manifest = withAssets(manifest, b.config().assets(), assets.manifest());
+            uploaded += assets.uploaded();
+        }
         writeManifest(manifest);
-        int total = modules.size() + plugins.size();
+        int total = modules.size() + plugins.size() + (assets == null ? 0 : assets.total());
         for (int attempt = 1; attempt <= MAX_CAS_ATTEMPTS; attempt++) {
             Optional<StoredRecord<CurrentDeployment>> cur = store.current().join();
             beforeMove.run();
@@ -110,6 +124,41 @@ public final class Publisher {
         refs.add(new Manifest.BlobRef(path, DeploymentStore.sha256(bytes), bytes.length, type));
         progress.advance(path, bytes.length, fresh);
         return fresh;
+    }
+
+    /**
+     * Every file under {@code assets/<sha256>} unless an object is already there (the key is the
+     * content, so an object there holds these bytes), then the asset manifest the same way.
+     */
+    private AssetsUploaded uploadAssets(AssetsDirectory dir) {
+        int uploaded = 0;
+        try {
+            for (Map.Entry<String, java.nio.file.Path> f : dir.files().entrySet()) {
+                dev.cellgate.core.logic.assets.AssetEntry e = dir.manifest().get(f.getKey());
+                boolean fresh = AssetObjects.store(bucket, e.sha256(), () -> AssetsDirectory.read(f.getValue()));
+                progress.advance("assets" + f.getKey(), e.size(), fresh);
+                uploaded += fresh ? 1 : 0;
+            }
+            byte[] manifest = dir.manifest().encode();
+            String digest = DeploymentStore.sha256(manifest);
+            boolean fresh = AssetObjects.store(bucket, digest, () -> manifest);
+            progress.advance("assets manifest (" + dir.files().size() + " files)", manifest.length, fresh);
+            return new AssetsUploaded(uploaded + (fresh ? 1 : 0), dir.files().size() + 1, digest);
+        } catch (IllegalStateException e) {
+            throw CommandException.failed(e.getMessage(), e);
+        }
+    }
+
+    private static Manifest withAssets(Manifest m, dev.cellgate.deploy.wrangler.AssetsKey key, String assetManifest) {
+        List<dev.cellgate.core.deploy.bindings.Binding> bindings = new ArrayList<>(m.bindings());
+        if (key.binding() != null) {
+            bindings.add(new dev.cellgate.core.deploy.bindings.AssetsBinding(key.binding()));
+        }
+        dev.cellgate.core.deploy.WorkerSettings s = m.settings();
+        return new Manifest(m.id(), m.name(), m.createdMs(), m.main(), m.modules(), bindings, m.migrations(),
+                m.compatibilityDate(), m.compatibilityFlags(), m.triggers(), m.plugins(),
+                new dev.cellgate.core.deploy.WorkerSettings(key.toConfig(assetManifest), s.queueConsumers(), s.cpuMs(),
+                        s.environment(), s.hosting()));
     }
 
     private void writeManifest(Manifest m) {

@@ -29,7 +29,7 @@ import java.util.Set;
 public record WranglerConfig(String name, String main, String compatibilityDate, List<String> compatibilityFlags,
                              Map<String, String> durableObjects, JsonArray migrations, Map<String, String> vars,
                              JsonObject triggers, Modules modules, Bundling bundling, Build build, JsonObject hosting,
-                             String environment, List<String> notes, List<Binding> bindings) {
+                             String environment, List<String> notes, List<Binding> bindings, AssetsKey assets) {
 
     /** The keys that reach esbuild: {@code define, alias, tsconfig, minify, keep_names, jsx_factory, jsx_fragment}. */
     public record Bundling(Map<String, String> define, Map<String, String> alias, String tsconfig, boolean minify,
@@ -132,7 +132,7 @@ public record WranglerConfig(String name, String main, String compatibilityDate,
 
     private WranglerConfig withNotes(List<String> n) {
         return new WranglerConfig(name, main, compatibilityDate, compatibilityFlags, durableObjects, migrations, vars, triggers,
-                modules, bundling, build, hosting, environment, List.copyOf(n), bindings);
+                modules, bundling, build, hosting, environment, List.copyOf(n), bindings, assets);
     }
 
     /** {@code triggers} with no cron in it: it schedules nothing, so it has no meaning to refuse. */
@@ -184,9 +184,10 @@ public record WranglerConfig(String name, String main, String compatibilityDate,
                 string(o, "jsx_factory", where), string(o, "jsx_fragment", where)));
         Build build = problems.attempt(() -> build(o, problems));
         List<Binding> bindings = problems.attempt(() -> storageBindings(o, where));
+        AssetsKey assets = problems.attempt(() -> o.containsKey("assets") ? AssetsKey.parse(o.getValue("assets"), where) : null);
         if (problems.refusals().isEmpty()) {
             return new WranglerConfig(name, main, date, flags, dos, migrations, vars, triggers, modules, bundling, build, hosting,
-                    env, List.of(), bindings);
+                    env, List.of(), bindings, assets);
         }
         return null;
     }

@@ -67,7 +67,7 @@ public final class WranglerKeys {
         refused("queues", own, "Queues are not implemented yet");
         refused("workflows", own, "Workflows are not implemented yet");
         refused("services", own, "service bindings are refused until issue 21 items 2–5 land (item 4)");
-        refused("assets", inh, "static assets are refused until issue 21 items 2–5 land (item 2)");
+        implemented("assets", inh, "static assets served before the Worker with Cloudflare's routing, and the ASSETS binding (docs/assets.md)");
         implemented("define", own, "esbuild --define");
         implemented("alias", inh, "esbuild --alias; a relative path is relative to the config");
         implemented("tsconfig", inh, "esbuild --tsconfig");

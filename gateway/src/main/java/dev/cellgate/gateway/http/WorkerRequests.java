@@ -1,5 +1,9 @@
 package dev.cellgate.gateway.http;
 
+import dev.cellgate.core.assets.AssetServer;
+import dev.cellgate.core.assets.DeployedAssets;
+import dev.cellgate.core.logic.assets.AssetRequest;
+import dev.cellgate.core.logic.assets.UrlPaths;
 import dev.cellgate.core.observe.LogContext;
 import dev.cellgate.core.spi.js.StubCallException;
 import dev.cellgate.core.worker.WorkerPool;
@@ -43,10 +47,11 @@ public final class WorkerRequests implements Handler<HttpServerRequest> {
     private final RequestMetrics metrics;
     private final dev.cellgate.core.logic.RequestCf cf;
     private final RetryableCellCalls unserved;
+    private final DeployedAssets assets;
 
     public WorkerRequests(WorkerPool pool, long maxBody, java.util.function.BooleanSupplier draining, SocketRegistry sockets,
             RequestMetrics metrics) {
-        this(pool, maxBody, draining, sockets, metrics, dev.cellgate.core.logic.RequestCf.NONE, null);
+        this(pool, maxBody, draining, sockets, metrics, dev.cellgate.core.logic.RequestCf.NONE, null, null);
     }
 
     /**
@@ -54,10 +59,12 @@ public final class WorkerRequests implements Handler<HttpServerRequest> {
      * @param unserved requests whose Durable Object call failed retryably (e.g. this node serves no
      *                 cells: degraded, issue 29): when the Worker fails such a request, it is answered
      *                 503 with Retry-After, not 500 as a Worker error
+     * @param assets   the deployments' static assets, served before the Worker; null: none
      */
     public WorkerRequests(WorkerPool pool, long maxBody, java.util.function.BooleanSupplier draining, SocketRegistry sockets,
-            RequestMetrics metrics, dev.cellgate.core.logic.RequestCf cf, RetryableCellCalls unserved) {
+            RequestMetrics metrics, dev.cellgate.core.logic.RequestCf cf, RetryableCellCalls unserved, DeployedAssets assets) {
         this.cf = cf;
+        this.assets = assets;
         this.pool = pool;
         this.maxBody = maxBody;
         this.draining = draining;
@@ -123,6 +130,55 @@ public final class WorkerRequests implements Handler<HttpServerRequest> {
             upgrade(req, ctx, requestId, finish);
             return;
         }
+        dev.cellgate.core.spi.js.LoadedScript script = pool.current();
+        if (assets == null || script == null) {
+            toWorker(req, ctx, requestId);
+            return;
+        }
+        // Static assets answer before the Worker (SPEC §17), by the assets of the code that would run.
+        assets.of(script.bundle().deploymentId())
+                .thenCompose(server -> server.isEmpty() ? java.util.concurrent.CompletableFuture.completedFuture(null)
+                        : server.get().servePublic(assetRequest(req), true))
+                .whenComplete((served, err) -> ctx.runOnContext(v -> {
+                    try (LogContext.Scope s = LogContext.enter(requestId, null)) {
+                        if (err != null) {
+                            req.resume();
+                            fail(req, requestId, unwrap(err));
+                        } else if (served == null) {
+                            toWorker(req, ctx, requestId);
+                        } else {
+                            writeAsset(req, requestId, served);
+                        }
+                    }
+                }));
+    }
+
+    /** The request as asset routing reads it: {@code new URL(url).pathname}, the query, the conditional headers. */
+    static AssetRequest assetRequest(HttpServerRequest req) {
+        String uri = req.uri();
+        int q = uri.indexOf('?');
+        String path = req.path() == null ? "/" : req.path();
+        String search = q < 0 || q == uri.length() - 1 ? "" : uri.substring(q);
+        String host = req.authority() == null ? "" : req.authority().host();
+        return new AssetRequest(req.method().name(), host, UrlPaths.pathname(path), search, req.getHeader("if-none-match"),
+                req.getHeader("range") != null || req.getHeader("authorization") != null);
+    }
+
+    private void writeAsset(HttpServerRequest req, String requestId, AssetServer.Served served) {
+        HttpServerResponse response = req.response();
+        req.resume();
+        response.setStatusCode(served.status());
+        served.headers().forEach(response::putHeader);
+        response.putHeader(REQUEST_ID_HEADER, requestId);
+        if (served.body().length == 0) {
+            response.end();
+        } else {
+            response.end(io.vertx.core.buffer.Buffer.buffer(served.body()));
+        }
+    }
+
+    private void toWorker(HttpServerRequest req, Context ctx, String requestId) {
+        HttpServerResponse response = req.response();
         java.util.concurrent.atomic.AtomicBoolean tooLarge = new java.util.concurrent.atomic.AtomicBoolean();
         HttpExchange.read(req, requestId, maxBody, tooLarge)
                 .thenCompose(data -> {

@@ -88,6 +88,8 @@ public final class Node {
      * one small GET per node every half second is the price.
      */
     static final long DEPLOY_POLL_MS = 500;
+    /** Asset file bytes a node keeps in memory (immutable by digest; least recently served dropped first). */
+    static final long ASSET_CACHE_BYTES = 64L * 1024 * 1024;
     /** Peer protocol version, published in the lease and checked on every peer request. */
     public static final int PROTOCOL = PeerAuth.VERSION;
 
@@ -486,7 +488,8 @@ public final class Node {
      */
     private void startPublicServers(int loops) throws StartupException {
         WorkerRequests handler = new WorkerRequests(workers, config.maxRequestBodyBytes(), () -> draining, sockets,
-                metrics.requests(), config.requestCf(), retryableCellCalls);
+                metrics.requests(), config.requestCf(), retryableCellCalls,
+                new dev.cellgate.core.assets.DeployedAssets(bucket, new dev.cellgate.core.assets.BlobCache(ASSET_CACHE_BYTES)));
         publicRequests = handler;
         String host = config.addr().host();
         int port = config.addr().port();

@@ -11,6 +11,9 @@ import dev.cellgate.core.time.Ticker;
  * JavaScript wrapper in the engine plugin (docs/architecture.md, "Bindings").
  */
 public final class FleetBindings {
+    /** Asset bytes env.ASSETS keeps in memory per engine. */
+    static final long ASSET_CACHE_BYTES = 32L * 1024 * 1024;
+
     private FleetBindings() {
     }
 
@@ -20,6 +23,6 @@ public final class FleetBindings {
      */
     public static BindingRegistry registry(BucketStore bucket) {
         return BindingRegistry.of(new SecretTextProvider(), new KvNamespaceProvider(bucket, Ticker.SYSTEM),
-                new R2BucketProvider(bucket, Ticker.SYSTEM));
+                new R2BucketProvider(bucket, Ticker.SYSTEM), new AssetsProvider(bucket, new dev.cellgate.core.assets.BlobCache(ASSET_CACHE_BYTES)));
     }
 }

@@ -48,6 +48,9 @@ public record Deployment(Manifest manifest, Map<String, byte[]> modules) {
                     }
                     others.add(new EnvBinding(s.name(), s.type(), s.settings(), value));
                 }
+                // env.ASSETS serves by the manifest's assets object: its provider gets that as settings
+                case dev.cellgate.core.deploy.bindings.AssetsBinding a -> others.add(new EnvBinding(a.name(), a.type(),
+                        manifest.settings().assets() == null ? null : manifest.settings().assets().toJson()));
                 default -> others.add(new EnvBinding(b.name(), b.type(), b.settings()));
             }
         }

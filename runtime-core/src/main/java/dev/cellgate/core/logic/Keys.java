@@ -14,6 +14,8 @@ public final class Keys {
     public static final String DEPLOY = "deploy/";
     public static final String BLOBS = "deploy-blobs/sha256/";
     public static final String PROBE = "probe/";
+    /** Static assets, content-addressed: {@code assets/<sha256>} (files and asset manifests, SPEC §17). */
+    public static final String ASSETS = "assets/";
 
     public static String ownership(String scope) {
         return "cells/" + scope + "/own.json";
@@ -52,5 +54,9 @@ public final class Keys {
 
     public static String blob(String sha256Hex) {
         return BLOBS + sha256Hex;
+    }
+
+    public static String asset(String sha256Hex) {
+        return ASSETS + sha256Hex;
     }
 }

@@ -54,7 +54,7 @@ class ManifestBindingsTest {
     @Test
     void everyBindingTypeAndTheWorkerSettingsRoundTrip() {
         WorkerSettings settings = new WorkerSettings(new AssetsConfig("auto-trailing-slash", "single-page-application", false,
-                List.of("/api/*")), List.of(new QueueConsumer("jobs", 10L, 5L, 3L, "dlq", null, null)), 50L, "staging",
+                List.of("/api/*"), "0".repeat(64)), List.of(new QueueConsumer("jobs", 10L, 5L, 3L, "dlq", null, null)), 50L, "staging",
                 new JsonObject().put("routes", new JsonArray().add("example.com/*")));
         Manifest m = manifest(EVERY_TYPE, settings);
         Manifest back = Manifest.decode(m.encode());

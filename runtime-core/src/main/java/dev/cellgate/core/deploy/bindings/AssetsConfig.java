@@ -10,10 +10,12 @@ import java.util.Set;
  * {@code assets} minus {@code directory}, which only the push reads). {@code runWorkerFirst} is
  * {@code true}/{@code false}, or the route patterns of Wrangler's array form in
  * {@code runWorkerFirstRoutes} (then {@code runWorkerFirst} is false). The optional env binding is
- * an {@link AssetsBinding} in {@code bindings}.
+ * an {@link AssetsBinding} in {@code bindings}. {@code manifest} is the SHA-256 of the
+ * {@link dev.cellgate.core.deploy.AssetManifest} the push stored at {@code assets/<manifest>}.
  */
 public record AssetsConfig(String htmlHandling, String notFoundHandling, boolean runWorkerFirst,
-                           List<String> runWorkerFirstRoutes) {
+                           List<String> runWorkerFirstRoutes, String manifest) {
+    private static final java.util.regex.Pattern HEX64 = java.util.regex.Pattern.compile("[0-9a-f]{64}");
     public static final Set<String> HTML_HANDLING = Set.of("auto-trailing-slash", "force-trailing-slash", "drop-trailing-slash", "none");
     public static final Set<String> NOT_FOUND_HANDLING = Set.of("single-page-application", "404-page", "none");
 
@@ -21,6 +23,9 @@ public record AssetsConfig(String htmlHandling, String notFoundHandling, boolean
         check(htmlHandling, HTML_HANDLING, "html_handling");
         check(notFoundHandling, NOT_FOUND_HANDLING, "not_found_handling");
         runWorkerFirstRoutes = List.copyOf(runWorkerFirstRoutes);
+        if (manifest == null || !HEX64.matcher(manifest).matches()) {
+            throw new IllegalArgumentException("assets.manifest must be the 64-hex-digit SHA-256 of the asset manifest (got " + manifest + ")");
+        }
         if (runWorkerFirst && !runWorkerFirstRoutes.isEmpty()) {
             throw new IllegalArgumentException("assets.run_worker_first is either true/false or a list of routes");
         }
@@ -35,17 +40,18 @@ public record AssetsConfig(String htmlHandling, String notFoundHandling, boolean
 
     public JsonObject toJson() {
         return new JsonObject().put("html_handling", htmlHandling).put("not_found_handling", notFoundHandling)
-                .put("run_worker_first", runWorkerFirstRoutes.isEmpty() ? (Object) runWorkerFirst : new JsonArray(runWorkerFirstRoutes));
+                .put("run_worker_first", runWorkerFirstRoutes.isEmpty() ? (Object) runWorkerFirst : new JsonArray(runWorkerFirstRoutes))
+                .put("manifest", manifest);
     }
 
     public static AssetsConfig decode(Object value) {
-        StrictJson f = StrictJson.of(value, "assets").only(Set.of("html_handling", "not_found_handling", "run_worker_first"));
+        StrictJson f = StrictJson.of(value, "assets").only(Set.of("html_handling", "not_found_handling", "run_worker_first", "manifest"));
         Object rwf = f.raw("run_worker_first");
         boolean first = rwf instanceof Boolean b && b;
         List<String> routes = rwf instanceof JsonArray ? f.texts("run_worker_first") : List.of();
         if (rwf != null && !(rwf instanceof Boolean) && !(rwf instanceof JsonArray)) {
             throw new IllegalArgumentException("assets: field 'run_worker_first' must be true, false or an array of routes, got " + rwf);
         }
-        return new AssetsConfig(f.text("html_handling"), f.text("not_found_handling"), first, routes);
+        return new AssetsConfig(f.text("html_handling"), f.text("not_found_handling"), first, routes, f.text("manifest"));
     }
 }
