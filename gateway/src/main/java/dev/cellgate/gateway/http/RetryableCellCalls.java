@@ -41,6 +41,18 @@ public final class RetryableCellCalls {
             public CompletableFuture<byte[]> call(CellIdentity target, String method, byte[] arguments) {
                 return mark(org.slf4j.MDC.get(LogContext.REQUEST_ID), inner.call(target, method, arguments));
             }
+
+            // Calls on RPC objects another node exported go through (and mark like the others): without these the
+            // interface's defaults would answer "no route" for every cross-node stub.
+            @Override
+            public CompletableFuture<byte[]> callExport(String node, String key, String op, String pathJson, byte[] arguments) {
+                return mark(org.slf4j.MDC.get(LogContext.REQUEST_ID), inner.callExport(node, key, op, pathJson, arguments));
+            }
+
+            @Override
+            public CompletableFuture<Void> releaseExport(String node, String key) {
+                return inner.releaseExport(node, key);
+            }
         };
     }
 
