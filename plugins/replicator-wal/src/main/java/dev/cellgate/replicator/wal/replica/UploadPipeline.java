@@ -54,10 +54,13 @@ final class UploadPipeline {
     private boolean uploading;
     private Throwable broken;
     /**
-     * What {@link #durable()} answers once broken: "outcome unknown" when a segment had been sent
-     * (it may have landed and a later restore may include it), else {@link #broken}.
+     * What {@link #durable()} answers once broken, for the commits added before the break: "outcome
+     * unknown" when the newest of them was in a segment already sent (it may have landed and a later
+     * restore may include it), else {@link #broken} (it never left the node).
      */
     private Throwable durableFailure;
+    /** A commit was added after the break: it never left the node, so durable() says plainly why. */
+    private boolean addedAfterBreak;
     private long bytesUploaded;
     private long segmentsUploaded;
 
@@ -109,6 +112,7 @@ final class UploadPipeline {
         CompletableFuture<Void> f;
         synchronized (this) {
             if (broken != null) {
+                addedAfterBreak = true;
                 return CompletableFuture.failedFuture(broken);
             }
             if (waiting.isEmpty() || sealed) {
@@ -127,8 +131,8 @@ final class UploadPipeline {
     /** Completes when everything added so far is durable and confirmed (and the pin is durable). */
     synchronized CompletableFuture<Void> durable() {
         if (broken != null) {
-            // A gate that asks after the break must hear what the commits it waits for heard.
-            return CompletableFuture.failedFuture(durableFailure);
+            // A gate that asks after the break must hear what the newest commit it waits for heard.
+            return CompletableFuture.failedFuture(addedAfterBreak ? broken : durableFailure);
         }
         if (!waiting.isEmpty() && waiting.peekLast().hasTransactions()) {
             return waiting.peekLast().done;
@@ -178,7 +182,8 @@ final class UploadPipeline {
             waiting.clear();
             if (broken == null) {
                 broken = cause;
-                durableFailure = sent.isEmpty() ? cause : outcomeUnknown(sent.get(sent.size() - 1), cause);
+                boolean newestUnsent = unsent.stream().anyMatch(CommitBatch::hasTransactions);
+                durableFailure = newestUnsent || sent.isEmpty() ? cause : outcomeUnknown(sent.get(sent.size() - 1), cause);
             }
         }
         sent.forEach(b -> b.done.completeExceptionally(outcomeUnknown(b, cause)));
