@@ -3,6 +3,7 @@ package dev.cellgate.gateway.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.vertx.core.json.JsonObject;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -61,7 +62,17 @@ class ClockSkewIT {
                 Thread.sleep(250);
             }
             for (NodeProcess n : List.of(healthy, skewed)) {
-                assertThat(n.lines()).as("%s fenced itself", n.name()).noneMatch(l -> l.startsWith("SELF-FENCE:"));
+                // The defect: the skewed peer's waker retired a live lease, and its owner found it REPLACED
+                // (SELF-FENCE "deleted by another writer", exit 3). A LAPSE is the bucket answering renewals
+                // too slowly (the loopback S3 emulator on a loaded box; lease.renewal_slow lines before it):
+                // since issue 29 the node degrades and rejoins, and the loop above saw it serve throughout.
+                List<JsonObject> fences = n.events("lease.fenced");
+                assertThat(fences).as("%s's lease was replaced by another writer", n.name())
+                        .noneMatch(f -> "replaced".equals(f.getString("kind")));
+                if (!fences.isEmpty()) {
+                    assertThat(n.events("lease.renewal_slow")).as("%s's lease lapsed without slow renewals: %s", n.name(), fences)
+                            .isNotEmpty();
+                }
                 assertThat(n.events("dead_node_gc.renewed")).as("%s's GC judged a live lease dead", n.name()).isEmpty();
                 assertThat(n.get(n.publicUrl("/c/skew?op=get")).body()).as("read through %s", n.name())
                         .isEqualTo(String.valueOf(served));
