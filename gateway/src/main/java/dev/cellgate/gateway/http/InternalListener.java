@@ -32,6 +32,16 @@ public final class InternalListener {
         });
     }
 
+    /**
+     * Counts the requests under {@code pathPrefix} (the peer protocol) for the drain, and closes
+     * their connections while {@code draining}. Call before the routes it counts are mounted.
+     */
+    public PeerTraffic peerTraffic(String pathPrefix, java.util.function.BooleanSupplier draining) {
+        PeerTraffic t = new PeerTraffic();
+        router.route(pathPrefix + "*").handler(t.handler(draining));
+        return t;
+    }
+
     /** Routes are added by the parts of the node that own them (operator API, peer protocol). */
     public Router router() {
         return router;

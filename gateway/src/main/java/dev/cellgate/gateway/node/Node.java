@@ -1,5 +1,6 @@
 package dev.cellgate.gateway.node;
 
+import dev.cellgate.core.logic.DrainCondition;
 import dev.cellgate.core.cell.CellRouter;
 import dev.cellgate.core.cell.Cells;
 import dev.cellgate.core.cell.CellsConfig;
@@ -128,6 +129,8 @@ public final class Node {
     private DeploymentWatcher deployments;
     private ExecutorService compileExecutor;
     private HttpServer internalServer;
+    /** Peer requests being answered: a stopping node lingers until its peers go quiet. */
+    private dev.cellgate.gateway.http.PeerTraffic peerTraffic;
     private int publicPort;
     private String advertise;
     private volatile boolean draining;
@@ -243,6 +246,7 @@ public final class Node {
         new OperatorApi(this).mount(internal.router());
         new CellRoutes(cells, ownership).mount(internal.router());
         new DashboardRoutes(new DashboardData(identity.nodeId(), fleet, bucket, cells, this::state)).mount(internal.router());
+        peerTraffic = internal.peerTraffic(PeerWire.PREFIX, () -> draining);
         new PeerRoutes(() -> peerAuth, identity.nodeId(), cells, () -> draining, this::loadJson, config.maxRequestBodyBytes())
                 .exports(engine.exportedObjects()).mount(internal.router());
         router.exports(identity.nodeId(), engine.exportedObjects());
@@ -554,7 +558,7 @@ public final class Node {
 
     /** Begins stopping (a signal or {@code POST /shutdown}); idempotent. */
     void requestShutdown(String signal) {
-        requestShutdown(signal, ShutdownDrain.Mode.HANDOFF);
+        requestShutdown(signal, DrainCondition.Mode.HANDOFF);
     }
 
     /**
@@ -562,7 +566,7 @@ public final class Node {
      * once. A draining node accepts no new work at all: a new request would re-acquire a cell just
      * released and undo the handoff (peers then serve it with no takeover gap).
      */
-    void requestShutdown(String signal, ShutdownDrain.Mode mode) {
+    void requestShutdown(String signal, DrainCondition.Mode mode) {
         synchronized (this) {
             if (draining) {
                 return;
@@ -588,17 +592,24 @@ public final class Node {
         if (w != null) {
             w.stop();
         }
-        drain = new ShutdownDrain(vertx, cells, config.releases(), config.shutdownDrainMs(), () -> publicRequests.inFlight());
+        drain = new ShutdownDrain(vertx, cells, config.releases(), config.shutdownDrainMs(), () -> publicRequests.inFlight(),
+                peerTraffic);
         drain.run(mode, t0).whenComplete((r, e) -> {
             LOG.atInfo().setMessage("shutdown.drained").addKeyValue("released", r == null ? 0 : r.released())
                     .addKeyValue("failed", r == null ? -1 : r.failed()).addKeyValue("ms", System.currentTimeMillis() - t0)
                     .addKeyValue("peak_concurrent_releases", r == null ? 0 : r.peakConcurrentReleases())
-                    .addKeyValue("complete", r != null && r.complete()).log();
+                    .addKeyValue("complete", r != null && r.complete())
+                    .addKeyValue("linger_ms", r == null ? 0 : r.lingerMs()).log();
             // Cells closed their own sockets as they left; what remains (tunnels to other nodes' cells,
             // Worker-held sockets) closes with 1012 too, so clients reconnect to a running node.
             CompletableFuture<Void> socketsClosed = sockets.closeAll("node stopping; reconnect", 1000);
-            CompletableFuture<Void> leaseDone = socketsClosed.thenCompose(x -> lease == null ? CompletableFuture.completedFuture(null)
-                    : mode == ShutdownDrain.Mode.HANDOFF ? lease.stop(true) : lease.lapse());
+            // Then no new peer connection is accepted (a peer's connect is refused: "not sent", safe to
+            // retry elsewhere) while a request already read is still answered.
+            CompletableFuture<Void> internalClosed = socketsClosed.handle((x, se) -> null)
+                    .thenCompose(x -> internalServer.shutdown(500, TimeUnit.MILLISECONDS).toCompletionStage().toCompletableFuture()
+                            .handle((y, ie) -> (Void) null));
+            CompletableFuture<Void> leaseDone = internalClosed.thenCompose(x -> lease == null ? CompletableFuture.completedFuture(null)
+                    : mode == DrainCondition.Mode.HANDOFF ? lease.stop(true) : lease.lapse());
             leaseDone.orTimeout(2, TimeUnit.SECONDS).whenComplete((x, le) -> exit.complete(ExitCodes.OK));
         });
     }

@@ -1,5 +1,6 @@
 package dev.cellgate.gateway.node;
 
+import dev.cellgate.core.logic.DrainCondition;
 import dev.cellgate.core.store.probe.StorageProbe;
 import dev.cellgate.gateway.http.Json;
 import io.vertx.core.json.JsonObject;
@@ -23,11 +24,11 @@ final class OperatorApi {
         r.get("/plugins").handler(ctx -> Json.send(ctx.response(), 200, node.pluginsState()));
         r.post("/shutdown").handler(ctx -> {
             String handoff = ctx.request().getParam("handoff");
-            ShutdownDrain.Mode mode;
+            DrainCondition.Mode mode;
             if (handoff == null || handoff.equals("handoff")) {
-                mode = ShutdownDrain.Mode.HANDOFF;
+                mode = DrainCondition.Mode.HANDOFF;
             } else if (handoff.equals("preserve")) {
-                mode = ShutdownDrain.Mode.PRESERVE;
+                mode = DrainCondition.Mode.PRESERVE;
             } else {
                 Json.send(ctx.response(), 400, Json.error("handoff must be 'preserve' (or absent for a handoff), got '" + handoff + "'"));
                 return;

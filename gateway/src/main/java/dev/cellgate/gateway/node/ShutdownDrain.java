@@ -1,6 +1,9 @@
 package dev.cellgate.gateway.node;
 
 import dev.cellgate.core.cell.Cells;
+import dev.cellgate.core.logic.DrainCondition;
+import dev.cellgate.core.logic.DrainCondition.Mode;
+import dev.cellgate.gateway.http.PeerTraffic;
 import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;
 import java.util.concurrent.CompletableFuture;
@@ -14,13 +17,13 @@ import org.slf4j.LoggerFactory;
  * {@code CELLD_RELEASES} threads, so at most that many releases are in flight and a node with
  * thousands of cells cannot flood the bucket. Preserve: cells are closed cleanly and keep their
  * ownership for this node's next process. The drain loop polls the core counters and ends the
- * moment the work is done, or at {@code CELLD_SHUTDOWN_DRAIN_MS} whatever is left.
+ * moment the work is done, or at {@code CELLD_SHUTDOWN_DRAIN_MS} whatever is left. Then, within
+ * the same deadline, the internal listener lingers until peers have stopped routing here
+ * ({@link DrainCondition#listenerMayClose}).
  */
 final class ShutdownDrain {
     private static final Logger LOG = LoggerFactory.getLogger(ShutdownDrain.class);
     static final long POLL_MS = 20;
-
-    enum Mode { HANDOFF, PRESERVE }
 
     private final Vertx vertx;
     private final Cells cells;
@@ -39,12 +42,17 @@ final class ShutdownDrain {
     private final AtomicInteger failed = new AtomicInteger();
 
     private final java.util.function.IntSupplier publicInFlight;
+    private final PeerTraffic peers;
+    /** When the cells were done (ms since t0), or -1 while they are not. */
+    private long drainedAtMs = -1;
     /** Scopes handed to the release pool (each once). */
     private final java.util.Set<String> submitted = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private WorkerExecutor pool;
 
-    ShutdownDrain(Vertx vertx, Cells cells, int releases, long deadlineMs, java.util.function.IntSupplier publicInFlight) {
+    ShutdownDrain(Vertx vertx, Cells cells, int releases, long deadlineMs, java.util.function.IntSupplier publicInFlight,
+                  PeerTraffic peers) {
         this.publicInFlight = publicInFlight;
+        this.peers = peers;
         this.vertx = vertx;
         this.cells = cells;
         this.releases = releases;
@@ -92,20 +100,23 @@ final class ShutdownDrain {
     private void poll(Mode mode, long t0, CompletableFuture<Result> done) {
         submitResident(mode);
         long elapsed = System.currentTimeMillis() - t0;
-        // Handoff: a release leaves "occupied" before its CAS lands, so both counters must be zero.
-        boolean finished = (mode == Mode.HANDOFF
-                ? cells.occupied() == 0 && cells.releasingCount() == 0
-                : cells.activating() == 0 && cells.evictingCount() == 0 && cells.occupied() == 0)
-                && publicInFlight.getAsInt() == 0
-                && unfinished.get() == 0; // every release task has counted its outcome
+        if (drainedAtMs < 0 && DrainCondition.drained(mode, new DrainCondition.Counters(cells.occupied(), cells.releasingCount(),
+                cells.activating(), cells.evictingCount(), publicInFlight.getAsInt(), unfinished.get()))) {
+            drainedAtMs = elapsed;
+        }
+        boolean finished = drainedAtMs >= 0
+                && DrainCondition.listenerMayClose(peers.inFlight(), peers.quietMs(), elapsed - drainedAtMs);
         if (finished || elapsed >= deadlineMs) {
             if (!finished) {
                 LOG.atWarn().setMessage("shutdown.deadline").addKeyValue("occupied", cells.occupied())
                         .addKeyValue("releasing", cells.releasingCount()).addKeyValue("public_in_flight", publicInFlight.getAsInt())
+                        .addKeyValue("peer_in_flight", peers.inFlight())
                         .addKeyValue("unfinished_releases", unfinished.get()).addKeyValue("ms", elapsed).log();
             }
             ticker.shutdown();
-            done.complete(new Result(released.get(), failed.get() + (finished ? 0 : cells.occupied()), elapsed, peak.get(), finished));
+            boolean cellsDone = drainedAtMs >= 0;
+            done.complete(new Result(released.get(), failed.get() + (cellsDone ? 0 : cells.occupied()), elapsed, peak.get(), cellsDone,
+                    cellsDone ? elapsed - drainedAtMs : 0));
             return;
         }
         ticker.schedule(() -> poll(mode, t0, done), POLL_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
@@ -120,6 +131,7 @@ final class ShutdownDrain {
         return peak.get();
     }
 
-    record Result(int released, int failed, long ms, int peakConcurrentReleases, boolean complete) {
+    /** {@code complete}: the cells drained before the deadline; {@code lingerMs}: how long peers were still answered after. */
+    record Result(int released, int failed, long ms, int peakConcurrentReleases, boolean complete, long lingerMs) {
     }
 }

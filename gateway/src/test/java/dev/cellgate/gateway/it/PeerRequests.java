@@ -36,9 +36,15 @@ final class PeerRequests {
      */
     static Map<String, String> signedFetch(BucketStore bucket, String pathAndQuery, byte[] body, String source, String target,
                                            Map<String, String> envelope) throws Exception {
+        return signedFetchWithKey(fleetKey(bucket), pathAndQuery, body, source, target, envelope);
+    }
+
+    /** {@link #signedFetch} with the fleet key already read (for a loop that must not reopen the bucket). */
+    static Map<String, String> signedFetchWithKey(String fleetKey, String pathAndQuery, byte[] body, String source, String target,
+                                                  Map<String, String> envelope) {
         Envelope e = new Envelope(envelope.get(PeerWire.H_METHOD), envelope.get(PeerWire.H_URL), envelope.get(PeerWire.H_HEADERS),
                 envelope.get(PeerWire.H_REQUEST_ID));
-        Map<String, String> h = headers(new PeerSignature(fleetKey(bucket)).sign("POST", pathAndQuery, body, source, target,
+        Map<String, String> h = headers(new PeerSignature(fleetKey).sign("POST", pathAndQuery, body, source, target,
                 System.currentTimeMillis(), e));
         h.putAll(envelope);
         return h;

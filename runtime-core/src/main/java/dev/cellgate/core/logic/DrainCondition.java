@@ -1,11 +1,27 @@
 package dev.cellgate.core.logic;
 
 /**
- * When a shutting-down node's drain is done (SPEC §10). Handoff waits for both counters because a
- * release leaves {@code occupied} before its ownership write lands: exiting on {@code occupied == 0}
- * alone would cut that write off and leave peers waiting for the lease to expire.
+ * When a stopping node may go on to its next step (SPEC §10). Two decisions, both polled by the
+ * gateway's drain loop:
+ * <ol>
+ *   <li>{@link #drained}: the cells are done. Handoff waits for the release counter too, because a
+ *       release leaves {@code occupied} before its ownership write lands: exiting on
+ *       {@code occupied == 0} alone would cut that write off and leave peers waiting for the lease
+ *       to expire.</li>
+ *   <li>{@link #listenerMayClose}: peers have stopped routing here. A peer whose cached owner is
+ *       this node keeps forwarding to it until an answer says "draining"; a call on the wire as the
+ *       listener closes comes back "connection closed", which the caller must report as outcome
+ *       unknown (RollingRestartIT saw that 500 when a node exited 15 ms after its last release).
+ *       So the listener stays up, answering, until no peer request is in flight and none has come
+ *       for {@link #PEER_QUIET_MS}, or for at most {@link #LINGER_MAX_MS}.</li>
+ * </ol>
  */
 public final class DrainCondition {
+    /** No peer request for this long: every peer that routed here has had its "draining" answer. */
+    public static final long PEER_QUIET_MS = 250;
+    /** The most a drained node waits for its peers to go quiet. */
+    public static final long LINGER_MAX_MS = 2_000;
+
     private DrainCondition() {
     }
 
@@ -16,30 +32,48 @@ public final class DrainCondition {
         PRESERVE
     }
 
-    /** A snapshot of the node's core state, as the drain loop polls it. */
-    public record Counters(int occupied, int releasing, int activating, int evicting) {
+    /**
+     * A snapshot of the node as the drain loop polls it: the core's cell counters, the public
+     * requests still being answered, and the release tasks that have not counted their outcome.
+     */
+    public record Counters(int occupied, int releasing, int activating, int evicting, int publicInFlight, int unfinishedReleases) {
         public Counters {
-            if (occupied < 0 || releasing < 0 || activating < 0 || evicting < 0) {
+            if (occupied < 0 || releasing < 0 || activating < 0 || evicting < 0 || publicInFlight < 0 || unfinishedReleases < 0) {
                 throw new IllegalArgumentException("drain counters cannot be negative: " + occupied + "/" + releasing
-                        + "/" + activating + "/" + evicting);
+                        + "/" + activating + "/" + evicting + "/" + publicInFlight + "/" + unfinishedReleases);
             }
+        }
+
+        /** The cells' counters alone (no request or release task in flight). */
+        public static Counters cells(int occupied, int releasing, int activating, int evicting) {
+            return new Counters(occupied, releasing, activating, evicting, 0, 0);
         }
     }
 
-    /** Handoff: no cell occupied and no release in flight. */
-    public static boolean handoffDone(int occupied, int releasing) {
-        return drained(Mode.HANDOFF, new Counters(occupied, releasing, 0, 0));
-    }
-
-    /** Preserve: no activation and no eviction in flight (resident cells stay as they are). */
-    public static boolean preserveDone(int activating, int evicting) {
-        return drained(Mode.PRESERVE, new Counters(0, 0, activating, evicting));
-    }
-
+    /**
+     * Handoff: no cell occupied and no release in flight. Preserve: no activation, eviction or
+     * request in a cell in flight (resident cells stay as they are). Either way no public request
+     * is still being answered and every release task has counted its outcome.
+     */
     public static boolean drained(Mode mode, Counters c) {
-        return switch (mode) {
+        boolean cells = switch (mode) {
             case HANDOFF -> c.occupied() == 0 && c.releasing() == 0;
-            case PRESERVE -> c.activating() == 0 && c.evicting() == 0;
+            case PRESERVE -> c.activating() == 0 && c.evicting() == 0 && c.occupied() == 0;
         };
+        return cells && c.publicInFlight() == 0 && c.unfinishedReleases() == 0;
+    }
+
+    /**
+     * After {@link #drained}: whether the internal listener may close now.
+     *
+     * @param peerInFlight peer requests being answered
+     * @param peerQuietMs  time since the last peer request arrived or was answered
+     * @param lingeredMs   time since the node drained
+     */
+    public static boolean listenerMayClose(int peerInFlight, long peerQuietMs, long lingeredMs) {
+        if (peerInFlight < 0 || peerQuietMs < 0 || lingeredMs < 0) {
+            throw new IllegalArgumentException("linger inputs cannot be negative: " + peerInFlight + "/" + peerQuietMs + "/" + lingeredMs);
+        }
+        return lingeredMs >= LINGER_MAX_MS || peerInFlight == 0 && peerQuietMs >= PEER_QUIET_MS;
     }
 }
