@@ -12,6 +12,8 @@ public abstract class JsEvent {
     private final String requestId;
     private final String label;
     long cpuNanos;
+    /** The watchdog's stop has been turned into this event's failure (executor only). */
+    boolean stopHandled;
     long allocatedBytes;
     private volatile LimitExceededException killed;
     int holds;

@@ -162,6 +162,8 @@ public final class JsInstance {
             return;
         }
         if (event.killed()) {
+            stopped(event, event.killedBy()); // the stop landed between turns: nothing was interrupted
+            finishTurn(); // a memory stop replaces the context now, as after an interrupted turn
             return;
         }
         if (!ensureContext(event)) {
@@ -187,6 +189,9 @@ public final class JsInstance {
             }
             event.cpuNanos += ThreadResources.currentCpuNanos() - turn.cpuStart();
             event.allocatedBytes += ThreadResources.currentAllocatedBytes() - turn.allocStart();
+            if (event.killed()) {
+                stopped(event, event.killedBy()); // stopped as the turn left JavaScript: no exception came
+            }
             finishTurn();
         }
     }
@@ -205,18 +210,31 @@ public final class JsInstance {
     private void onTurnError(JsEvent event, PolyglotException e) {
         LimitExceededException limit = event.killedBy();
         if (limit != null && (e.isInterrupted() || e.isCancelled())) {
-            LOG.atWarn().setMessage("js.event.stopped").addKeyValue("instance", label).addKeyValue("js_event", event.label())
-                    .addKeyValue("request_id", event.requestId()).addKeyValue("reason", limit.getMessage()).log();
-            event.fail(limit);
-            while (event.holds > 0) {
-                open.release(event);
-            }
-            if (limit.memory()) {
-                resetPending = true;
-            }
+            stopped(event, limit);
             return;
         }
         event.fail(JsErrors.from(e));
+    }
+
+    /**
+     * Ends an event the watchdog stopped, once, wherever the stop was noticed: the interrupted
+     * turn's exception, or the event's next turn when the stop landed while no JavaScript ran (the
+     * interrupt then had nothing to interrupt, and without this the event was never answered).
+     */
+    private void stopped(JsEvent event, LimitExceededException limit) {
+        if (event.stopHandled) {
+            return;
+        }
+        event.stopHandled = true;
+        LOG.atWarn().setMessage("js.event.stopped").addKeyValue("instance", label).addKeyValue("js_event", event.label())
+                .addKeyValue("request_id", event.requestId()).addKeyValue("reason", limit.getMessage()).log();
+        event.fail(limit);
+        while (event.holds > 0) {
+            open.release(event);
+        }
+        if (limit.memory()) {
+            resetPending = true;
+        }
     }
 
     /**
