@@ -175,7 +175,7 @@ class ShutdownIT {
      * A stopping owner keeps answering its peers until they stop routing to it, and never cuts a
      * call it has accepted. Two kinds of peer traffic run through the stop: real forwarding (a
      * second node's clients calling cells the owner holds) and a slow peer (this test, signing as
-     * "fp") that sends to the owner every 100 ms and, like a peer whose cached owner is stale,
+     * "fp") that sends to the owner every 50 ms and, like a peer whose cached owner is stale,
      * learns only from "draining" answers: it stops after its third one that came after the
      * owner's last release. Failed first (CI run 11, RollingRestartIT): the owner closed its
      * listener 15 ms after its last release, and a call on the wire came back "Network connection
@@ -237,7 +237,7 @@ class ShutdownIT {
                                 .orElse("").equals(PeerWire.DRAINING)) {
                             drainingAnswersAt.add(System.currentTimeMillis());
                         }
-                        Thread.sleep(100);
+                        Thread.sleep(50);
                     } catch (java.net.ConnectException e) {
                         refused = true; // the listener is closed: not sent, a peer retries elsewhere
                     } catch (InterruptedException e) {
@@ -269,7 +269,7 @@ class ShutdownIT {
             assertThat(staleCut).as("stale peer requests cut after they were sent").isEmpty();
             assertThat(after).as("'draining' answers to a peer that still routes here, after the last release").isGreaterThanOrEqualTo(3);
             assertThat(drained.getLong("linger_ms")).as("lingered for the slow peer").isGreaterThanOrEqualTo(200L);
-            assertThat(ok.get()).isGreaterThan(cells);
+            assertThat(ok.get()).as("forwarded calls answered").isGreaterThan(10);
         }
     }
 }

@@ -18,7 +18,7 @@ package dev.cellgate.core.logic;
  */
 public final class DrainCondition {
     /** No peer request for this long: every peer that routed here has had its "draining" answer. */
-    public static final long PEER_QUIET_MS = 250;
+    public static final long PEER_QUIET_MS = 500;
     /** The most a drained node waits for its peers to go quiet. */
     public static final long LINGER_MAX_MS = 2_000;
 
