@@ -97,7 +97,7 @@ public final class DeploymentStore {
      */
     public CompletableFuture<Void> storeManifest(Manifest m) {
         byte[] bytes = m.encode();
-        return store.putIfAbsent(Keys.manifest(m.id()), bytes).thenCompose(w -> w.written() ? CompletableFuture.completedFuture(null)
+        return store.putIfAbsent(Keys.manifest(m.id()), bytes).thenCompose(w -> w.written() ? CompletableFuture.<Void>completedFuture(null)
                 : store.get(Keys.manifest(m.id())).thenAccept(there -> {
                     if (!(w instanceof WriteOutcome.Ambiguous && there.isPresent() && java.util.Arrays.equals(there.get().bytes(), bytes))) {
                         throw new IllegalStateException("could not write the manifest of " + m.id() + ": " + w);
