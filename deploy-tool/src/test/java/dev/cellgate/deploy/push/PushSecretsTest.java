@@ -1,6 +1,7 @@
 package dev.cellgate.deploy.push;
 
 import static dev.cellgate.deploy.push.Fixtures.bucketUrl;
+import static dev.cellgate.deploy.push.Fixtures.openBucket;
 import static dev.cellgate.deploy.push.Fixtures.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,9 +9,7 @@ import dev.cellgate.core.deploy.DeploymentStore;
 import dev.cellgate.core.deploy.Manifest;
 import dev.cellgate.core.deploy.SecretRelease;
 import dev.cellgate.core.deploy.SecretStore;
-import dev.cellgate.core.plugin.BucketStores;
 import dev.cellgate.core.spi.bucket.BucketStore;
-import dev.cellgate.core.spi.bucket.StoreOptions;
 import dev.cellgate.core.time.Ticker;
 import dev.cellgate.deploy.ToolRun;
 import dev.cellgate.deploy.cli.ExitCodes;
@@ -36,10 +35,6 @@ class PushSecretsTest {
         return bucketUrl(tmp.resolve("bucket"));
     }
 
-    BucketStore open() {
-        return new BucketStores(null).open(bucket(), StoreOptions.none());
-    }
-
     Path project(String extra) throws Exception {
         write(tmp, "p/index.js", "export default { fetch(req, env) { return new Response(env.A + env.B); } };\n");
         return write(tmp, "p/wrangler.json", "{ \"name\": \"app\", \"main\": \"index.js\"" + extra + " }");
@@ -54,7 +49,7 @@ class PushSecretsTest {
     }
 
     Manifest current() {
-        try (BucketStore s = open()) {
+        try (BucketStore s = openBucket(bucket())) {
             DeploymentStore d = new DeploymentStore(s);
             return d.manifest(d.current().join().orElseThrow().value().deployment()).join();
         }
@@ -127,7 +122,7 @@ class PushSecretsTest {
      * earlier. The push then settles: one more deployment with the secrets in force.
      */
     Manifest pushWithAPutInTheMiddle(boolean settle) {
-        try (BucketStore store = open()) {
+        try (BucketStore store = openBucket(bucket())) {
             new Publisher(store, Progress.OFF).publish(bundle());
             AtomicBoolean once = new AtomicBoolean(true);
             Publisher p = new Publisher(store, Progress.OFF, null, () -> {

@@ -2,14 +2,13 @@ package dev.cellgate.deploy.secret;
 
 import static dev.cellgate.deploy.push.Fixtures.bucketUrl;
 import static dev.cellgate.deploy.push.Fixtures.write;
+import static dev.cellgate.deploy.push.Fixtures.openBucket;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cellgate.core.deploy.DeploymentStore;
 import dev.cellgate.core.deploy.Manifest;
 import dev.cellgate.core.deploy.bindings.SecretTextBinding;
-import dev.cellgate.core.plugin.BucketStores;
 import dev.cellgate.core.spi.bucket.BucketStore;
-import dev.cellgate.core.spi.bucket.StoreOptions;
 import dev.cellgate.deploy.ToolRun;
 import dev.cellgate.deploy.cli.ExitCodes;
 import io.vertx.core.json.JsonArray;
@@ -40,10 +39,6 @@ class SecretCommandTest {
         return bucketUrl(tmp.resolve("bucket"));
     }
 
-    BucketStore open() {
-        return new BucketStores(null).open(bucket(), StoreOptions.none());
-    }
-
     @BeforeEach
     void project() throws Exception {
         write(tmp, "p/index.js", "export default { fetch(req, env) { return new Response(String(env.API_TOKEN)); } };\n");
@@ -64,7 +59,7 @@ class SecretCommandTest {
     }
 
     Manifest current() {
-        try (BucketStore s = open()) {
+        try (BucketStore s = openBucket(bucket())) {
             DeploymentStore d = new DeploymentStore(s);
             return d.manifest(d.current().join().orElseThrow().value().deployment()).join();
         }
@@ -97,7 +92,7 @@ class SecretCommandTest {
         assertThat(m.secretNames()).containsExactly("API_TOKEN");
         assertThat(m.vars()).containsExactly(Map.entry("GREETING", "hi"));
         assertThat(m.modules()).isEqualTo(currentOf(pushed).modules());
-        try (BucketStore s = open()) {
+        try (BucketStore s = openBucket(bucket())) {
             assertThat(new DeploymentStore(s).secretValues(m).join()).as("trailing newline trimmed, as wrangler does")
                     .containsExactly(Map.entry("API_TOKEN", VALUE));
         }
@@ -125,7 +120,7 @@ class SecretCommandTest {
     }
 
     Manifest currentOf(String id) {
-        try (BucketStore s = open()) {
+        try (BucketStore s = openBucket(bucket())) {
             return new DeploymentStore(s).manifest(id).join();
         }
     }
@@ -241,7 +236,7 @@ class SecretCommandTest {
         String first = current().id();
         assertThat(secret("two", "put", "API_TOKEN").code()).isZero();
         assertThat(ToolRun.run("rollback", first, "--bucket", bucket()).code()).isZero();
-        try (BucketStore s = open()) {
+        try (BucketStore s = openBucket(bucket())) {
             assertThat(new DeploymentStore(s).secretValues(current()).join()).containsExactly(Map.entry("API_TOKEN", "one"));
         }
         assertThat(current().bindings()).filteredOn(b -> b instanceof SecretTextBinding).hasSize(1);
