@@ -13,6 +13,7 @@ import dev.cellgate.deploy.history.ListCommand;
 import dev.cellgate.deploy.history.RollbackCommand;
 import dev.cellgate.deploy.operator.NodeCommand;
 import dev.cellgate.deploy.push.PushCommand;
+import dev.cellgate.deploy.secret.SecretCommand;
 import dev.cellgate.deploy.storage.KvCommand;
 import dev.cellgate.deploy.storage.R2Command;
 import java.util.Arrays;
@@ -23,13 +24,13 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * {@code deploy-tool push|list|rollback|diagnose|node|kv|r2}. Exit codes are in {@link ExitCodes} and
+ * {@code deploy-tool push|list|rollback|diagnose|node|kv|r2|secret}. Exit codes are in {@link ExitCodes} and
  * docs/deploy.md. Everything a run needs from its process comes through {@link Env}, so tests
  * drive this same entry point in-process.
  */
 public final class DeployTool {
     private static final List<Command> COMMANDS = List.of(new PushCommand(), new ListCommand(), new RollbackCommand(),
-            new DiagnoseCommand(), new NodeCommand(), new KvCommand(), new R2Command());
+            new DiagnoseCommand(), new NodeCommand(), new KvCommand(), new R2Command(), new SecretCommand());
 
     private DeployTool() {
     }

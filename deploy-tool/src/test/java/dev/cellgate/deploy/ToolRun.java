@@ -36,11 +36,30 @@ public record ToolRun(int code, String out, String err) {
     }
 
     public static ToolRun run(Map<String, String> extraEnv, List<Command> commands, String... argv) {
+        return run(extraEnv, commands, new byte[0], null, argv);
+    }
+
+    /** With {@code stdin} piped in (no terminal). */
+    public static ToolRun piped(String stdin, String... argv) {
+        return run(Map.of(), null, stdin.getBytes(StandardCharsets.UTF_8), null, argv);
+    }
+
+    /** At a terminal where the person types {@code typed} at the hidden prompt (null: end of input); the prompts shown are added to {@code prompts}. */
+    public static ToolRun atTerminal(String typed, List<String> prompts, String... argv) {
+        return run(Map.of(), null, new byte[0], prompt -> {
+            prompts.add(prompt);
+            return typed == null ? null : typed.toCharArray();
+        }, argv);
+    }
+
+    public static ToolRun run(Map<String, String> extraEnv, List<Command> commands, byte[] stdin, Env.HiddenPrompt terminal,
+                              String... argv) {
         Map<String, String> env = baseEnv();
         env.putAll(extraEnv);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        Env e = new Env(env, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        Env e = new Env(env, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
+                new java.io.ByteArrayInputStream(stdin), terminal);
         int code = commands == null ? DeployTool.run(argv, e) : DeployTool.run(argv, e, commands);
         return new ToolRun(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }

@@ -13,9 +13,9 @@ import java.util.concurrent.CompletionException;
 
 /**
  * Moves {@code deploy/current.json} back to an earlier deployment by compare-and-swap:
- * to {@code current.previous} when no id is given, else to the named one. The target's manifest
- * and every blob it names (modules and plugin jars, digests checked) must be readable first: a
- * rollback must never point the fleet at something nodes cannot load. The new record's
+ * to {@code current.previous} when no id is given, else to the named one. The target's manifest,
+ * every blob it names (modules and plugin jars, digests checked) and the secret versions it runs
+ * with must be readable first: a rollback must never point the fleet at something nodes cannot load. The new record's
  * {@code previous} is the deployment rolled back from, so a second {@code rollback} undoes the first.
  *
  * <p>If another writer moves {@code current} in between: with an explicit id the rollback
@@ -97,6 +97,18 @@ public final class Rollback {
         }
         for (Manifest.BlobRef ref : m.plugins()) {
             blob(id, ref);
+        }
+        // its secrets run with the values they had then (as a Cloudflare version's do): each version must still be stored
+        java.util.Set<String> stored;
+        try {
+            stored = store.secretValues(m).join().keySet();
+        } catch (RuntimeException e) {
+            throw CommandException.refused("cannot roll back to " + id + ": " + root(e));
+        }
+        java.util.List<String> gone = m.secretNames().stream().filter(n -> !stored.contains(n)).toList();
+        if (!gone.isEmpty()) {
+            throw CommandException.refused("cannot roll back to " + id + ": it runs with secret(s) " + String.join(", ", gone)
+                    + " whose value was deleted since (deploy-tool secret delete); nodes could not load it");
         }
     }
 

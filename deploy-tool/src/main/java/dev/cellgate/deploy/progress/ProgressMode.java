@@ -1,9 +1,6 @@
 package dev.cellgate.deploy.progress;
 
-import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Locale;
 import java.util.function.Supplier;
 
@@ -59,17 +56,12 @@ public enum ProgressMode {
         if (wrapperTty != null) {
             return "1".equals(wrapperTty) ? BAR : LINES;
         }
-        String link = stderrLink.get();
-        return link != null && (link.startsWith("/dev/pts/") || link.startsWith("/dev/tty")) ? BAR : LINES;
+        return dev.cellgate.deploy.cli.Terminals.isTerminalDevice(stderrLink.get()) ? BAR : LINES;
     }
 
     /** Where this process's stderr points, from /proc (Linux); null elsewhere. */
     public static String stderrLink() {
-        try {
-            return Files.readSymbolicLink(Path.of("/proc/self/fd/2")).toString();
-        } catch (IOException | UnsupportedOperationException | SecurityException e) {
-            return null;
-        }
+        return dev.cellgate.deploy.cli.Terminals.fdLink(2);
     }
 
     public Progress open(PrintStream err) {

@@ -16,7 +16,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-import java.util.regex.Pattern;
 
 /**
  * Reads what {@code deploy-tool push} was given, as Wrangler would upload it:
@@ -34,8 +33,6 @@ import java.util.regex.Pattern;
  * module the bundle lacks with workerd's "No such module" error.
  */
 public final class BundleReader {
-    static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,62}");
-
     private BundleReader() {
     }
 
@@ -49,12 +46,12 @@ public final class BundleReader {
         if (!Files.exists(target)) {
             throw CommandException.refused(target + " does not exist");
         }
-        if (configFile != null && !Files.isRegularFile(configFile)) {
-            throw CommandException.refused("config " + configFile + " does not exist");
+        if (configFile != null) {
+            WorkerTarget.existing(configFile);
         }
         boolean project = Files.isDirectory(target);
         Path dir = project ? target : target.toAbsolutePath().getParent();
-        Path cfg = configFile != null ? configFile : findConfig(dir, project);
+        Path cfg = configFile != null ? configFile : WorkerTarget.configIn(dir);
         if (project && cfg == null) {
             throw CommandException.refused(target + " has no wrangler.json, wrangler.jsonc or wrangler.toml");
         }
@@ -64,7 +61,7 @@ public final class BundleReader {
         if (cfg == null && environment != null) {
             throw CommandException.refused("--env " + environment + " needs a Wrangler config (none beside " + target + ")");
         }
-        WranglerConfig config = read(cfg, environment);
+        WranglerConfig config = WorkerTarget.readConfig(cfg, environment);
         config.notes().forEach(note);
         if (cfg != null) {
             BuildStep.run(config.build(), cfg.toAbsolutePath().getParent(), env, note);
@@ -146,12 +143,7 @@ public final class BundleReader {
                 utf8(m.getValue(), Path.of(m.getKey()));
             }
         }
-        String name = nameOverride != null ? nameOverride : config.name() != null ? config.name()
-                : main.replaceAll("\\.[mc]?js$", "");
-        if (!NAME.matcher(name).matches()) {
-            throw CommandException.refused("Worker name '" + name + "' must be 1-63 letters, digits, - and _, starting with a "
-                    + "letter or digit (set \"name\" in the config or use --name)");
-        }
+        String name = WorkerTarget.name(nameOverride, config, main.replaceAll("\\.[mc]?js$", ""));
         AssetsDirectory assets = null;
         if (config.assets() != null) {
             Path base = cfg == null ? dir : cfg.toAbsolutePath().getParent();
@@ -186,15 +178,6 @@ public final class BundleReader {
         }
     }
 
-    private static WranglerConfig read(Path cfg, String environment) {
-        try {
-            return cfg == null ? WranglerConfig.parse(new io.vertx.core.json.JsonObject(), "(no wrangler config)")
-                    : WranglerConfig.read(cfg, environment);
-        } catch (IllegalArgumentException e) {
-            throw CommandException.refused(e.getMessage());
-        }
-    }
-
     private static byte[] readFile(Path p, String what) {
         try {
             return Files.readAllBytes(p);
@@ -211,16 +194,5 @@ public final class BundleReader {
         } catch (CharacterCodingException e) {
             throw CommandException.refused(where + " is not UTF-8 text");
         }
-    }
-
-    /** The config beside the project or bundle, in Wrangler's order of preference. */
-    private static Path findConfig(Path dir, boolean project) {
-        for (String n : new String[] {"wrangler.json", "wrangler.jsonc", "wrangler.toml"}) {
-            Path p = dir.resolve(n);
-            if (Files.isRegularFile(p)) {
-                return p;
-            }
-        }
-        return null;
     }
 }

@@ -4,18 +4,17 @@ import dev.cellgate.core.assets.AssetObjects;
 import dev.cellgate.core.deploy.DeploymentIds;
 import dev.cellgate.core.deploy.DeploymentStore;
 import dev.cellgate.core.deploy.Manifest;
+import dev.cellgate.core.deploy.SecretRelease;
 import dev.cellgate.core.deploy.WorkerSettings;
 import dev.cellgate.core.fleet.StoredRecord;
-import dev.cellgate.core.logic.Keys;
 import dev.cellgate.core.records.CurrentDeployment;
 import dev.cellgate.core.spi.bucket.BucketStore;
-import dev.cellgate.core.spi.bucket.StoredObject;
 import dev.cellgate.core.spi.bucket.WriteOutcome;
+import dev.cellgate.core.time.Ticker;
 import dev.cellgate.deploy.cli.CommandException;
 import dev.cellgate.deploy.cli.ExitCodes;
 import dev.cellgate.deploy.progress.Progress;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -37,6 +36,7 @@ public final class Publisher {
     private final Progress progress;
     private final CurrentMove mover;
     private final Runnable beforeMove;
+    private final boolean settleSecrets;
 
     public Publisher(BucketStore bucket, Progress progress) {
         this(bucket, progress, null, () -> { });
@@ -44,21 +44,49 @@ public final class Publisher {
 
     /** @param mover null for compare-and-swap; {@code beforeMove} runs after each read of current (tests line racers up there) */
     Publisher(BucketStore bucket, Progress progress, CurrentMove mover, Runnable beforeMove) {
+        this(bucket, progress, mover, beforeMove, true);
+    }
+
+    /**
+     * @param settleSecrets false only for the deliberately broken variant a test runs: a secret put
+     *                      while the push was writing is then missing from the deployment left current
+     */
+    Publisher(BucketStore bucket, Progress progress, CurrentMove mover, Runnable beforeMove, boolean settleSecrets) {
         this.bucket = bucket;
         this.store = new DeploymentStore(bucket);
         this.progress = progress;
         this.mover = mover == null ? CurrentMove.compareAndSwap(store) : mover;
         this.beforeMove = beforeMove;
+        this.settleSecrets = settleSecrets;
     }
 
-    public record Result(String deployment, String previous, int blobsUploaded, int blobsReused, int casRetries, Manifest manifest) {
+    /**
+     * @param secretsSettled the deployment published after this one because the Worker's secrets
+     *                       changed while this push was writing (it is then the current one), else null
+     */
+    public record Result(String deployment, String previous, int blobsUploaded, int blobsReused, int casRetries, Manifest manifest,
+                         String secretsSettled) {
+        /** The deployment current when the push finished. */
+        public String current() {
+            return secretsSettled != null ? secretsSettled : deployment;
+        }
     }
 
     /** The assets uploaded: how many objects were new, and the digest of the asset manifest. */
     private record AssetsUploaded(int uploaded, int total, String manifest) {
     }
 
+    /** A push of a Worker without secrets in force. */
     public Result publish(Bundle b) {
+        return publish(b, Map.of());
+    }
+
+    /**
+     * @param secrets the Worker's secrets in force when the push was checked (name to version,
+     *                {@link PushSecrets#inForce}): the manifest names each, and after {@code current}
+     *                moved, a secret changed meanwhile is settled by one more deployment
+     */
+    public Result publish(Bundle b, Map<String, String> secrets) {
         long now = System.currentTimeMillis();
         String id = DeploymentIds.next(now);
         int assetItems = b.assets() == null ? 0 : b.assets().files().size() + 1;
@@ -94,6 +122,8 @@ public final class Publisher {
             manifest = withAssets(manifest, b.config().assets(), assets.manifest());
             uploaded += assets.uploaded();
         }
+        // the secrets last, by name: the order SecretRelease gives, so an unchanged set is recognised as one
+        manifest = manifest.withBindings(id, now, SecretRelease.withSecrets(manifest.bindings(), secrets));
         writeManifest(manifest);
         int total = modules.size() + plugins.size() + (assets == null ? 0 : assets.total());
         for (int attempt = 1; attempt <= MAX_CAS_ATTEMPTS; attempt++) {
@@ -102,13 +132,14 @@ public final class Publisher {
             WriteOutcome w = mover.move(cur, id, System.currentTimeMillis()).join();
             String previous = cur.map(r -> r.value().deployment()).orElse(null);
             if (w.written()) {
-                return new Result(id, previous, uploaded, total - uploaded, attempt - 1, manifest);
+                return new Result(id, previous, uploaded, total - uploaded, attempt - 1, manifest, settle(b.name()));
             }
             if (w instanceof WriteOutcome.Ambiguous) {
                 // The write may have landed: only a re-read can tell.
                 Optional<StoredRecord<CurrentDeployment>> after = store.current().join();
                 if (after.isPresent() && after.get().value().deployment().equals(id)) {
-                    return new Result(id, after.get().value().previous(), uploaded, total - uploaded, attempt - 1, manifest);
+                    return new Result(id, after.get().value().previous(), uploaded, total - uploaded, attempt - 1, manifest,
+                            settle(b.name()));
                 }
             }
             progress.note("deploy/current.json moved while this push was writing (another push?); retrying ("
@@ -117,6 +148,30 @@ public final class Publisher {
         }
         throw new CommandException(ExitCodes.CONFLICT, "deployment " + id + " is stored but could not become current after "
                 + MAX_CAS_ATTEMPTS + " attempts (other pushes kept winning); make it current with: deploy-tool rollback " + id);
+    }
+
+    /**
+     * A {@code secret put} or {@code delete} that ran while this push was writing published its
+     * deployment from the one current before this push, and this push then replaced it with the
+     * secrets it read earlier. Publishing once more with the secrets in force now puts the change
+     * back (nothing is published when they are the ones this push named).
+     */
+    private String settle(String worker) {
+        if (!settleSecrets) {
+            return null;
+        }
+        SecretRelease.Outcome o;
+        try {
+            o = new SecretRelease(bucket, Ticker.SYSTEM).publish(worker, java.util.Set.of());
+        } catch (SecretRelease.ClashException e) {
+            throw CommandException.refused("the push is current, but a secret set while it was writing clashes with it: " + e.getMessage());
+        }
+        if (o.published()) {
+            progress.note("a secret of " + worker + " changed while this push was writing: " + o.deployment()
+                    + " is this deployment with the secrets in force now");
+            return o.deployment();
+        }
+        return null;
     }
 
     private boolean upload(String path, byte[] bytes, dev.cellgate.core.spi.js.ModuleType type, List<Manifest.BlobRef> refs) {
@@ -162,17 +217,14 @@ public final class Publisher {
     }
 
     private void writeManifest(Manifest m) {
-        byte[] bytes = m.encode();
-        WriteOutcome w = store.putManifest(m).join();
-        if (w.written()) {
-            return;
+        try {
+            store.storeManifest(m).join();
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof IllegalStateException refused) {
+                throw CommandException.failed(refused.getMessage(), null);
+            }
+            throw e;
         }
-        // Rejected cannot be ours (the id is fresh); Ambiguous may be: it counts only if our bytes are there.
-        Optional<StoredObject> there = bucket.get(Keys.manifest(m.id())).join();
-        if (w instanceof WriteOutcome.Ambiguous && there.isPresent() && Arrays.equals(there.get().bytes(), bytes)) {
-            return;
-        }
-        throw CommandException.failed("could not write the manifest of " + m.id() + ": " + w, null);
     }
 
     private static void backoff(int attempt) {

@@ -79,8 +79,17 @@ public final class PushCommand implements Command {
         Progress progress = mode.open(tool.out().err());
         try (BucketStore store = tool.stores().open(args)) {
             Publisher.Result r;
+            // before anything is uploaded: secrets.required all set, no secret named like a binding
+            java.util.Map<String, String> secrets;
             try {
-                r = new Publisher(store, progress).publish(bundle);
+                secrets = PushSecrets.inForce(store, bundle);
+            } catch (CommandException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                throw CommandException.failed("cannot read the secrets of " + bundle.name() + " in " + store.url() + ": " + rootMessage(e), e);
+            }
+            try {
+                r = new Publisher(store, progress).publish(bundle, secrets);
             } catch (CommandException e) {
                 throw e;
             } catch (RuntimeException e) {
@@ -88,6 +97,7 @@ public final class PushCommand implements Command {
                         + " (nothing was made current; blobs already uploaded are reused by the next push)", e);
             }
             summary.put("deployment", r.deployment()).put("previous", r.previous()).put("bucket", store.url())
+                    .put("secrets", new JsonArray(secrets.keySet().stream().toList())).put("secrets_settled", r.secretsSettled())
                     .put("blobs_uploaded", r.blobsUploaded()).put("blobs_reused", r.blobsReused()).put("cas_retries", r.casRetries());
             tool.out().result(summary, "deployed " + bundle.name() + " as " + r.deployment() + " to " + store.url()
                     + (r.previous() == null ? "" : " (previous: " + r.previous() + ")"));

@@ -25,11 +25,13 @@ import java.util.Set;
  *
  * @param environment the {@code --env} it was read for (null: the top level)
  * @param notes what the user should know and nothing refuses (one line each, "note: …")
+ * @param requiredSecrets {@code secrets.required}: the secrets a push checks are set, in the order written
  */
 public record WranglerConfig(String name, String main, String compatibilityDate, List<String> compatibilityFlags,
                              Map<String, String> durableObjects, JsonArray migrations, Map<String, String> vars,
                              JsonObject triggers, Modules modules, Bundling bundling, Build build, JsonObject hosting,
-                             String environment, List<String> notes, List<Binding> bindings, AssetsKey assets) {
+                             String environment, List<String> notes, List<Binding> bindings, AssetsKey assets,
+                             List<String> requiredSecrets) {
 
     /** The keys that reach esbuild: {@code define, alias, tsconfig, minify, keep_names, jsx_factory, jsx_fragment}. */
     public record Bundling(Map<String, String> define, Map<String, String> alias, String tsconfig, boolean minify,
@@ -132,7 +134,7 @@ public record WranglerConfig(String name, String main, String compatibilityDate,
 
     private WranglerConfig withNotes(List<String> n) {
         return new WranglerConfig(name, main, compatibilityDate, compatibilityFlags, durableObjects, migrations, vars, triggers,
-                modules, bundling, build, hosting, environment, List.copyOf(n), bindings, assets);
+                modules, bundling, build, hosting, environment, List.copyOf(n), bindings, assets, requiredSecrets);
     }
 
     /** {@code triggers} with no cron in it: it schedules nothing, so it has no meaning to refuse. */
@@ -185,11 +187,26 @@ public record WranglerConfig(String name, String main, String compatibilityDate,
         Build build = problems.attempt(() -> build(o, problems));
         List<Binding> bindings = problems.attempt(() -> storageBindings(o, where));
         AssetsKey assets = problems.attempt(() -> o.containsKey("assets") ? AssetsKey.parse(o.getValue("assets"), where) : null);
+        List<String> requiredSecrets = problems.attempt(() -> requiredSecrets(o));
         if (problems.refusals().isEmpty()) {
             return new WranglerConfig(name, main, date, flags, dos, migrations, vars, triggers, modules, bundling, build, hosting,
-                    env, List.of(), bindings, assets);
+                    env, List.of(), bindings, assets, requiredSecrets);
         }
         return null;
+    }
+
+    /** {@code secrets: {required: [NAME…]}}: names only (values are never in a config: deploy-tool secret put). */
+    private static List<String> requiredSecrets(JsonObject o) {
+        JsonObject s = section(o, "secrets", List.of("required"));
+        if (s == null) {
+            return List.of();
+        }
+        List<String> names = strings(s, "required");
+        List<String> bad = dev.cellgate.core.logic.SecretNames.problems(names);
+        if (!bad.isEmpty()) {
+            throw new IllegalArgumentException("secrets.required: " + String.join("; ", bad));
+        }
+        return List.copyOf(new java.util.LinkedHashSet<>(names));
     }
 
     private static Map<String, String> durableObjects(JsonObject o, String where) {

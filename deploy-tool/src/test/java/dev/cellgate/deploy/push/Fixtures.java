@@ -1,5 +1,8 @@
 package dev.cellgate.deploy.push;
 
+import dev.cellgate.core.plugin.BucketStores;
+import dev.cellgate.core.spi.bucket.BucketStore;
+import dev.cellgate.core.spi.bucket.StoreOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,5 +49,10 @@ public final class Fixtures {
 
     public static String bucketUrl(Path dir) {
         return "file://" + dir.toAbsolutePath();
+    }
+
+    /** The fleet bucket at {@code url} opened as a node opens it, for reading back what the tool wrote. */
+    public static BucketStore openBucket(String url) {
+        return new BucketStores(null).open(url, StoreOptions.none());
     }
 }

@@ -6,9 +6,10 @@ import dev.cellgate.core.spi.js.EnvBinding;
 import dev.cellgate.core.spi.js.InstanceHost;
 
 /**
- * {@code secret_text}: the secret's value, a string on {@code env} like a var. The node read and
- * (with {@code CELLD_SECRETS_KEY}) unsealed it when it loaded the deployment; deploy-tool's load
- * check, which runs before anything is read from the bucket, sees an empty string.
+ * {@code secret_text}: the secret's value, a string on {@code env} like a var. The node read it from
+ * the bucket (the version its deployment names: {@code core/deploy/SecretStore}) when it loaded
+ * the deployment. deploy-tool's load check runs without the values: a secret is not among the
+ * bindings it loads.
  */
 public final class SecretTextProvider implements BindingProvider {
     @Override

@@ -43,8 +43,9 @@ public record Deployment(Manifest manifest, Map<String, byte[]> modules) {
                 case SecretTextBinding s -> {
                     String value = secretValues.get(s.name());
                     if (value == null) {
-                        throw new ScriptLoadException("deployment " + manifest.id() + " needs the secret " + s.name()
-                                + ", which is not in the bucket (deploy-tool secret put " + s.name() + " --name " + manifest.name() + ")");
+                        throw new ScriptLoadException("deployment " + manifest.id() + " needs the secret " + s.name() + " (version "
+                                + s.version() + "), which is not in the bucket (deleted? deploy-tool secret put " + s.name() + " --name "
+                                + manifest.name() + " makes a new deployment with a new value)");
                     }
                     others.add(new EnvBinding(s.name(), s.type(), s.settings(), value));
                 }

@@ -55,6 +55,11 @@ public final class DeploymentStore {
         });
     }
 
+    /** The values of the secrets {@code m} names, by name ({@link SecretStore#values}); a missing version is left out. */
+    public CompletableFuture<Map<String, String>> secretValues(Manifest m) {
+        return new SecretStore(store).values(m);
+    }
+
     public CompletableFuture<byte[]> blob(Manifest.BlobRef ref) {
         return store.get(Keys.blob(ref.sha256())).thenApply(o -> {
             StoredObject so = o.orElseThrow(() -> new IllegalStateException("blob " + ref.sha256() + " (" + ref.path() + ") is missing"));
@@ -83,6 +88,21 @@ public final class DeploymentStore {
 
     public CompletableFuture<WriteOutcome> putManifest(Manifest m) {
         return store.putIfAbsent(Keys.manifest(m.id()), m.encode());
+    }
+
+    /**
+     * Writes a new deployment's manifest (create-only under its fresh id). A rejection cannot be
+     * ours; an ambiguous write counts only if these bytes are there. Otherwise it completes with
+     * an {@link IllegalStateException}.
+     */
+    public CompletableFuture<Void> storeManifest(Manifest m) {
+        byte[] bytes = m.encode();
+        return store.putIfAbsent(Keys.manifest(m.id()), bytes).thenCompose(w -> w.written() ? CompletableFuture.<Void>completedFuture(null)
+                : store.get(Keys.manifest(m.id())).thenAccept(there -> {
+                    if (!(w instanceof WriteOutcome.Ambiguous && there.isPresent() && java.util.Arrays.equals(there.get().bytes(), bytes))) {
+                        throw new IllegalStateException("could not write the manifest of " + m.id() + ": " + w);
+                    }
+                }));
     }
 
     /**

@@ -112,9 +112,11 @@ public final class DeploymentWatcher {
             }
             return deployments.load(id)
                     .thenCompose(d -> plugins.install(d.manifest()).thenApply(x -> d))
-                    .thenApplyAsync(d -> {
+                    // the secret values this deployment names (their versions are in its manifest, so every node reads the same)
+                    .thenCompose(d -> deployments.secretValues(d.manifest()).thenApply(secrets -> Map.entry(d, secrets)))
+                    .thenApplyAsync(loaded -> {
                         try {
-                            return engine.load(d.toBundle(varOverrides, Map.of()));
+                            return engine.load(loaded.getKey().toBundle(varOverrides, loaded.getValue()));
                         } catch (Exception e) {
                             throw new java.util.concurrent.CompletionException(e);
                         }

@@ -16,6 +16,8 @@ public final class Keys {
     public static final String PROBE = "probe/";
     /** Static assets, content-addressed: {@code assets/<sha256>} (files and asset manifests, SPEC §17). */
     public static final String ASSETS = "assets/";
+    /** Worker secrets: {@code secrets/<worker>/<NAME>/<version>.json} (SPEC §14, docs/deploy.md "Secrets"). */
+    public static final String SECRETS = "secrets/";
 
     public static String ownership(String scope) {
         return "cells/" + scope + "/own.json";
@@ -58,5 +60,15 @@ public final class Keys {
 
     public static String asset(String sha256Hex) {
         return ASSETS + sha256Hex;
+    }
+
+    /** Prefix of every secret value of Worker {@code worker}. */
+    public static String secretsOf(String worker) {
+        return SECRETS + worker + "/";
+    }
+
+    /** One stored value of a secret: each put is a new version, so a deployment names the exact value it runs with. */
+    public static String secret(String worker, String name, String version) {
+        return secretsOf(worker) + name + "/" + version + ".json";
     }
 }

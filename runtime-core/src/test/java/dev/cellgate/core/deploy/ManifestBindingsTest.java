@@ -30,9 +30,10 @@ import org.junit.jupiter.api.Test;
 
 /** The manifest's binding schema: every type round-trips, old manifests still read, bad ones are refused by name. */
 class ManifestBindingsTest {
+    static final String V1 = "v-20261202T030000000Z-0a1b2c3d";
     static final List<Binding> EVERY_TYPE = List.of(
             new PlainTextBinding("GREETING", "hi"),
-            new SecretTextBinding("API_KEY"),
+            new SecretTextBinding("API_KEY", V1),
             new DurableObjectNamespaceBinding("ROOMS", "Room"),
             new KvNamespaceBinding("CACHE", "ns-1"),
             new R2BucketBinding("FILES", "files", "eu"),
@@ -75,8 +76,9 @@ class ManifestBindingsTest {
         JsonObject o = json(manifest(EVERY_TYPE, WorkerSettings.NONE));
         assertThat(o.getJsonObject("vars").getMap()).containsExactly(Map.entry("GREETING", "hi"));
         assertThat(o.getJsonObject("durable_objects").getMap()).containsExactly(Map.entry("ROOMS", "Room"));
-        // a secret's value is never in the manifest, only its name
-        assertThat(o.getJsonArray("bindings").getJsonObject(1).encode()).isEqualTo("{\"type\":\"secret_text\",\"name\":\"API_KEY\"}");
+        // a secret's value is never in the manifest, only its name and the version of its value
+        assertThat(o.getJsonArray("bindings").getJsonObject(1).encode())
+                .isEqualTo("{\"type\":\"secret_text\",\"name\":\"API_KEY\",\"version\":\"" + V1 + "\"}");
     }
 
     @Test
@@ -108,7 +110,7 @@ class ManifestBindingsTest {
         o.put("bindings", new JsonArray().add(new JsonObject().put("type", "r2_bucket").put("name", "R")));
         assertThatThrownBy(() -> Manifest.decode(o.encode().getBytes(StandardCharsets.UTF_8)))
                 .hasMessageContaining("binding R (r2_bucket): field 'bucket_name' is required");
-        o.put("bindings", new JsonArray().add(new JsonObject().put("type", "secret_text").put("name", "S"))
+        o.put("bindings", new JsonArray().add(new JsonObject().put("type", "secret_text").put("name", "S").put("version", V1))
                 .add(new JsonObject().put("type", "plain_text").put("name", "S").put("text", "x")));
         assertThatThrownBy(() -> Manifest.decode(o.encode().getBytes(StandardCharsets.UTF_8)))
                 .hasMessageContaining("binding name S is used twice");
@@ -129,9 +131,9 @@ class ManifestBindingsTest {
 
     @Test
     void aSecretWithoutItsValueRefusesTheLoadNamingIt() {
-        Deployment d = new Deployment(manifest(List.of(new SecretTextBinding("API_KEY")), WorkerSettings.NONE),
+        Deployment d = new Deployment(manifest(List.of(new SecretTextBinding("API_KEY", V1)), WorkerSettings.NONE),
                 Map.of("index.js", "x".getBytes(StandardCharsets.UTF_8)));
         assertThatThrownBy(() -> d.toBundle(Map.of(), Map.of())).isInstanceOf(ScriptLoadException.class)
-                .hasMessageContaining("needs the secret API_KEY, which is not in the bucket");
+                .hasMessageContaining("needs the secret API_KEY (version " + V1 + "), which is not in the bucket");
     }
 }
