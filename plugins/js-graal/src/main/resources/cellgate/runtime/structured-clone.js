@@ -49,7 +49,7 @@
   // What rpc-client.js's and durable-object-stubs.js's proxies answer for this key: 'stub' |
   // 'promise' | 'property' | 'dostub' (a symbol read, no table: they are made on every call).
   const kMark = internal.rpcMark = Symbol('rpc.mark');
-  const MARKS = new Set(['stub', 'promise', 'property', 'dostub']);
+  const MARKS = new Set(['stub', 'promise', 'property', 'dostub', 'service']);
   const markOf = (v) => { const m = v[kMark]; return MARKS.has(m) ? m : undefined; };
   const STUB_IN_STORAGE = ' cannot be serialized in this context.';
   const TARGET_OUTSIDE_RPC = 'Remote RPC references can only be serialized for RPC.';
@@ -80,6 +80,10 @@
 
   // A stub, RpcPromise, RpcProperty or Durable Object stub (`mark`) or an exportable value.
   function writeRpcObject(w, v, mark) {
+    if (mark === 'service') {
+      if (w.mode === 'rpc') throw cloneError('cellgate does not pass a service binding over RPC yet (workerd does); pass what it should do instead.');
+      throw fail('#<Fetcher>');
+    }
     const type = mark === 'promise' ? 'RpcPromise' : mark === 'property' ? 'RpcProperty' : mark === 'dostub' ? 'ServiceStub' : 'RpcStub';
     if (w.mode !== 'rpc') {
       if (w.mode !== 'clone' && (mark === 'stub' || mark === 'dostub')) throw cloneError(type + STUB_IN_STORAGE);

@@ -163,6 +163,17 @@ public final class RpcBridge {
         }
     }
 
+    /**
+     * A service binding's RPC call into this Worker ({@code callee}, an event of this context) keeps
+     * what it exports and what it receives in results in {@code caller}'s session: the caller's stubs
+     * to the entrypoint's objects then work until the caller's request (or Durable Object) ends or
+     * disposes them, as on workerd, where the callee's request context lives while they exist.
+     */
+    public void lend(JsEvent callee, JsEvent caller) {
+        borrowed.put(callee, longSession(caller));
+        callee.whenEnded(() -> borrowed.remove(callee));
+    }
+
     // ---- sessions ----
 
     private RpcSession longSession(JsEvent ev) {

@@ -1,0 +1,87 @@
+// Service bindings to this Worker itself (`services` with the Worker's own name) and ctx.exports,
+// as workerd offers them. A fleet runs one Worker, so every call is served in process: the stub
+// (a `Fetcher`) hands `fetch()` and each RPC call to host.services() (ServiceCalls.java), which
+// runs it as a NEW event of this very context — a new request context with its own ctx — and
+// answers the caller's promise in a later turn (dispatch.js: dispatchServiceFetch,
+// dispatchServiceCall; rpc-server.js: rpcRunEntrypoint). Arguments and results travel as RPC
+// messages (structured-clone.js), so stubs, functions and RpcTargets go by reference exactly as
+// with Durable Object stubs (rpc-client.js: the RpcProperty / RpcPromise of `env.SELF.m`).
+(function (host, internal) {
+  'use strict';
+  // The RPC files (structured-clone.js, rpc-client.js) load when a stub is first used, not when
+  // env is built: internal.rpcMark, rpcSelf and rpcSendVia are read only then.
+  // Names the stub keeps for itself; any other string is an RPC method or property.
+  const OWN = new Set(['fetch', 'connect', 'toJSON']);
+
+  const isSubclass = (v, base) => typeof v === 'function' && base !== undefined && v.prototype instanceof base;
+
+  /** What an export is, for the load check and ctx.exports. */
+  internal.exportKind = function (v) {
+    if (isSubclass(v, internal.WorkerEntrypoint)) return 'entrypoint';
+    if (isSubclass(v, internal.DurableObject)) return 'durable-object';
+    if (typeof v === 'function') return 'function';
+    if (typeof v === 'object' && v !== null) return 'object';
+    return typeof v;
+  };
+
+  /**
+   * The stub of a service binding to this Worker: `entrypoint` null for the default export,
+   * `props` what the callee reads as ctx.props (null: none).
+   */
+  internal.newServiceStub = function (entrypoint, props) {
+    const propsJson = props === null || props === undefined ? null : JSON.stringify(props);
+    const target = {
+      fetch(input, init) {
+        return internal.fetchViaHost(input, init, (method, url, lines, kind, body, offset, length, callback) =>
+          host.services().fetch(entrypoint, propsJson, method, url, lines, kind, body, offset, length, callback));
+      },
+      connect() { throw internal.unsupported('connect() on a service binding'); },
+    };
+    // rpc-client.js sends a call or read whose path starts at this stub through here.
+    const sendVia = (op, path, msg, releaseKeys) => new Promise((resolve, reject) => {
+      host.services().call(entrypoint, propsJson, op, JSON.stringify(path), msg.buffer, msg.byteOffset, msg.byteLength,
+        (kind, value, retryable, jsName) => {
+          if (kind < 0) { releaseKeys(msg); reject(internal.rpcFailure(value, retryable, jsName, false)); return; }
+          internal.rpcSettle(value, resolve, reject);
+        });
+    });
+    let own;
+    return new Proxy(target, {
+      get(t, prop) {
+        if (own !== undefined && own.has(prop)) return own.get(prop);
+        if (typeof prop === 'symbol') {
+          if (prop === Symbol.toStringTag) return 'Fetcher';
+          if (prop === internal.rpcMark) return 'service';
+          if (prop === internal.rpcSelf) return t;
+          return undefined;
+        }
+        if (prop === 'then') return undefined;
+        if (OWN.has(prop)) return t[prop];
+        if (t[internal.rpcSendVia] === undefined) t[internal.rpcSendVia] = sendVia;
+        return internal.rpcProperty(t, [prop]);
+      },
+      has(t, prop) { return typeof prop === 'string' && prop !== 'then'; },
+      // As workerd: a property assigned to a stub stays on this side.
+      set(t, prop, value) { (own || (own = new Map())).set(prop, value); return true; },
+    });
+  };
+
+  /**
+   * ctx.exports: a service binding for each exported WorkerEntrypoint class (and the default export
+   * when it is one), a Durable Object namespace for each exported Durable Object class (a class a
+   * durable_objects binding names, or one that extends DurableObject: every exported class has
+   * storage on cellgate, where cells are created on first use).
+   */
+  internal.newCtxExports = function (exports, scriptName, boundClasses) {
+    const out = {};
+    for (const name of Object.keys(exports)) {
+      const kind = internal.exportKind(exports[name]);
+      if (kind === 'entrypoint' || (name === 'default' && kind === 'object')) {
+        out[name] = internal.newServiceStub(name === 'default' ? null : name, null);
+      } else if (name !== 'default' && (kind === 'durable-object' || (kind === 'function' && boundClasses.includes(name)))) {
+        out[name] = internal.newNamespace(scriptName, name);
+      }
+    }
+    return Object.freeze(out);
+  };
+});
