@@ -152,6 +152,10 @@ public final class BundleReader {
             throw CommandException.refused("Worker name '" + name + "' must be 1-63 letters, digits, - and _, starting with a "
                     + "letter or digit (set \"name\" in the config or use --name)");
         }
+        String otherWorkers = dev.cellgate.deploy.wrangler.ServicesKey.refusalOfOthers(config.bindings(), name);
+        if (otherWorkers != null) {
+            throw CommandException.refused((cfg == null ? "config" : cfg.toString()) + ": " + otherWorkers);
+        }
         AssetsDirectory assets = null;
         if (config.assets() != null) {
             Path base = cfg == null ? dir : cfg.toAbsolutePath().getParent();
