@@ -91,9 +91,9 @@ class ServiceBindingLifetimeTest {
 
     @Test
     void aDurableObjectCallsAServiceBindingInsideBlockConcurrencyWhile() throws Exception {
-        long t0 = System.nanoTime();
+        // a call held by the gate cannot answer at all: the 2 s block times out and breaks the object
+        // (the negative control below sees exactly that), so the answer alone proves the gate was passed
         assertThat(run("/blocked", 2_000)).isEqualTo("42");
-        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0)).as("answered without waiting out the gate").isLessThan(1_500);
     }
 
     @Test
