@@ -10,7 +10,6 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.TestFactory;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * ctx.exports is gated as workerd gates it (its {@code enableCtxExports} flag: {@code enable_ctx_exports},
@@ -21,8 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
 class CtxExportsGateTest {
     static final Path FIXTURE = Path.of("src/test/resources/conformance-services-gate");
 
-    @TempDir
-    Path dir;
+    // under the module, not in /tmp: miniflare resolves a worker's modules relative to its working
+    // directory and refuses a path that climbs out of it ("can't use \"..\" to break out")
+    private final Path dir = Path.of("target/ctx-exports-gate");
 
     @TestFactory
     Stream<DynamicNode> gatedAsOnWorkerd() {
@@ -43,7 +43,7 @@ class CtxExportsGateTest {
     /** The fixture's Worker at {@code date} with {@code flags}, as a fixture directory of its own. */
     private Path variant(String name, String date, String... flags) throws IOException {
         Path d = Files.createDirectories(dir.resolve("ctx-exports-" + name));
-        Files.copy(FIXTURE.resolve("worker.js"), d.resolve("worker.js"));
+        Files.copy(FIXTURE.resolve("worker.js"), d.resolve("worker.js"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         JsonObject spec = new JsonObject().put("compatibilityDate", date).put("compatibilityFlags", new JsonArray(java.util.List.of(flags)))
                 .put("durableObjects", new JsonObject().put("STORE", "Store"))
                 .put("cases", new JsonArray().add(new JsonObject().put("name", name)));
