@@ -118,6 +118,8 @@
     }
     passThroughOnException() { throw internal.unsupported('ctx.passThroughOnException()'); }
     get props() { return this[kProps]; }
+    // workerd's ctx is a host object: String(ctx) is "[object ExecutionContext]"
+    get [Symbol.toStringTag]() { return 'ExecutionContext'; }
   }
   internal.defineGlobal('ExecutionContext', ExecutionContext);
 
@@ -138,6 +140,9 @@
     settle(event, result);
   };
 
+  const hasFetch = (h) => (typeof h === 'function' && h.prototype && typeof h.prototype.fetch === 'function')
+    || (h !== null && typeof h === 'object' && typeof h.fetch === 'function');
+
   // A fetch handler: a class constructed with (ctx, env) per request, or an object's fetch(request, env, ctx).
   function callFetch(handler, request, ctx) {
     if (typeof handler === 'function' && handler.prototype && typeof handler.prototype.fetch === 'function') {
@@ -156,7 +161,10 @@
     try {
       const request = internal.requestFromHost(method, url, headerLines, bodyKind, body, null);
       const ctx = new ExecutionContext(event, propsJson === null ? undefined : JSON.parse(propsJson));
-      result = callFetch(exports[entrypoint === null ? 'default' : entrypoint], request, ctx);
+      const handler = exports[entrypoint === null ? 'default' : entrypoint];
+      // workerd: an Error (not the TypeError of an incoming request) when a service binding's target has no fetch
+      if (!hasFetch(handler)) throw new Error('Handler does not export a fetch() function.');
+      result = callFetch(handler, request, ctx);
     } catch (e) {
       event.fail(...internal.errorParts(e));
       return;

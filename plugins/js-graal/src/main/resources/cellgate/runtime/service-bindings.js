@@ -13,6 +13,7 @@
   // Names the stub keeps for itself; any other string is an RPC method or property.
   const OWN = new Set(['fetch', 'connect', 'toJSON']);
 
+  const illegalConstructor = function Fetcher() { throw new TypeError('Illegal constructor'); };
   const isSubclass = (v, base) => typeof v === 'function' && base !== undefined && v.prototype instanceof base;
 
   /** What an export is, for the load check and ctx.exports. */
@@ -28,15 +29,18 @@
    * The stub of a service binding to this Worker: `entrypoint` null for the default export,
    * `props` what the callee reads as ctx.props (null: none).
    */
-  internal.newServiceStub = function (entrypoint, props) {
+  // `loopback`: a ctx.exports entry, which workerd makes callable — `ctx.exports.Api({ props })` is
+  // the same binding with other props — and tags LoopbackServiceStub; an env binding is a Fetcher.
+  internal.newServiceStub = function (entrypoint, props, loopback) {
     const propsJson = props === null || props === undefined ? null : JSON.stringify(props);
-    const target = {
-      fetch(input, init) {
-        return internal.fetchViaHost(input, init, (method, url, lines, kind, body, offset, length, callback) =>
-          host.services().fetch(entrypoint, propsJson, method, url, lines, kind, body, offset, length, callback));
-      },
-      connect() { throw internal.unsupported('connect() on a service binding'); },
+    // an arrow function has no own `prototype`, so the Proxy's traps keep their invariants
+    const target = loopback ? Object.assign(() => undefined, {}) : {};
+    target.fetch = function fetch(input, init) {
+      return internal.fetchViaHost(input, init, (method, url, lines, kind, body, offset, length, callback) =>
+        host.services().fetch(entrypoint, propsJson, method, url, lines, kind, body, offset, length, callback));
     };
+    target.connect = function connect() { throw internal.unsupported('connect() on a service binding'); };
+    const tag = loopback ? 'LoopbackServiceStub' : 'Fetcher';
     // rpc-client.js sends a call or read whose path starts at this stub through here.
     const sendVia = (op, path, msg, releaseKeys) => new Promise((resolve, reject) => {
       host.services().call(entrypoint, propsJson, op, JSON.stringify(path), msg.buffer, msg.byteOffset, msg.byteLength,
@@ -50,17 +54,25 @@
       get(t, prop) {
         if (own !== undefined && own.has(prop)) return own.get(prop);
         if (typeof prop === 'symbol') {
-          if (prop === Symbol.toStringTag) return 'Fetcher';
+          if (prop === Symbol.toStringTag) return tag;
           if (prop === internal.rpcMark) return 'service';
           if (prop === internal.rpcSelf) return t;
           return undefined;
         }
         if (prop === 'then') return undefined;
         if (OWN.has(prop)) return t[prop];
+        // as on workerd's Fetcher, a JS object: Object.prototype's members answer here
+        // (String(env.SELF) is "[object Fetcher]"), and its constructor cannot be called
+        if (prop === 'constructor') return illegalConstructor;
+        if (Object.prototype.hasOwnProperty.call(Object.prototype, prop)) return Object.prototype[prop];
         if (t[internal.rpcSendVia] === undefined) t[internal.rpcSendVia] = sendVia;
         return internal.rpcProperty(t, [prop]);
       },
       has(t, prop) { return typeof prop === 'string' && prop !== 'then'; },
+      apply(t, self, args) {
+        const o = args[0];
+        return internal.newServiceStub(entrypoint, o !== null && typeof o === 'object' && o.props !== undefined ? o.props : props, true);
+      },
       // As workerd: a property assigned to a stub stays on this side.
       set(t, prop, value) { (own || (own = new Map())).set(prop, value); return true; },
     });
@@ -76,8 +88,9 @@
     const out = {};
     for (const name of Object.keys(exports)) {
       const kind = internal.exportKind(exports[name]);
-      if (kind === 'entrypoint' || (name === 'default' && kind === 'object')) {
-        out[name] = internal.newServiceStub(name === 'default' ? null : name, null);
+      // workerd: every WorkerEntrypoint class and every plain-object export (default or named) is an entrypoint
+      if (kind === 'entrypoint' || kind === 'object') {
+        out[name] = internal.newServiceStub(name === 'default' ? null : name, null, true);
       } else if (name !== 'default' && (kind === 'durable-object' || (kind === 'function' && boundClasses.includes(name)))) {
         out[name] = internal.newNamespace(scriptName, name);
       }
