@@ -78,11 +78,34 @@
     });
   };
 
+  // A ctx.exports namespace: callable and tagged as workerd's LoopbackDurableObjectNamespace; its
+  // members are the namespace's. Calling it (workerd: the namespace with other props) is refused by name.
+  function loopbackNamespace(ns, name) {
+    const target = () => undefined;
+    return new Proxy(target, {
+      get(t, prop) {
+        if (prop === Symbol.toStringTag) return 'LoopbackDurableObjectNamespace';
+        const v = ns[prop];
+        return typeof v === 'function' ? v.bind(ns) : v;
+      },
+      has(t, prop) { return prop in ns; },
+      apply() { throw internal.unsupported('ctx.exports.' + name + '({ props }) (a Durable Object namespace with props)'); },
+    });
+  }
+
+  // An exported Durable Object class no durable_objects binding names: on workerd a class without
+  // storage (LoopbackDurableObjectClass, for facets), not a namespace. cellgate has no facets, so it
+  // is there with its tag and refuses to be called, by name.
+  function loopbackClass(name) {
+    const cls = () => { throw internal.unsupported('ctx.exports.' + name + ' (a Durable Object class without storage, for facets)'); };
+    Object.defineProperty(cls, Symbol.toStringTag, { value: 'LoopbackDurableObjectClass' });
+    return cls;
+  }
+
   /**
-   * ctx.exports: a service binding for each exported WorkerEntrypoint class (and the default export
-   * when it is one), a Durable Object namespace for each exported Durable Object class (a class a
-   * durable_objects binding names, or one that extends DurableObject: every exported class has
-   * storage on cellgate, where cells are created on first use).
+   * ctx.exports, as workerd's: a service binding for each exported WorkerEntrypoint class and
+   * plain-object export, a Durable Object namespace for each exported class a durable_objects
+   * binding names, and a storage-less Durable Object class for each other exported DurableObject.
    */
   internal.newCtxExports = function (exports, scriptName, boundClasses) {
     const out = {};
@@ -91,8 +114,10 @@
       // workerd: every WorkerEntrypoint class and every plain-object export (default or named) is an entrypoint
       if (kind === 'entrypoint' || kind === 'object') {
         out[name] = internal.newServiceStub(name === 'default' ? null : name, null, true);
-      } else if (name !== 'default' && (kind === 'durable-object' || (kind === 'function' && boundClasses.includes(name)))) {
-        out[name] = internal.newNamespace(scriptName, name);
+      } else if (name !== 'default' && (kind === 'durable-object' || kind === 'function') && boundClasses.includes(name)) {
+        out[name] = loopbackNamespace(internal.newNamespace(scriptName, name), name);
+      } else if (name !== 'default' && kind === 'durable-object') {
+        out[name] = loopbackClass(name);
       }
     }
     return Object.freeze(out);
