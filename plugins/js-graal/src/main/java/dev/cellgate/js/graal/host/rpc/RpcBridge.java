@@ -181,14 +181,15 @@ public final class RpcBridge {
         if (lent != null) {
             return lent;
         }
-        return cell ? instanceSession : sessionOf(requestSessions, ev);
+        return cell ? instanceSession : sessionOf(requestSessions, ev, RpcExports.OTHER_REQUEST);
     }
 
     private RpcSession argumentSession(JsEvent ev) {
-        return sessionOf(argumentSessions, ev);
+        return sessionOf(argumentSessions, ev, null);
     }
 
-    private RpcSession sessionOf(Map<JsEvent, RpcSession> sessions, JsEvent ev) {
+    /** @param heldReason why a stub the session held fails once it ended (null: it reads as disposed) */
+    private RpcSession sessionOf(Map<JsEvent, RpcSession> sessions, JsEvent ev, String heldReason) {
         RpcSession s = sessions.get(ev);
         if (s == null) {
             RpcSession created = new RpcSession(ev.label());
@@ -199,7 +200,7 @@ public final class RpcBridge {
                 sessions.put(ev, created);
                 ev.whenEnded(() -> {
                     sessions.remove(ev);
-                    table.close(created, RpcExports.EXPORTER_GONE);
+                    table.close(created, RpcExports.EXPORTER_GONE, heldReason);
                 });
             }
         }
