@@ -51,6 +51,8 @@ export class Api extends WorkerEntrypoint {
   async slow(x) { await sleep(5 * (5 - x)); return x * 10; }
   echo(v) { return v; }
   echoDescribed(v) { return describe(v); }
+  // a service binding received as an argument, used by the callee: RPC through it and a fetch
+  async useService(s) { return [Object.prototype.toString.call(s), await s.add(20, 1), await (await s.fetch('http://self.test/inner/double/3')).text()]; }
   types() {
     return { date: new Date(86400000), map: new Map([[1, 'one'], ['k', [2]]]), set: new Set(['a', 1]), big: 12345678901234567890n,
       bytes: new Uint8Array([1, 2, 255]), nested: { a: [1, { b: null, c: undefined }] }, re: /ab+c/gi, negZero: -0, nan: NaN,
@@ -259,6 +261,7 @@ const cases = {
   'api-target-kept-1': async (env) => { globalThis.keptCounter = await env.API.counter(100); return await globalThis.keptCounter.inc(); },
   'api-target-kept-2': async () => outcome(globalThis.keptCounter.inc()),
   'api-service-as-argument': async (env) => how(() => env.API.echo(env.SELF)),
+  'api-service-argument-used': async (env) => how(() => env.API.useService(env.API)),
   'api-large-argument': async (env) => (await env.API.echo('x'.repeat(200000))).length,
   // ---- other entrypoints ----
   'nofetch-rpc': async (env) => outcome(env.NOFETCH.hello()),

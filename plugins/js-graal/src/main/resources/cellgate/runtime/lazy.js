@@ -42,7 +42,7 @@
     'rpc-client.js': [[], ['rpcStub', 'rpcTransfer', 'rpcLocalStub', 'rpcProperty', 'rpcSettle', 'rpcFailure', 'rpcErrorClasses',
       'rpcSelf', 'rpcSendVia']],
     'rpc-server.js': [[], ['rpcExport', 'rpcRun', 'rpcRunExport', 'rpcDropExport', 'rpcRunEntrypoint']],
-    'service-bindings.js': [[], ['exportKind', 'newServiceStub', 'newCtxExports']],
+    'service-bindings.js': [[], ['exportKind', 'newServiceStub', 'newCtxExports', 'serviceParts']],
     'durable-object-state.js': [[], ['newCellGate', 'newDurableObjectState']],
     'storage-sql.js': [[], ['newSqlStorage', 'cursorStep']],
     'storage-kv.js': [[], ['newKvStorage', 'newSyncKv', 'compareKeys']],

@@ -13,6 +13,8 @@
   // Names the stub keeps for itself; any other string is an RPC method or property.
   const OWN = new Set(['fetch', 'connect', 'toJSON']);
 
+  // What structured-clone.js writes for a stub passed over RPC: [entrypoint, propsJson, loopback].
+  const kParts = internal.serviceParts = Symbol('service.parts');
   const illegalConstructor = function Fetcher() { throw new TypeError('Illegal constructor'); };
   const isSubclass = (v, base) => typeof v === 'function' && base !== undefined && v.prototype instanceof base;
 
@@ -35,11 +37,13 @@
     const propsJson = props === null || props === undefined ? null : JSON.stringify(props);
     // an arrow function has no own `prototype`, so the Proxy's traps keep their invariants
     const target = loopback ? Object.assign(() => undefined, {}) : {};
-    target.fetch = function fetch(input, init) {
+    // not enumerable: a Fetcher's methods are its prototype's on workerd, so it has no own keys
+    Object.defineProperty(target, 'fetch', { writable: true, configurable: true, value: function fetch(input, init) {
       return internal.fetchViaHost(input, init, (method, url, lines, kind, body, offset, length, callback) =>
         host.services().fetch(entrypoint, propsJson, method, url, lines, kind, body, offset, length, callback));
-    };
-    target.connect = function connect() { throw internal.unsupported('connect() on a service binding'); };
+    } });
+    Object.defineProperty(target, 'connect', { writable: true, configurable: true,
+      value: function connect() { throw internal.unsupported('connect() on a service binding'); } });
     const tag = loopback ? 'LoopbackServiceStub' : 'Fetcher';
     // rpc-client.js sends a call or read whose path starts at this stub through here.
     const sendVia = (op, path, msg, releaseKeys) => new Promise((resolve, reject) => {
@@ -57,6 +61,7 @@
           if (prop === Symbol.toStringTag) return tag;
           if (prop === internal.rpcMark) return 'service';
           if (prop === internal.rpcSelf) return t;
+          if (prop === kParts) return [entrypoint, propsJson, loopback === true];
           return undefined;
         }
         if (prop === 'then') return undefined;
