@@ -41,6 +41,9 @@ const mf = new Miniflare({
   // "kvNamespaces" / "r2Buckets": { BINDING: namespace id / bucket name } (Differential.bundle gives cellgate the same)
   kvNamespaces: spec.kvNamespaces || {},
   r2Buckets: spec.r2Buckets || {},
+  // "services": { BINDING: { entrypoint?, props? } }: service bindings to this very Worker (Differential.envBindings)
+  serviceBindings: Object.fromEntries(Object.entries(spec.services || {})
+    .map(([binding, s]) => [binding, { name: Symbol.for('miniflare.kCurrentWorker'), ...s }])),
 });
 
 const results = [];

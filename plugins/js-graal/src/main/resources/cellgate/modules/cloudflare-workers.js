@@ -19,6 +19,9 @@ export class WorkerEntrypoint {
 export class RpcTarget {
 }
 internal.RpcTarget = RpcTarget;
+// What a service binding's callee and ctx.exports tell apart by base class (service-bindings.js).
+internal.WorkerEntrypoint = WorkerEntrypoint;
+internal.DurableObject = DurableObject;
 
 // What RPC hands out: stubs, the promise of a call, a property of a stub. Their behaviour is in
 // rpc-client.js (loaded on first use); the classes live here so `instanceof` works against them.

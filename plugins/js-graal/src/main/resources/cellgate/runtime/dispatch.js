@@ -6,10 +6,12 @@
   // in every context whose hash is the name's, so on the shared engine they collide in the
   // shape tree and each construction scans all contexts' keys (bench/RESULTS.md, Finding A).
   const kEvent = Symbol('ExecutionContext.event');
+  const kProps = Symbol('ExecutionContext.props');
   let env = {};
   let scriptName = '';
   let exports = null;
   let cell = null;
+  let cfgDurableObjects = []; // the classes of the Durable Object bindings (they have storage: ctx.exports)
   // Explicit resource management's well-known symbols, which GraalJS 25 lacks and RPC stubs use
   // (`stub[Symbol.dispose]()`; Wrangler's esbuild lowers `using` declarations to calls of it).
   for (const name of ['dispose', 'asyncDispose']) {
@@ -31,7 +33,13 @@
       // workerd: navigator.language(s) from 2025-05-19 on.
       navigatorLanguage: flags.includes('enable_navigator_language')
         || (!flags.includes('disable_navigator_language') && String(cfg.compatibilityDate || '') >= '2025-05-19'),
+      // workerd: ctx.exports (loopback bindings to the Worker's own exports) from 2025-11-17 on (enableCtxExports).
+      ctxExports: flags.includes('enable_ctx_exports')
+        || (!flags.includes('disable_ctx_exports') && String(cfg.compatibilityDate || '') >= '2025-11-17'),
     };
+    if (internal.compat.ctxExports) {
+      Object.defineProperty(ExecutionContext.prototype, 'exports', { get() { return ctxExports(); }, configurable: true });
+    }
     // nodejs_compat (NodeModulesConfig.java): the node: modules read it; v2 adds Buffer, process… as globals.
     internal.nodeConfig = cfg.node;
     if (cfg.node && cfg.node.globals) internal.installNodeGlobals();
@@ -43,6 +51,7 @@
     }
     // false only in the engine's negative control for the gate tests (GraalJsEngine.Gates).
     internal.gatesEnforced = cfg.gatesEnforced !== false;
+    cfgDurableObjects = Object.values(cfg.durableObjects);
     env = Object.assign({}, cfg.vars);
     for (const [binding, className] of Object.entries(cfg.durableObjects)) env[binding] = internal.newNamespace(scriptName, className);
     // Every other binding (secrets, KV, …: docs/architecture.md, "Bindings") comes from its type's
@@ -74,6 +83,12 @@
   };
   internal.exportedClassNames = () =>
     Object.keys(exports).filter((k) => k !== 'default' && typeof exports[k] === 'function').join(',');
+  // The load check of service bindings (GraalLoadedScript): every export's name and what it is.
+  internal.exportKinds = () => JSON.stringify(Object.fromEntries(Object.keys(exports).map((k) => [k, internal.exportKind(exports[k])])));
+  // ctx.exports (and a Durable Object's ctx.exports): one object per context, made on first use (service-bindings.js).
+  let loopbacks = null;
+  const ctxExports = () => (loopbacks === null ? (loopbacks = internal.newCtxExports(exports, scriptName, cfgDurableObjects)) : loopbacks);
+  internal.ctxExports = ctxExports;
 
   function answer(event, response) {
     if (!(response instanceof Response)) {
@@ -90,8 +105,9 @@
   }
 
   class ExecutionContext {
-    [kEvent];
-    constructor(event) { this[kEvent] = event; }
+    [kEvent]; [kProps];
+    // props: what the service binding that called this entrypoint carries (`services[].props`), else {}.
+    constructor(event, props) { this[kEvent] = event; this[kProps] = props === undefined ? {} : props; }
     waitUntil(promise) {
       const event = this[kEvent];
       event.waitUntilBegin();
@@ -101,7 +117,9 @@
       });
     }
     passThroughOnException() { throw internal.unsupported('ctx.passThroughOnException()'); }
-    get props() { return {}; }
+    get props() { return this[kProps]; }
+    // workerd's ctx is a host object: String(ctx) is "[object ExecutionContext]"
+    get [Symbol.toStringTag]() { return 'ExecutionContext'; }
   }
   internal.defineGlobal('ExecutionContext', ExecutionContext);
 
@@ -113,21 +131,54 @@
         if (typeof cell.target.fetch !== 'function') throw new TypeError('Handler does not export a fetch() function.');
         result = cell.target.fetch(request);
       } else {
-        const handler = exports.default;
-        const ctx = new ExecutionContext(event);
-        if (typeof handler === 'function' && handler.prototype && typeof handler.prototype.fetch === 'function') {
-          result = new handler(ctx, env).fetch(request);
-        } else if (handler !== null && typeof handler === 'object' && typeof handler.fetch === 'function') {
-          result = handler.fetch(request, env, ctx);
-        } else {
-          throw new TypeError('Handler does not export a fetch() function.');
-        }
+        result = callFetch(exports.default, request, new ExecutionContext(event));
       }
     } catch (e) {
       event.fail(...internal.errorParts(e));
       return;
     }
     settle(event, result);
+  };
+
+  const hasFetch = (h) => (typeof h === 'function' && h.prototype && typeof h.prototype.fetch === 'function')
+    || (h !== null && typeof h === 'object' && typeof h.fetch === 'function');
+
+  // A fetch handler: a class constructed with (ctx, env) per request, or an object's fetch(request, env, ctx).
+  function callFetch(handler, request, ctx) {
+    if (typeof handler === 'function' && handler.prototype && typeof handler.prototype.fetch === 'function') {
+      return new handler(ctx, env).fetch(request);
+    }
+    if (handler !== null && typeof handler === 'object' && typeof handler.fetch === 'function') {
+      return handler.fetch(request, env, ctx);
+    }
+    throw new TypeError('Handler does not export a fetch() function.');
+  }
+
+  // A service binding's fetch to this Worker (ServiceCalls.java): a new request context for the
+  // entrypoint (null: the default export), whichever context — Worker or Durable Object — called it.
+  internal.dispatchServiceFetch = function (event, entrypoint, propsJson, method, url, headerLines, bodyKind, body) {
+    let result;
+    try {
+      const request = internal.requestFromHost(method, url, headerLines, bodyKind, body, null);
+      const ctx = new ExecutionContext(event, propsJson === null ? undefined : JSON.parse(propsJson));
+      const handler = exports[entrypoint === null ? 'default' : entrypoint];
+      // workerd: an Error (not the TypeError of an incoming request) when a service binding's target has no fetch
+      if (!hasFetch(handler)) throw new Error('Handler does not export a fetch() function.');
+      result = callFetch(handler, request, ctx);
+    } catch (e) {
+      event.fail(...internal.errorParts(e));
+      return;
+    }
+    settle(event, result);
+  };
+
+  // A service binding's RPC call to this Worker: the entrypoint is constructed for it with a new ctx (rpc-server.js).
+  internal.dispatchServiceCall = function (event, entrypoint, propsJson, op, pathJson, argsBuffer) {
+    const ctx = new ExecutionContext(event, propsJson === null ? undefined : JSON.parse(propsJson));
+    internal.rpcRunEntrypoint(exports[entrypoint === null ? 'default' : entrypoint], env, ctx, op, JSON.parse(pathJson),
+      new Uint8Array(new ArrayBuffer(argsBuffer))).then(
+      (bytes) => event.result(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+      (e) => event.fail(...internal.errorParts(e)));
   };
 
   // A Durable Object in this context: its class constructed with (ctx, env). cellBridge is the

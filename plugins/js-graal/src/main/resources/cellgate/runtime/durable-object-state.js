@@ -58,6 +58,10 @@
     abort() { throw internal.unsupported('ctx.abort()'); }
     get [Symbol.toStringTag]() { return 'DurableObjectState'; }
   }
+  // workerd: ctx.exports (the Worker's own exports as bindings) behind enable_ctx_exports (dispatch.js decides).
+  if (internal.compat.ctxExports) {
+    Object.defineProperty(DurableObjectState.prototype, 'exports', { get() { return internal.ctxExports(); }, configurable: true });
+  }
 
   // The hibernation API lives in websocket.js, loaded at the first call (lazy.js): a cell that
   // never uses WebSockets does not pay for them.

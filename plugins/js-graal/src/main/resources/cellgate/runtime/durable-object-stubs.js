@@ -15,14 +15,23 @@
   const kSelf = internal.rpcSelf;
 
   function stubFetch(id, input, init) {
+    const [className, hex, name] = internal.idParts(id);
+    return internal.fetchViaHost(input, init, (method, url, lines, kind, body, offset, length, callback) =>
+      host.stubFetch(className, hex, name === undefined ? null : name, method, url, lines, kind, body, offset, length, callback));
+  }
+
+  /**
+   * A fetch the host answers (a Durable Object stub's, a service binding's): `send(method, url,
+   * headerLines, bodyKind, body, offset, length, callback)` hands the request over; the callback
+   * gets the response (status < 0: the call failed, with the callee's error class when it threw).
+   */
+  internal.fetchViaHost = function (input, init, send) {
     let request;
     try { request = new Request(input, init); } catch (e) { return Promise.reject(e); }
-    const [className, hex, name] = internal.idParts(id);
     let body;
     try { body = internal.requestBody(request).toHost(); } catch (e) { return Promise.reject(e); }
     return new Promise((resolve, reject) => {
-      host.stubFetch(className, hex, name === undefined ? null : name, request.method, request.url,
-        internal.headersToLines(request.headers), body[0], body[1], body[2], body[3],
+      send(request.method, request.url, internal.headersToLines(request.headers), body[0], body[1], body[2], body[3],
         (status, statusText, headerLines, bodyKind, value) => {
           if (status < 0) { reject(internal.rpcFailure(statusText, headerLines, bodyKind, true)); return; }
           // bodyKind 4: a 101 whose value is the WebSocket end (websocket.js).
@@ -30,7 +39,7 @@
             bodyKind === 4 ? value : null));
         });
     });
-  }
+  };
 
   /** rpc-client.js's send for a Durable Object base: `msg` is the serialized arguments array, whose minted stubs `releaseKeys` drops if the call fails. */
   internal.doStubOp = function (base, op, path, msg, releaseKeys) {

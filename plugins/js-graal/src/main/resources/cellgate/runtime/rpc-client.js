@@ -16,6 +16,8 @@
   // and kSelf (its target, where the slots are): symbol reads rather than tables, as one call makes two proxies.
   const kMark = internal.rpcMark;
   const kSelf = internal.rpcSelf = Symbol('rpc.self');
+  // A base that sends its own calls (a service binding's stub, service-bindings.js): base[kSendVia](op, path, msg, releaseKeys).
+  const kSendVia = internal.rpcSendVia = Symbol('rpc.sendVia');
   const markOf = (v) => ((typeof v === 'object' || typeof v === 'function') && v !== null ? v[kMark] : undefined);
 
   // The classes `cloudflare:workers` exports when the bundle imports it (instanceof works against
@@ -153,6 +155,7 @@
           });
       });
     }
+    if (base[kSendVia] !== undefined) return base[kSendVia](op, path, msg, releaseKeys);
     return internal.doStubOp(base, op, path, msg, releaseKeys);
   }
 
@@ -161,7 +164,7 @@
   function opOnValue(v, op, path, msg) {
     for (let i = 0; ; i++) {
       const mark = markOf(v);
-      if (mark === 'stub' || mark === 'dostub') return sendOp(v[kSelf], op, path.slice(i), msg);
+      if (mark === 'stub' || mark === 'dostub' || mark === 'service') return sendOp(v[kSelf], op, path.slice(i), msg);
       if (mark === 'promise' || mark === 'property') return Promise.resolve(v).then((x) => opOnValue(x, op, path.slice(i), msg));
       if (i === path.length) break;
       if ((typeof v !== 'object' && typeof v !== 'function') || v === null || !Object.prototype.hasOwnProperty.call(v, path[i])) {

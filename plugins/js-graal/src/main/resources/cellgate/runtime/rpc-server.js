@@ -14,6 +14,10 @@
   const HANDLERS = new Set(['alarm', 'webSocketMessage', 'webSocketClose', 'webSocketError']);
   // Names a Durable Object stub keeps for itself (durable-object-stubs.js), never remote methods.
   const RESERVED = new Set(['then', 'constructor', 'toJSON', 'fetch', 'id', 'name', 'connect']);
+  // What workerd reserves on a Worker's entrypoint (a service binding's callee): refused by name.
+  const ENTRYPOINT_RESERVED = new Set(['fetch', 'connect', 'alarm', 'webSocketMessage', 'webSocketClose', 'webSocketError', 'dup',
+    'constructor']);
+  const reserved = (name) => new TypeError("'" + name + "' is a reserved method and cannot be called over RPC.");
 
   /** Exports `value` (an RpcTarget or a function) and returns the key of its first stub, for the message. */
   internal.rpcExport = function (value) {
@@ -30,9 +34,11 @@
 
   // A member of an RPC receiver: only what its class (or a base class) defines — methods and
   // getters; own instance properties and Object.prototype's members are not exposed (workerd).
+  // isObject: true for a Durable Object, 'entrypoint' for a WorkerEntrypoint, else false.
   function member(receiver, name, isObject) {
-    if (isObject && HANDLERS.has(name)) throw new TypeError("'" + name + "' is a reserved method and cannot be called over RPC.");
-    if (typeof name === 'string' && !(isObject && RESERVED.has(name)) && !name.startsWith('#')) {
+    if (isObject === 'entrypoint' && ENTRYPOINT_RESERVED.has(name)) throw reserved(name);
+    if (isObject === true && HANDLERS.has(name)) throw reserved(name);
+    if (typeof name === 'string' && !(isObject === true && RESERVED.has(name)) && !name.startsWith('#')) {
       for (let p = Object.getPrototypeOf(receiver); p !== null && p !== Object.prototype; p = Object.getPrototypeOf(p)) {
         const d = Object.getOwnPropertyDescriptor(p, name);
         if (d !== undefined) return d;
@@ -87,15 +93,52 @@
   }
 
   /** Runs `op` along `path` on `root` with the serialized `argsBytes`; answers the result envelope's bytes. */
-  internal.rpcRun = async function (root, isObject, op, path, argsBytes) {
+  internal.rpcRun = (root, isObject, op, path, argsBytes) => envelope(argsBytes, (args) => apply(root, isObject, op, path, args));
+
+  // The result envelope of `run(args)`: its value, or what it threw.
+  async function envelope(argsBytes, run) {
     try {
       const args = internal.deserialize(argsBytes, 'argument');
-      const value = await apply(root, isObject, op, path, Array.isArray(args) ? args : []);
+      const value = await run(Array.isArray(args) ? args : []);
       return internal.serialize({ ok: true, value }, 'rpc');
     } catch (error) {
       return internal.serialize(errorEnvelope(error), 'rpc');
     }
-  };
+  }
+
+  /**
+   * A service binding's call on this Worker's export `handler` (dispatch.js), as workerd serves it:
+   * a WorkerEntrypoint class is constructed with (ctx, env) for the call and answers by its class's
+   * members; a plain object's own functions are called as (arg, env, ctx) with exactly one argument.
+   */
+  internal.rpcRunEntrypoint = (handler, env, ctx, op, path, argsBytes) => envelope(argsBytes, (args) => {
+    const kind = internal.exportKind(handler);
+    if (kind === 'entrypoint') return apply(new handler(ctx, env), 'entrypoint', op, path, args);
+    if (kind === 'object') return callHandlerFunction(handler, env, ctx, op, path, args);
+    throw new TypeError(kind === 'durable-object' || kind === 'function'
+      ? 'The RPC receiver does not implement the method "' + path[0] + '".' : 'The receiving Worker does not export an entrypoint.');
+  });
+
+  // workerd's "functional syntax": export default { m(arg, env, ctx) { … } }.
+  function callHandlerFunction(handler, env, ctx, op, path, args) {
+    if (path.length !== 1 || op !== 'call') return apply(handler, false, op, path, args);
+    const name = path[0];
+    if (ENTRYPOINT_RESERVED.has(name)) throw reserved(name);
+    if (!Object.prototype.hasOwnProperty.call(handler, name)) throw notImplemented(name);
+    const fn = handler[name];
+    if (typeof fn !== 'function') throw new TypeError('"' + name + '" is not a function.');
+    if (fn.length > 3) {
+      throw new TypeError('Cannot call handler function "' + name + '" over RPC because it has the wrong number of arguments. A simple'
+        + ' function handler can only be called over RPC if it has exactly the arguments (arg, env, ctx), where only the first argument'
+        + ' comes from the client. To support multi-argument RPC functions, use class-based syntax (extending WorkerEntrypoint) instead.');
+    }
+    if (args.length !== 1) {
+      throw new TypeError('Attempted to call RPC function "' + name + '" with the wrong number of arguments. When calling a top-level'
+        + ' handler function that is not declared as part of a class, you must always send exactly one argument. In order to support'
+        + ' variable numbers of arguments, the server must use class-based syntax (extending WorkerEntrypoint) instead.');
+    }
+    return fn.call(handler, args[0], env, ctx);
+  }
 
   /** A call on exported object `handle` (RpcBridge.deliverCall). */
   internal.rpcRunExport = function (handle, op, path, argsBytes) {

@@ -23,6 +23,9 @@
 //                    (RPC messages only)
 //   0x14 Headers     u32 count, count × (string name, string value): the pairs its iterator yields
 //                    (RPC messages only, as workerd passes Headers)
+//   0x15 service     u8 has entrypoint [string entrypoint], u8 has props [string props as JSON],
+//                    u8 loopback: a service binding to this Worker (RPC messages only; every node
+//                    runs the same Worker, so the receiver serves it in process as the sender would)
 //
 // A "string" inside a tag is u32 byte length + UTF-8, without a tag byte. Every object (all tags
 // from 0x07 up, except 0x10) takes the next index, in the order it is first written. Errors come
@@ -49,7 +52,7 @@
   // What rpc-client.js's and durable-object-stubs.js's proxies answer for this key: 'stub' |
   // 'promise' | 'property' | 'dostub' (a symbol read, no table: they are made on every call).
   const kMark = internal.rpcMark = Symbol('rpc.mark');
-  const MARKS = new Set(['stub', 'promise', 'property', 'dostub']);
+  const MARKS = new Set(['stub', 'promise', 'property', 'dostub', 'service']);
   const markOf = (v) => { const m = v[kMark]; return MARKS.has(m) ? m : undefined; };
   const STUB_IN_STORAGE = ' cannot be serialized in this context.';
   const TARGET_OUTSIDE_RPC = 'Remote RPC references can only be serialized for RPC.';
@@ -80,6 +83,15 @@
 
   // A stub, RpcPromise, RpcProperty or Durable Object stub (`mark`) or an exportable value.
   function writeRpcObject(w, v, mark) {
+    if (mark === 'service') {
+      if (w.mode !== 'rpc') throw fail('#<Fetcher>');
+      const [entrypoint, propsJson, loopback] = v[internal.serviceParts];
+      w.u8(0x15);
+      w.u8(entrypoint === null ? 0 : 1); if (entrypoint !== null) w.str(entrypoint);
+      w.u8(propsJson === null ? 0 : 1); if (propsJson !== null) w.str(propsJson);
+      w.u8(loopback ? 1 : 0);
+      return;
+    }
     const type = mark === 'promise' ? 'RpcPromise' : mark === 'property' ? 'RpcProperty' : mark === 'dostub' ? 'ServiceStub' : 'RpcStub';
     if (w.mode !== 'rpc') {
       if (w.mode !== 'clone' && (mark === 'stub' || mark === 'dostub')) throw cloneError(type + STUB_IN_STORAGE);
@@ -255,6 +267,13 @@
         const name = r.u8() === 1 ? r.str() : undefined;
         if (r.mode === undefined) throw new DOMException('A Durable Object stub in structured-clone data outside an RPC message.', 'DataCloneError');
         return keep(internal.newStub(internal.newId(className, hex, name), 'Fetcher'));
+      }
+      case 0x15: {
+        const entrypoint = r.u8() === 1 ? r.str() : null;
+        const props = r.u8() === 1 ? JSON.parse(r.str()) : null;
+        const loopback = r.u8() === 1;
+        if (r.mode === undefined) throw new DOMException('A service binding in structured-clone data outside an RPC message.', 'DataCloneError');
+        return keep(internal.newServiceStub(entrypoint, props, loopback));
       }
     }
     throw new DOMException('Unknown tag ' + tag + ' in structured-clone data.', 'DataCloneError');

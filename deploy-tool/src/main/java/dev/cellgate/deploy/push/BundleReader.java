@@ -4,6 +4,7 @@ import dev.cellgate.core.logic.NodeCompat;
 import dev.cellgate.core.spi.js.ModuleType;
 import dev.cellgate.deploy.cli.CommandException;
 import dev.cellgate.deploy.cli.Env;
+import dev.cellgate.deploy.wrangler.ServicesKey;
 import dev.cellgate.deploy.wrangler.WranglerConfig;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -144,6 +145,10 @@ public final class BundleReader {
             }
         }
         String name = WorkerTarget.name(nameOverride, config, main.replaceAll("\\.[mc]?js$", ""));
+        String otherWorkers = ServicesKey.refusalOfOthers(config.bindings(), name);
+        if (otherWorkers != null) {
+            throw CommandException.refused((cfg == null ? "config" : cfg.toString()) + ": " + otherWorkers);
+        }
         AssetsDirectory assets = null;
         if (config.assets() != null) {
             Path base = cfg == null ? dir : cfg.toAbsolutePath().getParent();

@@ -185,7 +185,11 @@ public record WranglerConfig(String name, String main, String compatibilityDate,
                 string(o, "tsconfig", where), bool(o, "minify", where), !Boolean.FALSE.equals(boolOrNull(o, "keep_names", where)),
                 string(o, "jsx_factory", where), string(o, "jsx_fragment", where)));
         Build build = problems.attempt(() -> build(o, problems));
-        List<Binding> bindings = problems.attempt(() -> storageBindings(o, where));
+        List<Binding> bindings = problems.attempt(() -> {
+            List<Binding> all = new ArrayList<>(storageBindings(o, where));
+            all.addAll(ServicesKey.parse(o.getValue("services"), where, problems));
+            return all;
+        });
         AssetsKey assets = problems.attempt(() -> o.containsKey("assets") ? AssetsKey.parse(o.getValue("assets"), where) : null);
         List<String> requiredSecrets = problems.attempt(() -> requiredSecrets(o));
         if (problems.refusals().isEmpty()) {

@@ -66,7 +66,7 @@ public final class WranglerKeys {
         refused("d1_databases", own, "D1 databases are not implemented yet");
         refused("queues", own, "Queues are not implemented yet");
         refused("workflows", own, "Workflows are not implemented yet");
-        refused("services", own, "service bindings are refused until issue 21 items 2–5 land (item 4)");
+        implemented("services", own, "service bindings to this Worker's own default export or named WorkerEntrypoints (fetch and RPC, in process; docs/services.md); a binding to another Worker is refused by name: a fleet runs one Worker");
         implemented("assets", inh, "static assets served before the Worker with Cloudflare's routing, and the ASSETS binding (docs/assets.md)");
         implemented("define", own, "esbuild --define");
         implemented("alias", inh, "esbuild --alias; a relative path is relative to the config");

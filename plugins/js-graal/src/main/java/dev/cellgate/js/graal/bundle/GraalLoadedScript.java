@@ -113,6 +113,7 @@ public final class GraalLoadedScript implements LoadedScript {
                             + ", which the main module " + bundle.mainModule() + " does not export (exported classes: " + exported + ")");
                 }
             }
+            ServiceTargets.check(bundle, () -> probe.runtime().internal().getMember("exportKinds").execute().asString());
         } catch (ScriptLoadException | RuntimeException e) {
             probe.instance().close();
             throw e;

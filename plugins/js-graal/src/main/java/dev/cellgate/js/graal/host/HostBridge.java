@@ -40,6 +40,7 @@ public final class HostBridge {
     private int nextFetchId;
     private Object bundleModules;
     private BindingBridge bindings;
+    private ServiceCalls services;
 
     public HostBridge(JsInstance instance, OutboundHttp http, RuntimeScripts runtime) {
         this.instance = instance;
@@ -86,6 +87,15 @@ public final class HostBridge {
             rpc = new dev.cellgate.js.graal.host.rpc.RpcBridge(instance, rpcExports, () -> fns, cell);
         }
         return rpc;
+    }
+
+    /** Service bindings to this Worker itself ({@code service-bindings.js}); made on first use. */
+    @HostAccess.Export
+    public ServiceCalls services() {
+        if (services == null) {
+            services = new ServiceCalls(instance, stubs, () -> fns, this::rpc);
+        }
+        return services;
     }
 
     /** WebSocketPair, accepted sockets and the hibernation API ({@code websocket.js}). */

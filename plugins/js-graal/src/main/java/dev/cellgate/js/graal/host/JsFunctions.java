@@ -15,6 +15,8 @@ public final class JsFunctions {
     private final Value fireTimer;
     private Value pumpOne;
     private Value dispatchExport;
+    private Value dispatchServiceFetch;
+    private Value dispatchServiceCall;
 
     private JsFunctions(Value internal) {
         this.internal = internal;
@@ -50,6 +52,22 @@ public final class JsFunctions {
             dispatchExport = fn(internal, "dispatchExport");
         }
         return dispatchExport;
+    }
+
+    /** A service binding's fetch into this Worker ({@code dispatch.js}), looked up on first use. */
+    public Value dispatchServiceFetch() {
+        if (dispatchServiceFetch == null) {
+            dispatchServiceFetch = fn(internal, "dispatchServiceFetch");
+        }
+        return dispatchServiceFetch;
+    }
+
+    /** A service binding's RPC call into this Worker ({@code dispatch.js}), looked up on first use. */
+    public Value dispatchServiceCall() {
+        if (dispatchServiceCall == null) {
+            dispatchServiceCall = fn(internal, "dispatchServiceCall");
+        }
+        return dispatchServiceCall;
     }
 
     /** Called only inside a turn (it may evaluate the streams file into the context). */

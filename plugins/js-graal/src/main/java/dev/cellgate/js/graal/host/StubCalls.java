@@ -30,8 +30,12 @@ final class StubCalls {
      * Durable Object threw (the caller rejects with that class, as workerd does), else null.
      */
     void fetch(CellIdentity target, HttpRequestData request, Value callback) {
-        JsEvent event = instance.currentEvent();
-        instance.host().stubs().fetch(target, request).whenComplete((resp, error) -> {
+        answerFetch(instance.currentEvent(), instance.host().stubs().fetch(target, request), callback);
+    }
+
+    /** Hands {@code response} to {@code callback} in a turn of {@code event} (see {@link #fetch}); also for service bindings. */
+    void answerFetch(JsEvent event, java.util.concurrent.CompletableFuture<HttpResponseData> response, Value callback) {
+        response.whenComplete((resp, error) -> {
             if (error != null) {
                 postFailure(event, callback, error);
             } else {
@@ -53,8 +57,12 @@ final class StubCalls {
 
     /** {@code callback(1, resultBuffer)} or {@code callback(-1, message, retryable, jsName)} (see {@link #fetch}). */
     void call(CellIdentity target, String method, byte[] arguments, Value callback) {
-        JsEvent event = instance.currentEvent();
-        instance.host().stubs().call(target, method, arguments).whenComplete((bytes, error) -> {
+        answerCall(instance.currentEvent(), instance.host().stubs().call(target, method, arguments), callback);
+    }
+
+    /** Hands a call's result envelope to {@code callback} in a turn of {@code event} (see {@link #call}); also for service bindings. */
+    void answerCall(JsEvent event, java.util.concurrent.CompletableFuture<byte[]> result, Value callback) {
+        result.whenComplete((bytes, error) -> {
             if (error != null) {
                 postFailure(event, callback, error);
             } else {

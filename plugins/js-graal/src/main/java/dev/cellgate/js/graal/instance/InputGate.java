@@ -29,7 +29,7 @@ final class InputGate {
 
     /** Runs {@code turn} now if the gate lets {@code event} in, else queues it behind the others. */
     void enter(JsEvent event, Runnable turn) {
-        boolean admitted = owner != null ? owner == event : waiting.isEmpty();
+        boolean admitted = event.passesGate() || (owner != null ? owner == event : waiting.isEmpty());
         if (admitted) {
             turn.run();
         } else {

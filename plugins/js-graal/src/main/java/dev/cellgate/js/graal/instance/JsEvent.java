@@ -19,6 +19,7 @@ public abstract class JsEvent {
     int holds;
     private java.util.List<Runnable> endHooks;
     private boolean ended;
+    private boolean passesGate;
 
     protected JsEvent(String requestId, String label) {
         this.requestId = requestId;
@@ -81,6 +82,20 @@ public abstract class JsEvent {
                 h.run();
             }
         }
+    }
+
+    /**
+     * Lets this event (and its continuations) through the instance's input gate: a service binding's
+     * call into this Worker is a request of its own, not an event of the Durable Object whose context
+     * happens to run it, so that object's {@code blockConcurrencyWhile} does not hold it (on workerd
+     * it runs beside the object, in the same isolate). Set before the event is delivered.
+     */
+    public void passGate() {
+        passesGate = true;
+    }
+
+    boolean passesGate() {
+        return passesGate;
     }
 
     /** Settles the event's future with an error (the JS error, a limit, a reset); later settlements are ignored. */

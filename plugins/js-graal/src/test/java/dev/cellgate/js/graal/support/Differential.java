@@ -264,6 +264,14 @@ public final class Differential {
         return out;
     }
 
+    /** {@code services} of cases.json ({@code {BINDING: {entrypoint?, props?}}}): service bindings to the fixture's own Worker. */
+    static List<dev.cellgate.core.spi.js.EnvBinding> serviceBindings(String workerName, JsonObject spec) {
+        List<dev.cellgate.core.spi.js.EnvBinding> out = new ArrayList<>();
+        spec.getJsonObject("services", new JsonObject()).forEach(e -> out.add(new dev.cellgate.core.spi.js.EnvBinding(e.getKey(),
+                "service", ((JsonObject) e.getValue()).copy().put("service", workerName))));
+        return out;
+    }
+
     /** {@code compatibilityFlags} of cases.json (none when absent). */
     static List<String> flags(JsonObject spec) {
         List<String> flags = new ArrayList<>();
@@ -290,7 +298,9 @@ public final class Differential {
         spec.getJsonObject("vars", new JsonObject()).forEach(e -> vars.put(e.getKey(), (String) e.getValue()));
         Map<String, String> dos = new HashMap<>();
         spec.getJsonObject("durableObjects", new JsonObject()).forEach(e -> dos.put(e.getKey(), (String) e.getValue()));
+        List<dev.cellgate.core.spi.js.EnvBinding> bindings = new ArrayList<>(envBindings(spec));
+        bindings.addAll(serviceBindings(fixture.getFileName().toString(), spec));
         return new ScriptBundle(fixture.getFileName().toString(), fixture.getFileName().toString(), "worker.js", modules, vars, dos,
-                spec.getString("compatibilityDate", "2025-01-01"), flags(spec)).withBindings(envBindings(spec));
+                spec.getString("compatibilityDate", "2025-01-01"), flags(spec)).withBindings(bindings);
     }
 }

@@ -43,6 +43,11 @@ public final class TestEngine implements AutoCloseable {
         this(new JsLimits(30_000, JsLimits.defaultAllocationLimit(), 10), GraalJsEngine.Gates.ENFORCED, egress);
     }
 
+    /** An engine with these limits whose host serves the binding types of {@code bindings}. */
+    public TestEngine(JsLimits limits, GraalJsEngine.Gates gates, Egress egress, dev.cellgate.core.spi.js.BindingRegistry bindings) {
+        this(limits, gates, egress, "test-node", bindings);
+    }
+
     public TestEngine(JsLimits limits, GraalJsEngine.Gates gates, Egress egress) {
         this(limits, gates, egress, "test-node", dev.cellgate.core.spi.js.BindingRegistry.NONE);
     }

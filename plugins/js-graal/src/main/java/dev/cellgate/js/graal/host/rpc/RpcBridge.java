@@ -163,6 +163,17 @@ public final class RpcBridge {
         }
     }
 
+    /**
+     * A service binding's RPC call into this Worker ({@code callee}, an event of this context) keeps
+     * what it exports and what it receives in results in {@code caller}'s session: the caller's stubs
+     * to the entrypoint's objects then work until the caller's request (or Durable Object) ends or
+     * disposes them, as on workerd, where the callee's request context lives while they exist.
+     */
+    public void lend(JsEvent callee, JsEvent caller) {
+        borrowed.put(callee, longSession(caller));
+        callee.whenEnded(() -> borrowed.remove(callee));
+    }
+
     // ---- sessions ----
 
     private RpcSession longSession(JsEvent ev) {
@@ -170,14 +181,15 @@ public final class RpcBridge {
         if (lent != null) {
             return lent;
         }
-        return cell ? instanceSession : sessionOf(requestSessions, ev);
+        return cell ? instanceSession : sessionOf(requestSessions, ev, RpcExports.OTHER_REQUEST);
     }
 
     private RpcSession argumentSession(JsEvent ev) {
-        return sessionOf(argumentSessions, ev);
+        return sessionOf(argumentSessions, ev, null);
     }
 
-    private RpcSession sessionOf(Map<JsEvent, RpcSession> sessions, JsEvent ev) {
+    /** @param heldReason why a stub the session held fails once it ended (null: it reads as disposed) */
+    private RpcSession sessionOf(Map<JsEvent, RpcSession> sessions, JsEvent ev, String heldReason) {
         RpcSession s = sessions.get(ev);
         if (s == null) {
             RpcSession created = new RpcSession(ev.label());
@@ -188,7 +200,7 @@ public final class RpcBridge {
                 sessions.put(ev, created);
                 ev.whenEnded(() -> {
                     sessions.remove(ev);
-                    table.close(created, RpcExports.EXPORTER_GONE);
+                    table.close(created, RpcExports.EXPORTER_GONE, heldReason);
                 });
             }
         }

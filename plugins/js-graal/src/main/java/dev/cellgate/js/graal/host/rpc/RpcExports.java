@@ -25,6 +25,14 @@ public final class RpcExports implements dev.cellgate.core.spi.js.ExportedObject
     static final String DISPOSED = "RPC stub used after being disposed.";
     /** workerd's message for a stub whose exporting request is over. */
     static final String EXPORTER_GONE = "The execution context which hosts this callback is no longer running.";
+    /**
+     * workerd's message for a stub a request received, used after that request ended (kept in a
+     * global and called from a later request): the stub belongs to the first request's I/O context.
+     */
+    static final String OTHER_REQUEST = "Cannot perform I/O on behalf of a different request. I/O objects (such as streams,"
+            + " request/response bodies, and others) created in the context of one request handler cannot be accessed from a"
+            + " different request's handler. This is a limitation of Cloudflare Workers which allows us to improve overall"
+            + " performance. (I/O type: Client)";
 
     /**
      * Test-only negative control: false makes an ending session keep what it holds (the leak that
@@ -238,6 +246,11 @@ public final class RpcExports implements dev.cellgate.core.spi.js.ExportedObject
      * answering ({@code reason}); refs to those exports still in transit are dropped.
      */
     void close(RpcSession s, String reason) {
+        close(s, reason, null);
+    }
+
+    /** As {@link #close(RpcSession, String)}; a stub {@code s} held then fails with {@code heldReason} (null: as disposed). */
+    void close(RpcSession s, String reason, String heldReason) {
         List<Ref> held;
         synchronized (this) {
             if (s.closed) {
@@ -252,6 +265,11 @@ public final class RpcExports implements dev.cellgate.core.spi.js.ExportedObject
         }
         for (int i = held.size() - 1; i >= 0; i--) {
             release(held.get(i).key);
+            if (heldReason != null) {
+                synchronized (this) {
+                    endings.put(held.get(i).key, heldReason);
+                }
+            }
         }
         List<Export> relays = new ArrayList<>();
         synchronized (this) {
