@@ -16,6 +16,9 @@ import java.util.TreeMap;
  * the value; nothing falls back to a default silently.
  */
 public final class ConfigLoader {
+    /** SPEC 14's optional key for sealing secrets: refused by name until sealing exists. */
+    static final String SECRETS_KEY = "CELLD_SECRETS_KEY";
+
     private ConfigLoader() {
     }
 
@@ -104,8 +107,14 @@ public final class ConfigLoader {
             }
             var setting = Settings.byEnv(name);
             if (setting.isEmpty()) {
+                if (name.equals(SECRETS_KEY)) {
+                    throw new ConfigException(SECRETS_KEY + " is set, but sealing secrets with a key the nodes hold (SPEC 14) is not "
+                            + "implemented: secret values are stored unsealed in the bucket (docs/deploy.md, secrets). Unset it");
+                }
                 if (name.startsWith("CELLD_")) {
-                    throw new ConfigException("unknown setting " + name + "=" + e.getValue() + " (see --help for the settings)");
+                    // The value is not shown: a mistyped secret setting (CELLD_OPERATOR_TOKEN) would print the secret.
+                    throw new ConfigException("unknown setting " + name + " (value not shown, " + e.getValue().length()
+                            + " characters; see --help for the settings)");
                 }
                 continue;
             }

@@ -49,6 +49,25 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void anUnknownSettingIsNamedWithoutEchoingItsValue() {
+        // A mistyped CELLD_OPERATOR_TOKEN would otherwise print the token into the start-up error and the log.
+        assertThatThrownBy(() -> ConfigLoader.load(null, Map.of("CELLD_OPERATOR_TOKNE", "s3cr3t-operator-token")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("unknown setting CELLD_OPERATOR_TOKNE")
+                .hasMessageNotContaining("s3cr3t-operator-token");
+    }
+
+    @Test
+    void theSecretsSealingKeyIsRefusedByNameAsNotImplemented() {
+        // SPEC 14's optional sealing key: accepting it would suggest secrets are sealed in the bucket. They are not.
+        assertThatThrownBy(() -> ConfigLoader.load(null, Map.of("CELLD_SECRETS_KEY", "a-sealing-key-value")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("CELLD_SECRETS_KEY")
+                .hasMessageContaining("not implemented")
+                .hasMessageNotContaining("a-sealing-key-value");
+    }
+
+    @Test
     void theActivationDeadlineDefaultsToThirtySeconds() {
         assertThat(NodeConfig.defaults().activationDeadlineMs()).isEqualTo(30_000);
         assertThat(ConfigLoader.load(null, Map.of("CELLD_ACTIVATION_DEADLINE_MS", "5000")).activationDeadlineMs()).isEqualTo(5000);
@@ -79,7 +98,6 @@ class ConfigLoaderTest {
         "CELLD_BUCKET|nowhere",
         "CELLD_MAX_RSS_MB|-1",
         "CELLD_LOG_FORMAT|xml",
-        "CELLD_RELEASE|4",
         "CELLD_ACTIVATION_DEADLINE_MS|0",
         "CELLD_ACTIVATION_DEADLINE_MS|30s",
     })
