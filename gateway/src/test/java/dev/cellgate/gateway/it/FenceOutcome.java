@@ -36,7 +36,18 @@ record FenceOutcome(String kind, Integer exit, boolean rejoined, boolean selfFen
         List<JsonObject> fenced = n.events("lease.fenced");
         String kind = fenced.isEmpty() ? null : fenced.getLast().getString("kind");
         Integer exit = n.alive() ? null : n.waitForExit(Duration.ofSeconds(5));
-        boolean rejoined = !n.events("node.rejoined").isEmpty();
+        // A rejoin counts only after the last fence: an earlier lapse (a slow bucket on a loaded box) rejoined already.
+        List<String> lines = n.lines();
+        int lastFence = -1;
+        boolean rejoined = false;
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).contains("\"event\":\"lease.fenced\"")) {
+                lastFence = i;
+                rejoined = false;
+            } else if (lastFence >= 0 && lines.get(i).contains("\"event\":\"node.rejoined\"")) {
+                rejoined = true;
+            }
+        }
         boolean line = n.lines().stream().anyMatch(l -> l.startsWith("SELF-FENCE:"));
         return new FenceOutcome(kind, exit, rejoined, line);
     }

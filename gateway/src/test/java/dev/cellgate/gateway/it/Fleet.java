@@ -2,6 +2,7 @@ package dev.cellgate.gateway.it;
 
 import dev.cellgate.core.spi.bucket.BucketStore;
 import dev.cellgate.core.store.file.FileBucketStore;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -95,6 +96,59 @@ public final class Fleet implements AutoCloseable {
         host.start();
         BucketStore inner = new BucketStores(host).open(bucketUrl, new StoreOptions(options));
         return new ClosingStore(inner, host);
+    }
+
+    /**
+     * What the fleet logged about a response: its status and body, then every node's lines naming
+     * its request id and the warnings and errors of the 10 s before. A failed status assertion shows
+     * the node-side cause this way (a CI failure is often all there is to go on).
+     */
+    public String whatHappened(HttpResponse<String> r) {
+        String id = r.headers().firstValue("x-request-id").orElse("(none)");
+        StringBuilder out = new StringBuilder("HTTP " + r.statusCode() + " " + r.body() + "\n");
+        String since = java.time.Instant.now().minusSeconds(10).truncatedTo(java.time.temporal.ChronoUnit.MILLIS).toString();
+        for (NodeProcess n : nodes) {
+            for (String l : n.lines()) {
+                boolean recentTrouble = (l.contains("\"level\":\"WARN\"") || l.contains("\"level\":\"ERROR\""))
+                        && l.startsWith("{\"ts\":\"") && l.substring(7, Math.min(l.length(), 31)).compareTo(since) >= 0;
+                if (l.contains(id) || recentTrouble) {
+                    out.append("  ").append(n.name()).append(": ").append(l.length() > 1500 ? l.substring(0, 1500) + "…" : l).append('\n');
+                }
+            }
+        }
+        return out.toString();
+    }
+
+    /**
+     * Whether a node's lease lapsed at or after {@code since}: the bucket answered its renewals too
+     * slowly (the loopback emulator on a loaded box), so it fenced its cells and a write in flight then
+     * has an unknown outcome (500) and a call meanwhile finds the cell unavailable (503). Tests that
+     * are not about lapses accept such an answer only when this says one happened.
+     */
+    public boolean leaseLapsedSince(java.time.Instant since) {
+        for (NodeProcess n : nodes) {
+            for (io.vertx.core.json.JsonObject f : n.events("lease.fenced")) {
+                if ("lapsed".equals(f.getString("kind")) && !java.time.Instant.parse(f.getString("ts")).isBefore(since)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * GET through {@code n}, sending it again while the answer is 503 (a node degraded by a lapse
+     * answers cell routes 503 with Retry-After until it rejoins), at most {@code within}.
+     */
+    public static HttpResponse<String> getServed(NodeProcess n, String path, java.time.Duration within) throws Exception {
+        long end = System.nanoTime() + within.toNanos();
+        while (true) {
+            HttpResponse<String> r = n.get(n.publicUrl(path));
+            if (r.statusCode() != 503 || System.nanoTime() > end) {
+                return r;
+            }
+            Thread.sleep(500);
+        }
     }
 
     public String deployCounter() {

@@ -98,12 +98,29 @@ class FleetIT {
     @Test
     @Order(2)
     void concurrentClaimantsLeaveExactlyOneOwnerPerCellAndEpoch() throws Exception {
+        java.time.Instant began = java.time.Instant.now();
+        Map<String, AtomicInteger> unknown = new java.util.concurrent.ConcurrentHashMap<>();
         ExecutorService pool = Executors.newFixedThreadPool(20);
         List<Future<Integer>> calls = new ArrayList<>();
         for (int i = 0; i < 200; i++) {
             NodeProcess via = fleet.nodes.get(i % 3);
             String cell = "claim-" + (i % 50);
-            calls.add(pool.submit(() -> via.get(via.publicUrl("/c/" + cell)).statusCode()));
+            calls.add(pool.submit(() -> {
+                for (int attempt = 0; ; attempt++) {
+                    HttpResponse<String> r = via.get(via.publicUrl("/c/" + cell));
+                    if (r.statusCode() == 200) {
+                        return 200;
+                    }
+                    // During a lapse (Fleet#leaseLapsedSince) a 503 did not run and a 500 may have: send it again.
+                    if (attempt >= 20 || (r.statusCode() != 500 && r.statusCode() != 503) || !fleet.leaseLapsedSince(began)) {
+                        throw new AssertionError(cell + " through " + via.name() + ": " + fleet.whatHappened(r));
+                    }
+                    if (r.statusCode() == 500) {
+                        unknown.computeIfAbsent(cell, k -> new AtomicInteger()).incrementAndGet();
+                    }
+                    Thread.sleep(500);
+                }
+            }));
         }
         for (Future<Integer> f : calls) {
             assertThat(f.get()).isEqualTo(200);
@@ -126,7 +143,9 @@ class FleetIT {
         for (int c = 0; c < 50; c++) {
             NodeProcess via = fleet.nodes.get(c % 3);
             int expected = 4; // 200 calls over 50 cells
-            assertThat(via.get(via.publicUrl("/c/claim-" + c + "?op=get")).body()).as("claim-" + c).isEqualTo(Integer.toString(expected));
+            int mayHaveRun = unknown.getOrDefault("claim-" + c, new AtomicInteger()).get();
+            assertThat(Integer.parseInt(Fleet.getServed(via, "/c/claim-" + c + "?op=get", Duration.ofSeconds(30)).body()))
+                    .as("claim-%d (%d answers of unknown outcome)", c, mayHaveRun).isBetween(expected, expected + mayHaveRun);
         }
     }
 
@@ -191,8 +210,8 @@ class FleetIT {
         assertThat(outcome.kind()).as("n1's fence: no renewal landed in time").isEqualTo("lapsed");
         assertThat(outcome.asExpected()).as("n1 degraded and rejoined, no exit: %s", outcome).isTrue();
         assertThat(n1.lines()).anyMatch(l -> l.startsWith("SELF-FENCE:"));
-        String atN2 = n2.get(n2.publicUrl("/c/fence?op=get")).body();
-        HttpResponse<String> viaN1 = n1.get(n1.publicUrl("/c/fence?op=get"));
+        String atN2 = Fleet.getServed(n2, "/c/fence?op=get", Duration.ofSeconds(30)).body();
+        HttpResponse<String> viaN1 = Fleet.getServed(n1, "/c/fence?op=get", Duration.ofSeconds(30));
         assertThat(viaN1.statusCode()).isEqualTo(200);
         assertThat(viaN1.body()).as("n1 answers from the cell as it is now, never from its fenced copy").isEqualTo(atN2);
         n1.sigterm();
