@@ -24,6 +24,11 @@ public record Bundle(WranglerConfig config, String name, String main, Map<String
         this(config, name, main, modules, plugins, origin, Map.of());
     }
 
+    /** An assets-only project: no {@code main}, so the assets answer every request ({@link AssetsOnlyWorker}). */
+    public boolean assetsOnly() {
+        return assets != null && config.main() == null && AssetsOnlyWorker.MODULE.equals(main);
+    }
+
     public ModuleType type(String path) {
         return types.getOrDefault(path, ModuleType.ES_MODULE);
     }

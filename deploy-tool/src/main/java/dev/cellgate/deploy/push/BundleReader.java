@@ -4,6 +4,7 @@ import dev.cellgate.core.logic.NodeCompat;
 import dev.cellgate.core.spi.js.ModuleType;
 import dev.cellgate.deploy.cli.CommandException;
 import dev.cellgate.deploy.cli.Env;
+import dev.cellgate.deploy.wrangler.AssetsKey;
 import dev.cellgate.deploy.wrangler.ServicesKey;
 import dev.cellgate.deploy.wrangler.WranglerConfig;
 import java.io.IOException;
@@ -84,10 +85,15 @@ public final class BundleReader {
         Map<String, ModuleType> types = new LinkedHashMap<>();
         String main;
         String origin;
-        if (project) {
-            if (config.main() == null) {
+        if (project && config.main() == null) {
+            if (config.assets() == null) {
                 throw CommandException.refused(cfg + " has no \"main\"");
             }
+            refuseWhatNeedsAWorker(cfg, config.assets());
+            main = AssetsOnlyWorker.MODULE;
+            modules.put(main, AssetsOnlyWorker.SOURCE);
+            origin = "assets only (no \"main\"): the assets answer every request, a miss by not_found_handling";
+        } else if (project) {
             Path cfgDir = cfg.toAbsolutePath().getParent();
             Path mainFile = cfgDir.resolve(config.main()).normalize();
             byte[] source = readFile(mainFile, "main module");
@@ -198,6 +204,18 @@ public final class BundleReader {
                     .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
         } catch (CharacterCodingException e) {
             throw CommandException.refused(where + " is not UTF-8 text");
+        }
+    }
+
+    /** What Wrangler refuses in an assets-only project: both need the Worker there is not. */
+    private static void refuseWhatNeedsAWorker(Path cfg, AssetsKey assets) {
+        if (assets.binding() != null) {
+            throw CommandException.refused(cfg + ": assets.binding \"" + assets.binding() + "\" needs a Worker, and this project has "
+                    + "no \"main\" (assets only), as on Cloudflare: remove assets.binding, or set \"main\"");
+        }
+        if (assets.runWorkerFirst() || !assets.runWorkerFirstRoutes().isEmpty()) {
+            throw CommandException.refused(cfg + ": assets.run_worker_first needs a Worker, and this project has no \"main\" "
+                    + "(assets only), as on Cloudflare: remove run_worker_first, or set \"main\"");
         }
     }
 }

@@ -119,7 +119,7 @@ public final class Publisher {
                 legacy.migrations(), legacy.compatibilityDate(), legacy.compatibilityFlags(), legacy.triggers(), legacy.plugins(),
                 new WorkerSettings(null, java.util.List.of(), null, b.config().environment(), b.config().hosting()));
         if (assets != null) {
-            manifest = withAssets(manifest, b.config().assets(), assets.manifest());
+            manifest = withAssets(manifest, b.config().assets(), assets.manifest(), !b.assetsOnly());
             uploaded += assets.uploaded();
         }
         // the secrets last, by name: the order SecretRelease gives, so an unchanged set is recognised as one
@@ -204,7 +204,8 @@ public final class Publisher {
         }
     }
 
-    private static Manifest withAssets(Manifest m, dev.cellgate.deploy.wrangler.AssetsKey key, String assetManifest) {
+    private static Manifest withAssets(Manifest m, dev.cellgate.deploy.wrangler.AssetsKey key, String assetManifest,
+                                       boolean hasUserWorker) {
         List<dev.cellgate.core.deploy.bindings.Binding> bindings = new ArrayList<>(m.bindings());
         if (key.binding() != null) {
             bindings.add(new dev.cellgate.core.deploy.bindings.AssetsBinding(key.binding()));
@@ -212,7 +213,7 @@ public final class Publisher {
         dev.cellgate.core.deploy.WorkerSettings s = m.settings();
         return new Manifest(m.id(), m.name(), m.createdMs(), m.main(), m.modules(), bindings, m.migrations(),
                 m.compatibilityDate(), m.compatibilityFlags(), m.triggers(), m.plugins(),
-                new dev.cellgate.core.deploy.WorkerSettings(key.toConfig(assetManifest), s.queueConsumers(), s.cpuMs(),
+                new dev.cellgate.core.deploy.WorkerSettings(key.toConfig(assetManifest, hasUserWorker), s.queueConsumers(), s.cpuMs(),
                         s.environment(), s.hosting()));
     }
 

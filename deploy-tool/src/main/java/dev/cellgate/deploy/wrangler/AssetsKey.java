@@ -57,9 +57,12 @@ public record AssetsKey(String directory, String binding, String htmlHandling, S
         return new AssetsKey(dir, text(o, "binding", where), html, nf, Boolean.TRUE.equals(rwf), routes);
     }
 
-    /** The manifest's form, once the push has stored the asset manifest with digest {@code manifest}. */
-    public AssetsConfig toConfig(String manifest) {
-        return new AssetsConfig(htmlHandling, notFoundHandling, runWorkerFirst, runWorkerFirstRoutes, manifest);
+    /**
+     * The manifest's form, once the push has stored the asset manifest with digest {@code manifest};
+     * {@code hasUserWorker} is false for an assets-only project.
+     */
+    public AssetsConfig toConfig(String manifest, boolean hasUserWorker) {
+        return new AssetsConfig(htmlHandling, notFoundHandling, runWorkerFirst, runWorkerFirstRoutes, manifest, hasUserWorker);
     }
 
     private static void check(String value, Set<String> allowed, String field, String where) {

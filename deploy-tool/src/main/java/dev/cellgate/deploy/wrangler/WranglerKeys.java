@@ -53,7 +53,7 @@ public final class WranglerKeys {
         Scope own = Scope.NOT_INHERITED;
         // 1. implemented
         implemented("name", inh, "the Worker's name: part of every idFromName and of secrets/<name>/; in env.<e> it defaults to <name>-<e>");
-        implemented("main", inh, "the entry module, bundled with esbuild");
+        implemented("main", inh, "the entry module, bundled with esbuild; without it a project with assets is assets only");
         implemented("compatibility_date", inh, "selects runtime behaviour, as on workerd");
         implemented("compatibility_flags", inh, "nodejs_compat and the other flags the runtime implements");
         implemented("durable_objects", own, "Durable Object namespaces of classes this Worker exports");

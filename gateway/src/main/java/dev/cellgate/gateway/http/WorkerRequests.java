@@ -138,7 +138,7 @@ public final class WorkerRequests implements Handler<HttpServerRequest> {
         // Static assets answer before the Worker (SPEC §17), by the assets of the code that would run.
         assets.of(script.bundle().deploymentId())
                 .thenCompose(server -> server.isEmpty() ? java.util.concurrent.CompletableFuture.completedFuture(null)
-                        : server.get().servePublic(assetRequest(req), true))
+                        : server.get().servePublic(assetRequest(req)))
                 .whenComplete((served, err) -> ctx.runOnContext(v -> {
                     try (LogContext.Scope s = LogContext.enter(requestId, null)) {
                         if (err != null) {

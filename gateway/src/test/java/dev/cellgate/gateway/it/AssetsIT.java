@@ -41,6 +41,12 @@ class AssetsIT {
 
     /** Stores files + rules as the push does and makes a deployment with them current. */
     static String publish(BucketStore b, Map<String, String> files, String redirects, List<String> workerFirst) {
+        return publish(b, files, redirects, workerFirst, "single-page-application", true);
+    }
+
+    /** As above, with {@code not_found_handling}; {@code hasUserWorker} false makes it an assets-only deployment. */
+    static String publish(BucketStore b, Map<String, String> files, String redirects, List<String> workerFirst, String notFound,
+                          boolean hasUserWorker) {
         Map<String, AssetEntry> entries = new TreeMap<>();
         files.forEach((path, text) -> entries.put(path, AssetObjects.putFile(b, path, text.getBytes(StandardCharsets.UTF_8))));
         String digest = AssetObjects.putManifest(b, new AssetManifest(entries, redirects, "/*\n  X-Served-By: assets\n"));
@@ -54,7 +60,7 @@ class AssetsIT {
         Manifest m = new Manifest(id, plain.name(), plain.createdMs(), plain.main(), plain.modules(),
                 List.of(new dev.cellgate.core.deploy.bindings.AssetsBinding("ASSETS")),
                 plain.migrations(), plain.compatibilityDate(), plain.compatibilityFlags(), plain.triggers(), plain.plugins(),
-                new WorkerSettings(new AssetsConfig("auto-trailing-slash", "single-page-application", false, workerFirst, digest), List.of(), null, null, null));
+                new WorkerSettings(new AssetsConfig("auto-trailing-slash", notFound, false, workerFirst, digest, hasUserWorker), List.of(), null, null, null));
         assertThat(d.putManifest(m).join().written()).isTrue();
         var cur = d.current().join();
         assertThat(d.moveCurrent(cur, id, System.currentTimeMillis()).join().written()).isTrue();
@@ -104,6 +110,17 @@ class AssetsIT {
             assertThat(get(n, "/").body()).isEqualTo("home v2");
             assertThat(get(n, "/style.css").body()).as("not in the new deployment's assets, no routes: the Worker")
                     .isEqualTo("worker /style.css");
+
+            // An assets-only deployment (a project without "main"): a miss is the assets' 404 page, never the Worker.
+            publish(b, Map.of("/index.html", "home v3", "/404.html", "gone"), "", List.of(), "404-page", false);
+            deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (!get(n, "/").body().equals("home v3") && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            HttpResponse<String> miss = get(n, "/style.css");
+            assertThat(miss.statusCode()).isEqualTo(404);
+            assertThat(miss.body()).as("assets only: the 404 page answers a miss").isEqualTo("gone");
+            assertThat(get(n, "/api/users").body()).isEqualTo("gone");
         }
     }
 }

@@ -31,11 +31,13 @@ public final class AssetServer {
     private final BlobCache cache;
     private final AssetManifest manifest;
     private final PublicAssets routing;
+    private final boolean hasWorker;
 
     private AssetServer(BucketStore bucket, BlobCache cache, AssetsConfig config, AssetManifest manifest) {
         this.bucket = bucket;
         this.cache = cache;
         this.manifest = manifest;
+        this.hasWorker = config.hasUserWorker();
         this.routing = new PublicAssets(new HtmlHandling(config.htmlHandling(), config.notFoundHandling(), manifest),
                 RedirectRules.parse(manifest.redirects()), HeaderRules.parse(manifest.headers()),
                 new WorkerFirst(config.runWorkerFirst(), config.runWorkerFirstRoutes()));
@@ -57,11 +59,10 @@ public final class AssetServer {
     }
 
     /**
-     * The answer for a public request to a deployment, or null when its Worker answers instead.
-     *
-     * @param hasWorker the deployment has a Worker (else the assets answer everything)
+     * The answer for a public request to a deployment, or null when its Worker answers instead. An
+     * assets-only deployment ({@link AssetsConfig#hasUserWorker} false) answers everything here.
      */
-    public CompletableFuture<Served> servePublic(AssetRequest req, boolean hasWorker) {
+    public CompletableFuture<Served> servePublic(AssetRequest req) {
         AssetResponse r = routing.route(req, hasWorker);
         return r == null ? CompletableFuture.completedFuture(null) : body(r);
     }

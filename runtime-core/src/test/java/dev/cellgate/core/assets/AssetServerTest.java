@@ -41,14 +41,44 @@ class AssetServerTest {
     void withoutAWorkerTheAssetsAnswerEverythingIncludingTheFallback() {
         String m = store(Map.of("/index.html", "home", "/a.css", "css"), "/old /a.css 301");
         AssetServer s = AssetServer.load(bucket, new BlobCache(1 << 20),
-                new AssetsConfig("auto-trailing-slash", "single-page-application", false, List.of(), m)).join();
-        assertThat(text(s.servePublic(AssetRequest.get("/a.css"), false).join())).isEqualTo("200 css");
-        assertThat(text(s.servePublic(AssetRequest.get("/route/x"), false).join())).isEqualTo("200 home");
-        AssetServer.Served r = s.servePublic(AssetRequest.get("/old"), false).join();
+                new AssetsConfig("auto-trailing-slash", "single-page-application", false, List.of(), m, false)).join();
+        assertThat(text(s.servePublic(AssetRequest.get("/a.css")).join())).isEqualTo("200 css");
+        assertThat(text(s.servePublic(AssetRequest.get("/route/x")).join())).isEqualTo("200 home");
+        AssetServer.Served r = s.servePublic(AssetRequest.get("/old")).join();
         assertThat(r.status()).isEqualTo(301);
         assertThat(r.headers()).containsEntry("location", "/a.css").containsEntry("x-site", "yes");
-        assertThat(s.servePublic(AssetRequest.get("/a.css"), false).join().headers())
+        assertThat(s.servePublic(AssetRequest.get("/a.css")).join().headers())
                 .containsEntry("content-type", "text/css; charset=utf-8").containsKey("etag");
+    }
+
+    @Test
+    void anAssetsOnlyDeploymentAnswersAMissItselfWithNoFallbackConfigured() {
+        String m = store(Map.of("/index.html", "home"), "");
+        AssetServer s = AssetServer.load(bucket, new BlobCache(1 << 20),
+                new AssetsConfig("auto-trailing-slash", "none", false, List.of(), m, false)).join();
+        assertThat(text(s.servePublic(AssetRequest.get("/")).join())).isEqualTo("200 home");
+        assertThat(s.servePublic(AssetRequest.get("/nope")).join().status()).as("a miss is the assets' 404, not the Worker's")
+                .isEqualTo(404);
+        AssetServer withWorker = AssetServer.load(bucket, new BlobCache(1 << 20),
+                new AssetsConfig("auto-trailing-slash", "none", false, List.of(), m)).join();
+        assertThat(text(withWorker.servePublic(AssetRequest.get("/nope")).join())).isEqualTo("(worker)");
+    }
+
+    @Test
+    void anAssetsOnlyConfigRefusesRunWorkerFirstAndSaysSoInItsJson() {
+        String m = "a".repeat(64);
+        assertThatThrownBy(() -> new AssetsConfig("none", "none", true, List.of(), m, false))
+                .hasMessageContaining("run_worker_first needs a Worker");
+        assertThatThrownBy(() -> new AssetsConfig("none", "none", false, List.of("/api/*"), m, false))
+                .hasMessageContaining("run_worker_first needs a Worker");
+        AssetsConfig only = new AssetsConfig("none", "none", false, List.of(), m, false);
+        assertThat(only.toJson().getBoolean("has_user_worker")).isFalse();
+        assertThat(AssetsConfig.decode(only.toJson())).isEqualTo(only);
+        AssetsConfig usual = new AssetsConfig("none", "none", false, List.of(), m);
+        assertThat(usual.toJson().containsKey("has_user_worker")).as("unchanged for a deployment with a Worker").isFalse();
+        assertThat(AssetsConfig.decode(usual.toJson())).isEqualTo(usual);
+        assertThatThrownBy(() -> AssetsConfig.decode(usual.toJson().put("has_user_worker", "no")))
+                .hasMessageContaining("has_user_worker");
     }
 
     @Test
@@ -56,18 +86,18 @@ class AssetServerTest {
         String m = store(Map.of("/index.html", "home", "/api/static.json", "{}"), "");
         AssetServer plain = AssetServer.load(bucket, new BlobCache(1 << 20),
                 new AssetsConfig("auto-trailing-slash", "single-page-application", false, List.of(), m)).join();
-        assertThat(text(plain.servePublic(AssetRequest.get("/"), true).join())).isEqualTo("200 home");
-        assertThat(text(plain.servePublic(AssetRequest.get("/nope"), true).join())).as("no file: the Worker").isEqualTo("(worker)");
+        assertThat(text(plain.servePublic(AssetRequest.get("/")).join())).isEqualTo("200 home");
+        assertThat(text(plain.servePublic(AssetRequest.get("/nope")).join())).as("no file: the Worker").isEqualTo("(worker)");
         // as miniflare answers with a Worker: a POST where an asset matches is the assets' 405, elsewhere the Worker's
-        assertThat(text(plain.servePublic(new AssetRequest("POST", "h", "/", "", null, false), true).join())).isEqualTo("405 ");
-        assertThat(text(plain.servePublic(new AssetRequest("POST", "h", "/nope", "", null, false), true).join())).isEqualTo("(worker)");
+        assertThat(text(plain.servePublic(new AssetRequest("POST", "h", "/", "", null, false)).join())).isEqualTo("405 ");
+        assertThat(text(plain.servePublic(new AssetRequest("POST", "h", "/nope", "", null, false)).join())).isEqualTo("(worker)");
         assertThat(text(plain.serve(AssetRequest.get("/nope")).join())).as("env.ASSETS.fetch keeps the fallback").isEqualTo("200 home");
 
         AssetServer routed = AssetServer.load(bucket, new BlobCache(1 << 20),
                 new AssetsConfig("auto-trailing-slash", "single-page-application", false, List.of("/api/*", "!/api/static.json"), m)).join();
-        assertThat(text(routed.servePublic(AssetRequest.get("/api/users"), true).join())).isEqualTo("(worker)");
-        assertThat(text(routed.servePublic(AssetRequest.get("/api/static.json"), true).join())).isEqualTo("200 {}");
-        assertThat(text(routed.servePublic(AssetRequest.get("/nope"), true).join()))
+        assertThat(text(routed.servePublic(AssetRequest.get("/api/users")).join())).isEqualTo("(worker)");
+        assertThat(text(routed.servePublic(AssetRequest.get("/api/static.json")).join())).isEqualTo("200 {}");
+        assertThat(text(routed.servePublic(AssetRequest.get("/nope")).join()))
                 .as("with routes, the rest is the assets' alone, fallback included").isEqualTo("200 home");
     }
 
