@@ -2,7 +2,7 @@ package dev.cellgate.deploy.push;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cellgate.deploy.ToolRun;
+import dev.cellgate.deploy.NpmTools;
 import dev.cellgate.deploy.cli.CommandException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -147,17 +146,7 @@ class AssetsIgnoreDifferentialTest {
     }
 
     static Path ignorePackage() {
-        String set = System.getenv("CELLGATE_NPM_TOOLS");
-        Path tools = set != null ? Path.of(set) : ToolRun.repoRoot().resolve(".ci/npm-tools");
-        Path entry = tools.resolve("node_modules/ignore/index.js");
-        if (!Files.isRegularFile(entry)) {
-            String msg = "the ignore package is not installed at " + entry + ": run .ci/npm-tools.sh (or set CELLGATE_NPM_TOOLS)";
-            if ("true".equals(System.getenv("CI"))) {
-                throw new AssertionError(msg);
-            }
-            Assumptions.abort(msg);
-        }
-        return entry;
+        return NpmTools.require("node_modules/ignore/index.js", "the ignore package");
     }
 
     /** Per directory: what Wrangler would upload, or the kind of _worker.js it refuses. */
