@@ -115,9 +115,62 @@ class AssetsPushTest {
             assertThat(r.code()).as(r.toString()).isNotZero();
             assertThat(r.toString()).contains(c.get(2));
         }
-        write(p, "wrangler.jsonc", CONFIG);
-        write(p, "public/.assetsignore", "secret.txt\n");
+    }
+
+    @Test
+    void filesTheAssetsignoreNamesAreNotUploadedAndTheRuleFilesStillApply() throws Exception {
+        Path p = project();
+        write(p, "public/.assetsignore", "secret.txt\n*.map\n");
+        write(p, "public/secret.txt", "do not publish");
+        write(p, "public/app.js.map", "{}");
+        ToolRun noted = ToolRun.run("push", p.toString(), "--bucket", bucket());
+        assertThat(noted.code()).as(noted.toString()).isZero();
+        assertThat(noted.toString()).contains("assets: 2 files left out of the upload by .assetsignore");
+        ToolRun r = ToolRun.run("push", p.toString(), "--bucket", bucket(), "--json");
+        assertThat(r.code()).as(r.toString()).isZero();
+        try (BucketStore s = new BucketStores(null).open(bucket(), StoreOptions.none())) {
+            AssetsConfig cfg = new DeploymentStore(s).load(r.json().getString("deployment")).join().manifest().settings().assets();
+            AssetManifest am = AssetManifest.decode(s.get(Keys.asset(cfg.manifest())).join().orElseThrow().bytes());
+            assertThat(am.files()).containsOnlyKeys("/index.html", "/app.js", "/img/logo.svg");
+            assertThat(am.redirects()).startsWith("/old /new 301");
+            assertThat(am.headers()).contains("X-Frame-Options: DENY");
+            String secret = DeploymentStore.sha256("do not publish".getBytes(StandardCharsets.UTF_8));
+            assertThat(s.get(Keys.asset(secret)).join()).as("the ignored file's bytes never reach the bucket").isEmpty();
+        }
+    }
+
+    @Test
+    void anAssetsignoreThatIsNotAFileIsRefused() throws Exception {
+        Path p = project();
+        Files.createDirectories(p.resolve("public/.assetsignore"));
         ToolRun r = ToolRun.run("push", p.toString(), "--bucket", bucket());
-        assertThat(r.toString()).contains(".assetsignore is not supported by cellgate yet");
+        assertThat(r.code()).as(r.toString()).isNotZero();
+        assertThat(r.toString()).contains(".assetsignore is not a file");
+    }
+
+    @Test
+    void aPagesWorkerJsIsRefusedByNameUnlessAnAssetsignoreExists() throws Exception {
+        Path p = project();
+        write(p, "public/_worker.js", "export default {}");
+        ToolRun r = ToolRun.run("push", p.toString(), "--bucket", bucket());
+        assertThat(r.code()).as(r.toString()).isNotZero();
+        assertThat(r.toString()).contains("_worker.js file").contains("private server-side code")
+                .contains("add \"_worker.js\" to a .assetsignore").contains("an empty .assetsignore");
+        assertThat(tmp.resolve("bucket/deploy/current.json")).as("nothing published").doesNotExist();
+
+        Files.delete(p.resolve("public/_worker.js"));
+        write(p, "public/_worker.js/index.js", "export default {}");
+        r = ToolRun.run("push", p.toString(), "--bucket", bucket());
+        assertThat(r.code()).as(r.toString()).isNotZero();
+        assertThat(r.toString()).contains("_worker.js directory");
+
+        write(p, "public/.assetsignore", "");
+        r = ToolRun.run("push", p.toString(), "--bucket", bucket(), "--json");
+        assertThat(r.code()).as("an empty .assetsignore uploads it, as Wrangler does: " + r).isZero();
+        try (BucketStore s = new BucketStores(null).open(bucket(), StoreOptions.none())) {
+            AssetsConfig cfg = new DeploymentStore(s).load(r.json().getString("deployment")).join().manifest().settings().assets();
+            assertThat(AssetManifest.decode(s.get(Keys.asset(cfg.manifest())).join().orElseThrow().bytes()).files())
+                    .containsKey("/_worker.js/index.js");
+        }
     }
 }

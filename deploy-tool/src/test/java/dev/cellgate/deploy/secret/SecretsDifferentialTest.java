@@ -2,6 +2,7 @@ package dev.cellgate.deploy.secret;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cellgate.deploy.NpmTools;
 import dev.cellgate.deploy.RealNode;
 import dev.cellgate.deploy.ToolRun;
 import io.vertx.core.json.JsonArray;
@@ -16,7 +17,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -59,17 +59,7 @@ class SecretsDifferentialTest {
     Path tmp;
 
     static Path miniflare() {
-        String set = System.getenv("CELLGATE_NPM_TOOLS");
-        Path tools = set != null ? Path.of(set) : ToolRun.repoRoot().resolve(".ci/npm-tools");
-        Path entry = tools.resolve("node_modules/miniflare/dist/src/index.js");
-        if (!Files.isRegularFile(entry)) {
-            String msg = "miniflare is not installed at " + entry + ": run .ci/npm-tools.sh (or set CELLGATE_NPM_TOOLS)";
-            if ("true".equals(System.getenv("CI"))) {
-                throw new AssertionError(msg);
-            }
-            Assumptions.abort(msg);
-        }
-        return entry;
+        return NpmTools.require("node_modules/miniflare/dist/src/index.js", "miniflare");
     }
 
     /** Every path's {@code "<status> <body>"} on workerd. */
