@@ -28,6 +28,16 @@ class RetryableCellCallsTest {
             public CompletableFuture<byte[]> call(CellIdentity target, String method, byte[] arguments) {
                 return e == null ? CompletableFuture.completedFuture(new byte[0]) : CompletableFuture.failedFuture(e);
             }
+
+            @Override
+            public CompletableFuture<byte[]> callExport(String node, String key, String op, String pathJson, byte[] arguments) {
+                return e == null ? CompletableFuture.completedFuture(new byte[0]) : CompletableFuture.failedFuture(e);
+            }
+
+            @Override
+            public CompletableFuture<Void> releaseExport(String node, String key) {
+                return CompletableFuture.completedFuture(null);
+            }
         };
     }
 

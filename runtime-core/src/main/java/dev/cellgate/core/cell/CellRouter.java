@@ -94,7 +94,7 @@ public final class CellRouter implements StubChannel {
         }
         Forwarder f = forwarder;
         if (f == null) {
-            return StubChannel.super.callExport(node, key, op, pathJson, arguments);
+            return StubChannel.noRouteToExport(node);
         }
         return exportAttempt(f, node, key, op, pathJson, arguments, System.currentTimeMillis() + REROUTE_BUDGET_MS);
     }
@@ -131,7 +131,7 @@ public final class CellRouter implements StubChannel {
             return CompletableFuture.completedFuture(null);
         }
         Forwarder f = forwarder;
-        return f == null ? StubChannel.super.releaseExport(node, key) : f.releaseExport(node, key);
+        return f == null ? CompletableFuture.completedFuture(null) : f.releaseExport(node, key);
     }
 
     /** @param idempotent the call may run more than once (a wake-up): any forwarding failure may be re-sent */

@@ -149,6 +149,17 @@ class DeploymentSwitchTest {
                     public java.util.concurrent.CompletableFuture<byte[]> call(CellIdentity target, String method, byte[] arguments) {
                         return cells.call(target, method, arguments);
                     }
+
+                    @Override
+                    public java.util.concurrent.CompletableFuture<byte[]> callExport(String node, String key, String op, String pathJson,
+                            byte[] arguments) {
+                        return cells.callExport(node, key, op, pathJson, arguments);
+                    }
+
+                    @Override
+                    public java.util.concurrent.CompletableFuture<Void> releaseExport(String node, String key) {
+                        return cells.releaseExport(node, key);
+                    }
                 };
                 dev.cellgate.core.worker.WorkerPool pool = new dev.cellgate.core.worker.WorkerPool(remote);
                 pool.install(v1);

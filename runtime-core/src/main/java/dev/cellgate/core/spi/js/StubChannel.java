@@ -22,18 +22,22 @@ public interface StubChannel {
      * lives on {@code node}): {@code op} "call" or "get" along {@code pathJson} (a JSON array of
      * names), {@code arguments} and the result as in {@link #call}; {@code node}'s
      * {@link ExportedObjects} answers it. Never sent again once delivered (at most once): a failure
-     * after delivery fails the call. A host without a route for such calls fails it at once.
+     * after delivery fails the call. A host without a route for such calls fails it at once
+     * ({@link #noRouteToExport}). Abstract, as {@link #releaseExport} is: a wrapper that forgot to
+     * pass these on would answer "no route" for every cross-node stub.
      */
-    default CompletableFuture<byte[]> callExport(String node, String key, String op, String pathJson, byte[] arguments) {
-        return CompletableFuture.failedFuture(new StubCallException("the object behind this RPC stub lives on node " + node
-                + ", and this host has no route for calls on objects exported by another node", false, null));
-    }
+    CompletableFuture<byte[]> callExport(String node, String key, String op, String pathJson, byte[] arguments);
 
     /**
      * The holder here disposed its stub {@code key} of an object on {@code node} (idempotent, so it
-     * may be sent again). A host without a route drops it: the object ends with its exporter's session.
+     * may be sent again). A host without a route drops it (completes at once): the object ends with
+     * its exporter's session.
      */
-    default CompletableFuture<Void> releaseExport(String node, String key) {
-        return CompletableFuture.completedFuture(null);
+    CompletableFuture<Void> releaseExport(String node, String key);
+
+    /** What {@link #callExport} answers on a host with no route to other nodes' exported objects. */
+    static CompletableFuture<byte[]> noRouteToExport(String node) {
+        return CompletableFuture.failedFuture(new StubCallException("the object behind this RPC stub lives on node " + node
+                + ", and this host has no route for calls on objects exported by another node", false, null));
     }
 }

@@ -60,6 +60,16 @@ final class AdoptableHost implements InstanceHost {
         }
 
         @Override
+        public CompletableFuture<byte[]> callExport(String node, String key, String op, String pathJson, byte[] arguments) {
+            return CompletableFuture.failedFuture(new StubCallException("stub calls are not available while a deployment loads", false, null));
+        }
+
+        @Override
+        public CompletableFuture<Void> releaseExport(String node, String key) {
+            return CompletableFuture.completedFuture(null);
+        }
+
+        @Override
         public CompletableFuture<byte[]> call(CellIdentity target, String method, byte[] arguments) {
             return CompletableFuture.failedFuture(new StubCallException("stub calls are not available while a deployment loads", false, null));
         }

@@ -118,14 +118,14 @@ public final class HostedCells implements StubChannel, AutoCloseable {
     @Override
     public CompletableFuture<byte[]> callExport(String node, String key, String op, String pathJson, byte[] arguments) {
         StubChannel route = exportRoute;
-        return route == null ? StubChannel.super.callExport(node, key, op, pathJson, arguments)
+        return route == null ? StubChannel.noRouteToExport(node)
                 : route.callExport(node, key, op, pathJson, arguments);
     }
 
     @Override
     public CompletableFuture<Void> releaseExport(String node, String key) {
         StubChannel route = exportRoute;
-        return route == null ? StubChannel.super.releaseExport(node, key) : route.releaseExport(node, key);
+        return route == null ? CompletableFuture.completedFuture(null) : route.releaseExport(node, key);
     }
 
     /** Releases every resident cell (final flush, ownership back), then deletes the directory. */

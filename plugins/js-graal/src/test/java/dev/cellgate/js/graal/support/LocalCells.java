@@ -59,6 +59,17 @@ public final class LocalCells implements StubChannel, AutoCloseable {
         return onCell(target, c -> c.call(method, arguments));
     }
 
+    /** One process, one engine: no object lives on another node. */
+    @Override
+    public CompletableFuture<byte[]> callExport(String node, String key, String op, String pathJson, byte[] arguments) {
+        return StubChannel.noRouteToExport(node);
+    }
+
+    @Override
+    public CompletableFuture<Void> releaseExport(String node, String key) {
+        return CompletableFuture.completedFuture(null);
+    }
+
     @Override
     public void close() throws Exception {
         for (Cell c : cells.values()) {
