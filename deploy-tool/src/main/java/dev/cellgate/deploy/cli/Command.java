@@ -13,8 +13,10 @@ public interface Command {
     /** Options taking a value, besides {@link #COMMON_VALUED}. */
     Set<String> valued();
 
-    /** Options without a value, besides {@link #COMMON_FLAGS}. */
-    Set<String> flags();
+    /** Options without a value, besides {@link #COMMON_FLAGS}; most commands have none. */
+    default Set<String> flags() {
+        return Set.of();
+    }
 
     /** The command's usage text (shown by {@code deploy-tool CMD --help}). */
     String usage();

@@ -22,11 +22,6 @@ public final class RollbackCommand implements Command {
     }
 
     @Override
-    public Set<String> flags() {
-        return Set.of();
-    }
-
-    @Override
     public String usage() {
         return """
                   rollback [ID]

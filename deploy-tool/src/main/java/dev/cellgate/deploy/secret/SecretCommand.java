@@ -43,11 +43,6 @@ public final class SecretCommand implements Command {
     }
 
     @Override
-    public Set<String> flags() {
-        return Set.of();
-    }
-
-    @Override
     public String usage() {
         return """
                   secret put NAME | secret delete NAME | secret list | secret bulk FILE.json

@@ -40,11 +40,6 @@ public final class KvCommand implements Command {
     }
 
     @Override
-    public Set<String> flags() {
-        return Set.of();
-    }
-
-    @Override
     public String usage() {
         return """
                   kv key put KEY [VALUE] (--namespace-id ID | --binding NAME) [--path FILE] [--ttl S] [--expiration EPOCH_S] [--metadata JSON]

@@ -37,11 +37,6 @@ public final class R2Command implements Command {
     }
 
     @Override
-    public Set<String> flags() {
-        return Set.of();
-    }
-
-    @Override
     public String usage() {
         return """
                   r2 object put BUCKET/KEY --file FILE [--content-type T] [--cache-control C] [--content-disposition D]
