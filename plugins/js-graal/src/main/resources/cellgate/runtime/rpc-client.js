@@ -52,6 +52,7 @@
       const t = stubTarget(this);
       if (t[kDisposed]) return;
       t[kDisposed] = true;
+      collected.unregister(t);
       bridge.release(t[kKey]);
     },
   });
@@ -100,11 +101,18 @@
     set(t, prop, value) { return setOwn(t, prop, value); },
     has: hasAny(RpcStub.prototype),
   };
+  // A stub the garbage collector found unreachable and nobody disposed is released, as workerd
+  // releases a collected stub: a long-lived holder (a Durable Object) that drops stubs without
+  // disposing them would otherwise pin each target until it is evicted. The key is the held value
+  // (the stub itself must not be); the target is the token, unregistered on dispose and transfer.
+  const collected = new FinalizationRegistry((key) => bridge.release(key));
   function newStub(key) {
     const t = callable(RpcStub.prototype);
     t[kKey] = key;
     t[kDisposed] = false;
-    return new Proxy(t, STUB);
+    const stub = new Proxy(t, STUB);
+    collected.register(stub, key, t);
+    return stub;
   }
   /** The stub for a key this context deserialized; `argument`: it came with a call and ends with it. */
   internal.rpcStub = function (key, argument) {
@@ -119,6 +127,7 @@
     const t = stub[kSelf];
     const key = t[kDisposed] ? null : bridge.transfer(t[kKey]);
     t[kDisposed] = true;
+    collected.unregister(t);
     return key === null ? '' : key;
   };
 

@@ -41,6 +41,8 @@ class RpcLifetimeTest {
             export class Keeper extends DurableObject {
               async grab() { this.item = await this.env.HOLDER.getByName('h').make('grabbed'); return this.item.ping(); }
               async use() { try { return await this.item.ping(); } catch (e) { return e.name + ': ' + e.message; } }
+              // Each stub it overwrites is garbage: only the last is reachable.
+              async churn(n) { for (let i = 0; i < n; i++) { this.item = await this.env.HOLDER.getByName('h').make('churn' + i); } return 'kept churn' + (n - 1); }
             }
             export default {
               async fetch(request, env) {
@@ -55,6 +57,7 @@ class RpcLifetimeTest {
                 if (path === '/holder-scope') return new Response('Holder:' + env.HOLDER.idFromName('h'));
                 if (path === '/grab') return new Response(await env.KEEPER.getByName('k').grab());
                 if (path === '/use') return new Response(await env.KEEPER.getByName('k').use());
+                if (path === '/churn') return new Response(await env.KEEPER.getByName('k').churn(8));
                 return new Response('no route', { status: 404 });
               },
             };
@@ -115,6 +118,28 @@ class RpcLifetimeTest {
                     + "(it was evicted, moved or reset); the stub is broken.");
             assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0)).as("failed without waiting").isLessThan(10_000);
             assertThat(exports.liveExports()).as("the evicted object's exports are gone").isZero();
+        }
+    }
+
+    /**
+     * A Durable Object lives long, and what it holds belongs to it until it is evicted: a stub it
+     * dropped without disposing is released when the garbage collector finds it unreachable, as
+     * workerd releases a collected stub. Without that, each dropped stub pins its target until eviction.
+     */
+    @Test
+    void aStubADurableObjectDroppedIsReleasedOnceCollected() throws Exception {
+        try (HostedCells cells = new HostedCells(engine.vertx, script); HostedCells.Worker worker = cells.worker()) {
+            RpcExports exports = engine.engine.rpcExports();
+            assertThat(get(worker, "/churn")).isEqualTo("kept churn7");
+            assertThat(exports.liveExports()).as("before any collection, every item is still exported").isEqualTo(8);
+            for (int i = 0; i < 100 && exports.liveExports() > 1; i++) {
+                System.gc();
+                Thread.sleep(50);
+                get(worker, "/use"); // an event in the Keeper's context runs its pending finalization callbacks
+            }
+            assertThat(exports.liveExports()).as("only the stub still held keeps its item").isEqualTo(1);
+            assertThat(get(worker, "/use")).isEqualTo("pong churn7");
+            assertThat(get(worker, "/disposed")).contains("\"churn0\"", "\"churn6\"").doesNotContain("\"churn7\"");
         }
     }
 
