@@ -257,6 +257,14 @@ public final class Node {
         egress.listeners(ownListeners(false));
         startLease();
         startWaker(new Self(identity.nodeId(), identity.session()));
+        // The waker's first pass ran before the deployment loaded and could wake no cell: scan again the
+        // moment it has, so alarms that came due while the node was down fire now, not a tick later (SPEC §18).
+        firstDeployment.whenComplete((x, e) -> {
+            Waker w = waker;
+            if (e == null && w != null) {
+                w.scanSoon();
+            }
+        });
 
         startPublicServers(loops);
         egress.listeners(ownListeners(true));

@@ -3,6 +3,7 @@ package dev.cellgate.core.fleet;
 import dev.cellgate.core.logic.Keys;
 import dev.cellgate.core.logic.Liveness;
 import dev.cellgate.core.logic.WakeEntryVerdict;
+import dev.cellgate.core.logic.WakeHorizon;
 import dev.cellgate.core.logic.WakeKeys;
 import dev.cellgate.core.logic.WakerLease;
 import dev.cellgate.core.records.MalformedRecordException;
@@ -67,6 +68,8 @@ public final class Waker {
     private CompletableFuture<Void> passDone = CompletableFuture.completedFuture(null);
     private boolean stopped;
     private Scheduler.Cancellable timer;
+    /** {@link #scanSoon} asked for a pass: one starts as soon as none is running. */
+    private boolean scanRequested;
     private CompletableFuture<TickReport> lastTick = CompletableFuture.completedFuture(new TickReport(false, false));
 
     /** What one tick did, for tests and the simulator. */
@@ -118,6 +121,25 @@ public final class Waker {
     /** Ticks now, then every {@code tickMs}. */
     public synchronized void start() {
         schedule(0);
+    }
+
+    /**
+     * A pass now rather than at the next tick (SPEC §18): the node's first deployment just loaded,
+     * so cells can activate and alarms that came due (or come due soon) can run. The pass that ran
+     * at start, before the deployment, could wake nothing; waiting a tick for the next one made
+     * those alarms a tick late. When a pass is still running, another starts as soon as it ends.
+     * What the waker remembered of failed entries is forgotten: those wakes failed for want of the
+     * deployment (or of a class it now has), so their rest would only delay the alarms again.
+     */
+    public void scanSoon() {
+        synchronized (this) {
+            if (stopped) {
+                return;
+            }
+            scanRequested = true;
+        }
+        entryMemory.clear();
+        scheduler.after(0, this::tick);
     }
 
     /** Stops ticking and cancels the pass; a held lease is given up so another node takes over at its next tick. */
@@ -204,6 +226,9 @@ public final class Waker {
                 }
                 start = holding && (pass == null || pass.done);
                 p = start ? (pass = new Pass(now)) : null;
+                if (start) {
+                    scanRequested = false;
+                }
             }
             if (start) {
                 CompletableFuture<Void> done = runPass(p);
@@ -227,7 +252,8 @@ public final class Waker {
 
     private CompletableFuture<Void> runPass(Pass p) {
         long now = ticker.nowMs();
-        return index.due(now, MAX_DUE_PER_PASS, key -> standing(key, now)).thenCompose(due -> {
+        // entries of minutes that start before the horizon are woken now: their alarms come due before the next scan
+        return index.due(WakeHorizon.horizonMs(now, tickMs), MAX_DUE_PER_PASS, key -> standing(key, now)).thenCompose(due -> {
             if (due.complete()) {
                 forgetAllBut(due); // entries deleted meanwhile (by their hosts, by another waker) leave the memory
             }
@@ -248,6 +274,13 @@ public final class Waker {
         }).thenCompose(x -> p.cancelled ? CompletableFuture.completedFuture(null) : gc.runPass(() -> p.cancelled))
                 .handle((x, e) -> {
                     p.done = true;
+                    boolean again;
+                    synchronized (this) {
+                        again = scanRequested && !stopped;
+                    }
+                    if (again) {
+                        scheduler.after(0, this::tick); // scanSoon came while this pass ran
+                    }
                     return (Void) null;
                 });
     }
