@@ -315,6 +315,13 @@ public final class Node {
                     + ": " + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()));
         }
         fleet = new FleetView(bucket, Ticker.SYSTEM, Scheduler.system("fleet-view"), Math.max(500, config.ttlMs() / 3), liveness);
+        // A peer seen dead: wake its cells' alarms now rather than at the waker's next tick (SPEC §18).
+        fleet.onDeath(identity.nodeId(), dead -> {
+            Waker w = waker;
+            if (w != null) {
+                w.nodeDied(dead.node(), dead.session());
+            }
+        });
         fleet.start();
         router.forwarder(new PeerClient(vertx, () -> peerAuth, identity.nodeId(), fleet, config.maxRequestBodyBytes(),
                 config.cpuMs() + 30_000L).sockets(new PeerSocketClient(vertx, () -> peerAuth, identity.nodeId(), fleet, sockets)));

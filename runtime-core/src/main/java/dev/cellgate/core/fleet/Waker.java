@@ -1,6 +1,7 @@
 package dev.cellgate.core.fleet;
 
 import dev.cellgate.core.logic.Keys;
+import dev.cellgate.core.logic.LeaseDeaths;
 import dev.cellgate.core.logic.Liveness;
 import dev.cellgate.core.logic.WakeEntryVerdict;
 import dev.cellgate.core.logic.WakeHorizon;
@@ -70,6 +71,8 @@ public final class Waker {
     private Scheduler.Cancellable timer;
     /** {@link #scanSoon} asked for a pass: one starts as soon as none is running. */
     private boolean scanRequested;
+    /** Node leases (node/session) seen dead: a waker lease such a process holds is taken at once. */
+    private final Set<String> deadHolders = ConcurrentHashMap.newKeySet();
     private CompletableFuture<TickReport> lastTick = CompletableFuture.completedFuture(new TickReport(false, false));
 
     /** What one tick did, for tests and the simulator. */
@@ -142,6 +145,15 @@ public final class Waker {
         scheduler.after(0, this::tick);
     }
 
+    /**
+     * A peer's node lease is dead (SPEC §18): the alarms of the cells it owned can run elsewhere now,
+     * so scan at once; a waker lease that process held is taken without waiting for its expiry.
+     */
+    public void nodeDied(String node, String session) {
+        deadHolders.add(LeaseDeaths.key(node, session));
+        scanSoon();
+    }
+
     /** Stops ticking and cancels the pass; a held lease is given up so another node takes over at its next tick. */
     public CompletableFuture<Void> stop() {
         boolean wasHolding;
@@ -185,7 +197,8 @@ public final class Waker {
             attempt = ++attempts;
         }
         return readLease().thenCompose(cur -> {
-            WakerLease.Action action = WakerLease.decide(cur.record, cur.malformed, self.node(), self.session(), now, liveness);
+            boolean holderDead = cur.record != null && deadHolders.contains(LeaseDeaths.key(cur.record.node(), cur.record.session()));
+            WakerLease.Action action = WakerLease.decide(cur.record, cur.malformed, self.node(), self.session(), now, liveness, holderDead);
             if (action == WakerLease.Action.LEAVE) {
                 return CompletableFuture.completedFuture(false);
             }

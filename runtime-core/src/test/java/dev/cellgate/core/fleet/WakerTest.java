@@ -168,6 +168,22 @@ class WakerTest {
         assertThat(woken).containsExactly(scope(1), scope(1));
     }
 
+    /** SPEC §18: a crashed node's waker lease (3 ticks long) is taken as soon as its node lease is seen dead. */
+    @Test
+    void nodeDiedTakesADeadHoldersWakerLeaseAtOnceAndScans() throws Exception {
+        bucket.put(Keys.WAKER, new WakerLeaseRecord("gone", "s-gone", T0 + TTL).encode()).get();
+        alarm(1, T0 - 1_000);
+        ManualScheduler sched = new ManualScheduler(T0);
+        Waker w = waker("n1", 0, recording(), sched);
+        assertThat(w.tick().get(60, TimeUnit.SECONDS).holder()).as("a live-looking lease is left").isFalse();
+        w.nodeDied("gone", "s-gone");
+        sched.advanceTo(T0);
+        await(() -> woken.size() == 1);
+        w.currentPass().get(60, TimeUnit.SECONDS);
+        assertThat(lease().node()).isEqualTo("n1");
+        assertThat(woken).containsExactly(scope(1));
+    }
+
     static void await(java.util.function.BooleanSupplier c) throws InterruptedException {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (!c.getAsBoolean()) {
