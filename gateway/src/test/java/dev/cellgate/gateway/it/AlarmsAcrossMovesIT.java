@@ -103,6 +103,30 @@ class AlarmsAcrossMovesIT {
         restartAndMeasure(1_000, 3_000);
     }
 
+    /**
+     * SIGKILL the owner: its lease dies at expiry + the margin (under 1 s here; SPEC §20 forbids a
+     * takeover sooner), and a peer wakes the alarm then, not at its waker's next tick.
+     */
+    @Test
+    void aCrashedOwnersAlarmFiresWithinTtlPlusASecondOfItsTime() throws Exception {
+        fleet = fleet(Map.of("CELLD_CLOCK_SKEW_MS", "500"));
+        NodeProcess c1 = fleet.start("c1");
+        NodeProcess c2 = fleet.start("c2");
+        long at = Long.parseLong(c1.post(c1.publicUrl("/set/crash?in=1000"), "").body());
+        NodeProcess owner = c1.events("cell.activated").isEmpty() ? c2 : c1;
+        NodeProcess survivor = owner == c1 ? c2 : c1;
+        owner.sigkill();
+        owner.waitForExit(Duration.ofSeconds(30));
+        fleet.nodes.remove(owner);
+        Thread.sleep(Math.max(0, at + 5_000 - System.currentTimeMillis()));
+        JsonObject fired = firedRecord(survivor, "crash", Duration.ofSeconds(90));
+        assertThat(fired).as("the alarm ran after its owner was killed").isNotNull();
+        long late = fired.getLong("at") - fired.getLong("scheduled");
+        System.out.printf("crash (owner %s killed): scheduled %d, fired %d on %s: %,d ms late%n", owner.name(),
+                fired.getLong("scheduled"), fired.getLong("at"), survivor.name(), late);
+        assertThat(late).as("fired %,d ms late", late).isLessThan(4_000);
+    }
+
     private void restartAndMeasure(long inMs, long downMs) throws Exception {
         fleet = fleet(Map.of());
         NodeProcess a1 = fleet.start("r1");
