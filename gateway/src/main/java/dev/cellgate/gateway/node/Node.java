@@ -257,6 +257,14 @@ public final class Node {
         egress.listeners(ownListeners(false));
         startLease();
         startWaker(new Self(identity.nodeId(), identity.session()));
+        // The waker's first pass ran before the deployment loaded and could wake no cell: scan again the
+        // moment it has, so alarms that came due while the node was down fire now, not a tick later (SPEC §18).
+        firstDeployment.whenComplete((x, e) -> {
+            Waker w = waker;
+            if (e == null && w != null) {
+                w.scanSoon();
+            }
+        });
 
         startPublicServers(loops);
         egress.listeners(ownListeners(true));
@@ -307,6 +315,13 @@ public final class Node {
                     + ": " + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()));
         }
         fleet = new FleetView(bucket, Ticker.SYSTEM, Scheduler.system("fleet-view"), Math.max(500, config.ttlMs() / 3), liveness);
+        // A peer seen dead: wake its cells' alarms now rather than at the waker's next tick (SPEC §18).
+        fleet.onDeath(identity.nodeId(), dead -> {
+            Waker w = waker;
+            if (w != null) {
+                w.nodeDied(dead.node(), dead.session());
+            }
+        });
         fleet.start();
         router.forwarder(new PeerClient(vertx, () -> peerAuth, identity.nodeId(), fleet, config.maxRequestBodyBytes(),
                 config.cpuMs() + 30_000L).sockets(new PeerSocketClient(vertx, () -> peerAuth, identity.nodeId(), fleet, sockets)));

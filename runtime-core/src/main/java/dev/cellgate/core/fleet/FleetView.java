@@ -1,6 +1,7 @@
 package dev.cellgate.core.fleet;
 
 import dev.cellgate.core.logic.Keys;
+import dev.cellgate.core.logic.LeaseDeaths;
 import dev.cellgate.core.logic.Liveness;
 import dev.cellgate.core.records.LeaseRecord;
 import dev.cellgate.core.records.MalformedRecordException;
@@ -12,8 +13,10 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,6 +35,10 @@ public final class FleetView {
     private final Liveness liveness;
     private final Map<String, Cached> leases = new ConcurrentHashMap<>();
     private volatile boolean stopped;
+    /** Told of each peer lease seen dying ({@link LeaseDeaths}); null until {@link #onDeath} is called. */
+    private volatile Consumer<LeaseRecord> onDeath;
+    private volatile String selfNode;
+    private Set<String> reportedDeaths = Set.of();
 
     private record Cached(LeaseRecord lease, long readMs) {
     }
@@ -48,6 +55,16 @@ public final class FleetView {
         this.ticker = ticker;
         this.scheduler = scheduler;
         this.refreshMs = refreshMs;
+    }
+
+    /**
+     * Calls {@code listener} after a refresh for each peer lease (not {@code selfNode}'s) that is
+     * dead past its expiry plus the margin, once per (node, session): the waker wakes a crashed
+     * owner's alarms then, not at its next tick (SPEC §18).
+     */
+    public void onDeath(String selfNode, Consumer<LeaseRecord> listener) {
+        this.selfNode = selfNode;
+        this.onDeath = listener;
     }
 
     public void start() {
@@ -76,10 +93,32 @@ public final class FleetView {
             }
             leases.keySet().removeIf(n -> !keys.contains(Keys.lease(n)));
             return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new));
-        }).exceptionally(e -> {
+        }).thenRun(this::reportDeaths).exceptionally(e -> {
             LOG.atWarn().setMessage("fleet.refresh_failed").addKeyValue("error", OwnershipStore.rootMessage(e)).log();
             return null;
         });
+    }
+
+    private void reportDeaths() {
+        Consumer<LeaseRecord> l = onDeath;
+        if (l == null || stopped) {
+            return;
+        }
+        List<LeaseRecord> died;
+        synchronized (this) {
+            LeaseDeaths.Look look = LeaseDeaths.look(knownLeases(), reportedDeaths, selfNode, ticker.nowMs(), liveness);
+            reportedDeaths = look.reported();
+            died = look.died();
+        }
+        for (LeaseRecord d : died) {
+            LOG.atInfo().setMessage("fleet.lease_dead").addKeyValue("peer", d.node()).addKeyValue("session", d.session())
+                    .addKeyValue("expires_ms", d.expiresMs()).log();
+            try {
+                l.accept(d);
+            } catch (RuntimeException e) {
+                LOG.atWarn().setMessage("fleet.lease_dead_listener_failed").addKeyValue("error", e.toString()).log();
+            }
+        }
     }
 
     private CompletableFuture<List<String>> listAll(String cursor, List<String> acc) {

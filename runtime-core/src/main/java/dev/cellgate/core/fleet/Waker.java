@@ -1,8 +1,10 @@
 package dev.cellgate.core.fleet;
 
 import dev.cellgate.core.logic.Keys;
+import dev.cellgate.core.logic.LeaseDeaths;
 import dev.cellgate.core.logic.Liveness;
 import dev.cellgate.core.logic.WakeEntryVerdict;
+import dev.cellgate.core.logic.WakeHorizon;
 import dev.cellgate.core.logic.WakeKeys;
 import dev.cellgate.core.logic.WakerLease;
 import dev.cellgate.core.records.MalformedRecordException;
@@ -67,6 +69,10 @@ public final class Waker {
     private CompletableFuture<Void> passDone = CompletableFuture.completedFuture(null);
     private boolean stopped;
     private Scheduler.Cancellable timer;
+    /** {@link #scanSoon} asked for a pass: one starts as soon as none is running. */
+    private boolean scanRequested;
+    /** Node leases (node/session) seen dead: a waker lease such a process holds is taken at once. */
+    private final Set<String> deadHolders = ConcurrentHashMap.newKeySet();
     private CompletableFuture<TickReport> lastTick = CompletableFuture.completedFuture(new TickReport(false, false));
 
     /** What one tick did, for tests and the simulator. */
@@ -120,6 +126,34 @@ public final class Waker {
         schedule(0);
     }
 
+    /**
+     * A pass now rather than at the next tick (SPEC §18): the node's first deployment just loaded,
+     * so cells can activate and alarms that came due (or come due soon) can run. The pass that ran
+     * at start, before the deployment, could wake nothing; waiting a tick for the next one made
+     * those alarms a tick late. When a pass is still running, another starts as soon as it ends.
+     * What the waker remembered of failed entries is forgotten: those wakes failed for want of the
+     * deployment (or of a class it now has), so their rest would only delay the alarms again.
+     */
+    public void scanSoon() {
+        synchronized (this) {
+            if (stopped) {
+                return;
+            }
+            scanRequested = true;
+        }
+        entryMemory.clear();
+        scheduler.after(0, this::tick);
+    }
+
+    /**
+     * A peer's node lease is dead (SPEC §18): the alarms of the cells it owned can run elsewhere now,
+     * so scan at once; a waker lease that process held is taken without waiting for its expiry.
+     */
+    public void nodeDied(String node, String session) {
+        deadHolders.add(LeaseDeaths.key(node, session));
+        scanSoon();
+    }
+
     /** Stops ticking and cancels the pass; a held lease is given up so another node takes over at its next tick. */
     public CompletableFuture<Void> stop() {
         boolean wasHolding;
@@ -163,7 +197,8 @@ public final class Waker {
             attempt = ++attempts;
         }
         return readLease().thenCompose(cur -> {
-            WakerLease.Action action = WakerLease.decide(cur.record, cur.malformed, self.node(), self.session(), now, liveness);
+            boolean holderDead = cur.record != null && deadHolders.contains(LeaseDeaths.key(cur.record.node(), cur.record.session()));
+            WakerLease.Action action = WakerLease.decide(cur.record, cur.malformed, self.node(), self.session(), now, liveness, holderDead);
             if (action == WakerLease.Action.LEAVE) {
                 return CompletableFuture.completedFuture(false);
             }
@@ -204,6 +239,9 @@ public final class Waker {
                 }
                 start = holding && (pass == null || pass.done);
                 p = start ? (pass = new Pass(now)) : null;
+                if (start) {
+                    scanRequested = false;
+                }
             }
             if (start) {
                 CompletableFuture<Void> done = runPass(p);
@@ -227,7 +265,8 @@ public final class Waker {
 
     private CompletableFuture<Void> runPass(Pass p) {
         long now = ticker.nowMs();
-        return index.due(now, MAX_DUE_PER_PASS, key -> standing(key, now)).thenCompose(due -> {
+        // entries of minutes that start before the horizon are woken now: their alarms come due before the next scan
+        return index.due(WakeHorizon.horizonMs(now, tickMs), MAX_DUE_PER_PASS, key -> standing(key, now)).thenCompose(due -> {
             if (due.complete()) {
                 forgetAllBut(due); // entries deleted meanwhile (by their hosts, by another waker) leave the memory
             }
@@ -248,6 +287,13 @@ public final class Waker {
         }).thenCompose(x -> p.cancelled ? CompletableFuture.completedFuture(null) : gc.runPass(() -> p.cancelled))
                 .handle((x, e) -> {
                     p.done = true;
+                    boolean again;
+                    synchronized (this) {
+                        again = scanRequested && !stopped;
+                    }
+                    if (again) {
+                        scheduler.after(0, this::tick); // scanSoon came while this pass ran
+                    }
                     return (Void) null;
                 });
     }

@@ -32,6 +32,16 @@ public final class WakerLease {
      */
     public static Action decide(WakerLeaseRecord current, boolean malformed, String selfNode, String selfSession, long nowMs,
                                 Liveness liveness) {
+        return decide(current, malformed, selfNode, selfSession, nowMs, liveness, false);
+    }
+
+    /**
+     * @param holderNodeDead the holder's node lease (same node and session) was seen dead, by
+     *                       {@link LeaseDeaths}: its waker lease is taken at once rather than after
+     *                       its own {@value #TTL_TICKS}-tick expiry (SPEC §18)
+     */
+    public static Action decide(WakerLeaseRecord current, boolean malformed, String selfNode, String selfSession, long nowMs,
+                                Liveness liveness, boolean holderNodeDead) {
         if (malformed) {
             return Action.TAKE;
         }
@@ -42,6 +52,9 @@ public final class WakerLease {
             return Action.RENEW;
         }
         // Another holder's lease is judged like any lease of another process: dead only past the margin.
+        if (holderNodeDead) {
+            return Action.TAKE; // its node lease is dead (past expiry + margin): the waker lease would only block alarms for 3 ticks
+        }
         return current.expiresMs() > 0 && current.expiresMs() + liveness.appliedMarginMs() > nowMs ? Action.LEAVE : Action.TAKE;
     }
 

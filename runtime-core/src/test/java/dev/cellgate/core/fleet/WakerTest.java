@@ -97,6 +97,103 @@ class WakerTest {
         assertThat(lease()).isEqualTo(new WakerLeaseRecord("n1", "s-n1", T0 + TTL));
     }
 
+    /**
+     * SPEC §18: a scan looks 1.5 ticks ahead (WakeHorizon), so an alarm 0.5 s into the next minute,
+     * one second before that minute starts, is woken by this scan rather than a tick later.
+     */
+    @Test
+    void aScanWakesEntriesOfAMinuteThatStartsBeforeTheNextScan() throws Exception {
+        long scanAt = T0 + 59_000;
+        base.set(scanAt);
+        alarm(1, T0 + 60_500); // next minute, within 1.5 ticks
+        alarm(2, T0 + 120_500); // beyond the horizon
+        Waker w = waker("n1", 0, recording(), new ManualScheduler(scanAt));
+        w.tick().get(60, TimeUnit.SECONDS);
+        w.currentPass().get(60, TimeUnit.SECONDS);
+        assertThat(woken).containsExactly(scope(1));
+    }
+
+    /**
+     * SPEC §18: scanSoon (a node's first deployment just loaded) starts a pass at once, not at the
+     * next tick; asked while a pass runs, another pass follows that one at once.
+     */
+    @Test
+    void scanSoonStartsAPassWithoutWaitingForTheNextTick() throws Exception {
+        ManualScheduler sched = new ManualScheduler(T0);
+        List<CompletableFuture<WakeEntryVerdict.Reply>> blocked = new CopyOnWriteArrayList<>();
+        Waker w = waker("n1", 0, (scope, minute) -> {
+            woken.add(scope);
+            CompletableFuture<WakeEntryVerdict.Reply> f = new CompletableFuture<>();
+            blocked.add(f);
+            return f;
+        }, sched);
+        alarm(1, T0 - 1_000);
+        w.start();
+        sched.advanceTo(T0);
+        w.lastTick().get(60, TimeUnit.SECONDS);
+        await(() -> blocked.size() == 1);
+        w.scanSoon(); // the pass is still running: the request waits for it
+        sched.advanceTo(T0);
+        w.lastTick().get(60, TimeUnit.SECONDS);
+        assertThat(woken).hasSize(1);
+        blocked.get(0).complete(WakeEntryVerdict.Reply.KEPT);
+        w.currentPass().get(60, TimeUnit.SECONDS);
+        sched.advanceTo(T0); // the follow-up tick scanSoon asked for, still before the next tick
+        await(() -> blocked.size() == 2);
+        blocked.get(1).complete(WakeEntryVerdict.Reply.KEPT);
+        w.currentPass().get(60, TimeUnit.SECONDS);
+        assertThat(woken).containsExactly(scope(1), scope(1));
+        assertThat(sched.now()).as("no tick boundary was crossed").isEqualTo(T0);
+    }
+
+    /** A wake that failed before the deployment loaded rests; scanSoon forgets that rest, so the entry is tried at once. */
+    @Test
+    void scanSoonRetriesEntriesThatFailedBeforeTheDeploymentLoaded() throws Exception {
+        alarm(1, T0 - 1_000);
+        java.util.concurrent.atomic.AtomicBoolean loaded = new java.util.concurrent.atomic.AtomicBoolean();
+        ManualScheduler sched = new ManualScheduler(T0);
+        Waker w = waker("n1", 0, (scope, minute) -> {
+            woken.add(scope);
+            return loaded.get() ? CompletableFuture.completedFuture(WakeEntryVerdict.Reply.KEPT)
+                    : CompletableFuture.failedFuture(new IllegalStateException("no deployment is loaded on this node"));
+        }, sched);
+        w.tick().get(60, TimeUnit.SECONDS);
+        w.currentPass().get(60, TimeUnit.SECONDS);
+        assertThat(woken).hasSize(1);
+        loaded.set(true);
+        w.scanSoon();
+        sched.advanceTo(T0);
+        await(() -> woken.size() == 2);
+        w.currentPass().get(60, TimeUnit.SECONDS);
+        assertThat(woken).containsExactly(scope(1), scope(1));
+    }
+
+    /** SPEC §18: a crashed node's waker lease (3 ticks long) is taken as soon as its node lease is seen dead. */
+    @Test
+    void nodeDiedTakesADeadHoldersWakerLeaseAtOnceAndScans() throws Exception {
+        bucket.put(Keys.WAKER, new WakerLeaseRecord("gone", "s-gone", T0 + TTL).encode()).get();
+        alarm(1, T0 - 1_000);
+        ManualScheduler sched = new ManualScheduler(T0);
+        Waker w = waker("n1", 0, recording(), sched);
+        assertThat(w.tick().get(60, TimeUnit.SECONDS).holder()).as("a live-looking lease is left").isFalse();
+        w.nodeDied("gone", "s-gone");
+        sched.advanceTo(T0);
+        await(() -> woken.size() == 1);
+        w.currentPass().get(60, TimeUnit.SECONDS);
+        assertThat(lease().node()).isEqualTo("n1");
+        assertThat(woken).containsExactly(scope(1));
+    }
+
+    static void await(java.util.function.BooleanSupplier c) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!c.getAsBoolean()) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError("condition not met within 30 s");
+            }
+            Thread.sleep(10);
+        }
+    }
+
     @Test
     void aLiveHolderKeepsOthersOutAndRenewsEveryTick() throws Exception {
         ManualScheduler sched = new ManualScheduler(T0);
