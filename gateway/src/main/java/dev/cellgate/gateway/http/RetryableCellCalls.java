@@ -27,7 +27,29 @@ public final class RetryableCellCalls {
     static final long KEEP_MS = 120_000;
     static final int MAX = 10_000;
 
-    private final ConcurrentHashMap<String, Long> marked = new ConcurrentHashMap<>();
+    /** Why a Durable Object call failed in a way the public answer should say "retry later". */
+    public enum Mark {
+        /** Retryable: the object was not available and the call did not run. */
+        UNAVAILABLE,
+        /** Outcome unknown because the connection to its owner broke after sending: the owner may be dead (SPEC §18). */
+        OWNER_LOST
+    }
+
+    private record Noted(Mark mark, long atMs) {}
+
+    private final ConcurrentHashMap<String, Noted> marked = new ConcurrentHashMap<>();
+
+    /**
+     * The mark a failed call gives its request, or null: a gate failure on a live owner (outcome
+     * unknown, owner not lost) and any other error give none and stay a Worker error (500).
+     */
+    public static Mark markOf(Throwable failure) {
+        Throwable e = unwrap(failure);
+        if (e instanceof dev.cellgate.core.spi.js.OutcomeUnknownException o) {
+            return o.ownerLost() ? Mark.OWNER_LOST : null;
+        }
+        return e instanceof StubCallException s && s.retryable() ? Mark.UNAVAILABLE : null;
+    }
 
     /** {@code inner}, with every retryable failure marking its request. */
     public StubChannel watching(StubChannel inner) {
@@ -59,8 +81,9 @@ public final class RetryableCellCalls {
     private <T> CompletableFuture<T> mark(String requestId, CompletableFuture<T> call) {
         if (requestId != null) {
             call.whenComplete((v, e) -> {
-                if (unwrap(e) instanceof StubCallException s && s.retryable()) {
-                    note(requestId, System.currentTimeMillis());
+                Mark m = e == null ? null : markOf(e);
+                if (m != null) {
+                    note(requestId, m, System.currentTimeMillis());
                 }
             });
         }
@@ -68,18 +91,32 @@ public final class RetryableCellCalls {
     }
 
     void note(String requestId, long nowMs) {
-        marked.put(requestId, nowMs);
+        note(requestId, Mark.UNAVAILABLE, nowMs);
+    }
+
+    void note(String requestId, Mark mark, long nowMs) {
+        // OWNER_LOST wins over UNAVAILABLE: the body should say the call may have run
+        marked.merge(requestId, new Noted(mark, nowMs), (old, n) -> old.mark() == Mark.OWNER_LOST ? new Noted(old.mark(), nowMs) : n);
         if (marked.size() > MAX) {
-            marked.entrySet().removeIf(en -> nowMs - en.getValue() > KEEP_MS);
+            marked.entrySet().removeIf(en -> nowMs - en.getValue().atMs() > KEEP_MS);
             if (marked.size() > MAX) {
                 marked.clear(); // a flood nobody asks about: forgetting costs only those requests' 503s
             }
         }
     }
 
-    /** Whether a Durable Object call of {@code requestId} failed retryably; forgets it. */
+    /** Whether a Durable Object call of {@code requestId} failed retryably or lost its owner; forgets it. */
     public boolean take(String requestId) {
-        return requestId != null && marked.remove(requestId) != null;
+        return takeMark(requestId) != null;
+    }
+
+    /** Why a Durable Object call of {@code requestId} failed (null: no mark); forgets it. */
+    public Mark takeMark(String requestId) {
+        if (requestId == null) {
+            return null;
+        }
+        Noted n = marked.remove(requestId);
+        return n == null ? null : n.mark();
     }
 
     int size() {

@@ -289,6 +289,7 @@ public final class WorkerRequests implements Handler<HttpServerRequest> {
         resp.putHeader(REQUEST_ID_HEADER, requestId);
         int status;
         String body;
+        RetryableCellCalls.Mark mark = null;
         if (e instanceof HttpExchange.TooLarge || e instanceof ReadStreamPublisher.BodyTooLargeException) {
             status = 413;
             body = e.getMessage();
@@ -304,7 +305,17 @@ public final class WorkerRequests implements Handler<HttpServerRequest> {
             status = 503;
             body = "Durable Object unavailable, retry: " + e.getMessage();
             resp.putHeader("retry-after", "1");
-        } else if (unserved != null && unserved.take(requestId)) {
+        } else if ((mark = unserved == null ? null : unserved.takeMark(requestId)) == RetryableCellCalls.Mark.OWNER_LOST) {
+            // The Worker did not catch a Durable Object call lost with its owner (SPEC §18: through an owner's
+            // crash callers get their answer after the takeover, or 503 + Retry-After, never 500). It may have
+            // run: the body says to read the state before retrying.
+            status = 503;
+            body = "Durable Object call lost with its owner (" + e.getMessage()
+                    + "); it may or may not have run: read the state before retrying (request " + requestId + ")";
+            resp.putHeader("retry-after", "1");
+            LOG.atWarn().setMessage("worker.cell_owner_lost").addKeyValue("request_id", requestId)
+                    .addKeyValue("error", String.valueOf(e.getMessage())).log();
+        } else if (mark == RetryableCellCalls.Mark.UNAVAILABLE) {
             // The Worker did not catch the retryable failure of a Durable Object call (e.g. this node or
             // the object's owner lost its lease: a node rejoins once the bucket answers).
             status = 503;

@@ -77,4 +77,22 @@ class RetryableCellCallsTest {
         }
         assertThat(calls.size()).isLessThanOrEqualTo(RetryableCellCalls.MAX);
     }
+
+    @Test
+    void aCallLostWithItsOwnerIs503ButAGateFailureOnALiveOwnerStays500() {
+        RetryableCellCalls calls = new RetryableCellCalls();
+        Throwable lost = dev.cellgate.core.spi.js.OutcomeUnknownException.ownerLost("C:x",
+                new RuntimeException("Connection reset"));
+        Throwable gate = new dev.cellgate.core.spi.js.OutcomeUnknownException("output gate failed after its segment was sent", null);
+        calls.watching(failing(new java.util.concurrent.CompletionException(lost))).fetch(CELL, request("lost"));
+        calls.watching(failing(gate)).fetch(CELL, request("gate"));
+        calls.watching(failing(new StubCallException("owner unreachable; retry", true, null))).fetch(CELL, request("unavailable"));
+        assertThat(((StubCallException) lost).retryable()).as("the Worker still sees a non-retryable error").isFalse();
+        assertThat(lost.getMessage()).startsWith("Network connection lost");
+        assertThat(calls.takeMark("lost")).as("lost after send: 503 + Retry-After").isEqualTo(RetryableCellCalls.Mark.OWNER_LOST);
+        assertThat(calls.takeMark("gate")).as("gate failure on a live owner: stays 500").isNull();
+        assertThat(calls.takeMark("unavailable")).isEqualTo(RetryableCellCalls.Mark.UNAVAILABLE);
+        assertThat(RetryableCellCalls.markOf(gate)).isNull();
+        assertThat(RetryableCellCalls.markOf(new IllegalStateException("a bug"))).isNull();
+    }
 }

@@ -239,14 +239,21 @@ class FleetIT {
         owner.sigkill();
         long killedAt = System.nanoTime();
         String value = null;
+        // SPEC §18: through an owner's crash a caller gets its answer or 503 + Retry-After, never a 500 (the
+        // lease-lapse tolerance of the other tests does not apply here: the owner is dead, not lapsed).
+        List<String> badAnswers = new ArrayList<>();
         while (value == null && System.nanoTime() - killedAt < Duration.ofMillis(TTL_MS * 3).toNanos()) {
             HttpResponse<String> r = other.get(other.publicUrl("/c/crash?op=get"));
             if (r.statusCode() == 200) {
                 value = r.body();
             } else {
+                if (r.statusCode() != 503 || r.headers().firstValue("retry-after").isEmpty()) {
+                    badAnswers.add(fleet.whatHappened(r));
+                }
                 Thread.sleep(100);
             }
         }
+        assertThat(badAnswers).as("answers other than 200 or 503 + Retry-After while the owner was dead").isEmpty();
         long tookMs = Duration.ofNanos(System.nanoTime() - killedAt).toMillis();
         System.out.printf("takeover after SIGKILL: %d ms (TTL %d ms), value %s of %d acknowledged%n", tookMs, TTL_MS, value, acked);
         assertThat(value).as("the other node serves the cell").isNotNull();

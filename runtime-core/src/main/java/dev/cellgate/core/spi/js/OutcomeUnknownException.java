@@ -9,8 +9,25 @@ package dev.cellgate.core.spi.js;
  * whose answer did not come back intact ({@link #connectionLost}).
  */
 public class OutcomeUnknownException extends StubCallException {
+    private final boolean ownerLost;
+
     public OutcomeUnknownException(String message, Throwable cause) {
+        this(message, false, cause);
+    }
+
+    private OutcomeUnknownException(String message, boolean ownerLost, Throwable cause) {
         super(message.contains("outcome unknown") ? message : "outcome unknown: " + message, false, cause);
+        this.ownerLost = ownerLost;
+    }
+
+    /**
+     * Whether the call was lost with its owner (the connection to it broke after the call was sent:
+     * SPEC §18, the owner crashed or went away), as opposed to a gate failure on a live node. The
+     * Worker still sees a non-retryable error; only the public status of an uncaught one differs
+     * (503 + Retry-After, a takeover follows, instead of 500).
+     */
+    public boolean ownerLost() {
+        return ownerLost;
     }
 
     /**
@@ -20,5 +37,14 @@ public class OutcomeUnknownException extends StubCallException {
     public static OutcomeUnknownException connectionLost(String scope, Throwable cause) {
         return new OutcomeUnknownException("Network connection lost: the call to " + scope
                 + " may or may not have run (outcome unknown; " + cause.getMessage() + ")", cause);
+    }
+
+    /**
+     * {@link #connectionLost}, where the connection to the owner broke after the call was sent: the
+     * owner may be dead, and a takeover follows within its lease TTL.
+     */
+    public static OutcomeUnknownException ownerLost(String scope, Throwable cause) {
+        return new OutcomeUnknownException("Network connection lost: the call to " + scope
+                + " may or may not have run (outcome unknown; " + cause.getMessage() + ")", true, cause);
     }
 }
