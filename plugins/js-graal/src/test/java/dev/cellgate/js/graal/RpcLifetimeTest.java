@@ -85,7 +85,9 @@ class RpcLifetimeTest {
             assertThat(get(worker, "/leave")).isEqualTo("left");
             RpcExports exports = engine.engine.rpcExports();
             awaitValue(exports::liveExports, 0, () -> "refs " + exports.liveRefs());
-            assertThat(exports.liveRefs()).as("stubs left in the table").isZero();
+            // The never-awaited call's result arrives after the request ended and is released on
+            // arrival, so its ref can outlive the last export by a moment: wait for it too.
+            awaitValue(exports::liveRefs, 0, () -> "stubs left in the table");
             // As workerd: released newest first when the request ends, each target's [Symbol.dispose]() run where it
             // lives; the never-awaited call answered after its request had ended, and its result was released on arrival.
             assertThat(get(worker, "/disposed")).isEqualTo("[\"t4\",\"t3\",\"t2\",\"t1\",\"t0\",\"never-awaited\"]");
