@@ -115,8 +115,7 @@ public final class CellRouter implements StubChannel {
                 case RESEND, NOT_RUN -> new StubCallException("the call on " + what + " did not run: " + ff.getMessage()
                         + (ff.kind() == ForwardFailure.Kind.NO_LIVE_LEASE ? " (its objects ended with it)" : ""),
                         ff.kind() != ForwardFailure.Kind.NO_LIVE_LEASE, ff);
-                case OUTCOME_UNKNOWN -> ff.kind() == ForwardFailure.Kind.LOST_AFTER_SEND
-                        ? OutcomeUnknownException.ownerLost(what, ff) : OutcomeUnknownException.connectionLost(what, ff);
+                case OUTCOME_UNKNOWN -> outcomeUnknown(what, ff);
                 case AS_ANSWERED -> ff.answered();
             };
             return CompletableFuture.failedFuture(error);
@@ -198,11 +197,16 @@ public final class CellRouter implements StubChannel {
     }
 
     /** The error a failed forward gives the caller (Cloudflare's shape: {@code retryable} says whether a retry is safe). */
+    /** A forward whose outcome is unknown: lost with its owner when the connection broke after the send (SPEC §18). */
+    private static OutcomeUnknownException outcomeUnknown(String what, ForwardFailedException f) {
+        return f.kind() == ForwardFailure.Kind.LOST_AFTER_SEND
+                ? OutcomeUnknownException.ownerLost(what, f) : OutcomeUnknownException.connectionLost(what, f);
+    }
+
     private static RuntimeException callerError(CellIdentity target, ForwardFailedException f, ForwardFailure.Verdict verdict) {
         return switch (verdict) {
             case NOT_RUN -> new StubCallException(f.getMessage() + " (the call did not run; retry)", true, f);
-            case OUTCOME_UNKNOWN -> f.kind() == ForwardFailure.Kind.LOST_AFTER_SEND
-                    ? OutcomeUnknownException.ownerLost(target.scope(), f) : OutcomeUnknownException.connectionLost(target.scope(), f);
+            case OUTCOME_UNKNOWN -> outcomeUnknown(target.scope(), f);
             case AS_ANSWERED -> f.answered();
             case RESEND -> throw new IllegalStateException("a re-send is not an error");
         };

@@ -35,8 +35,7 @@ public class OutcomeUnknownException extends StubCallException {
      * reports a lost connection to a Durable Object that may have received the call.
      */
     public static OutcomeUnknownException connectionLost(String scope, Throwable cause) {
-        return new OutcomeUnknownException("Network connection lost: the call to " + scope
-                + " may or may not have run (outcome unknown; " + cause.getMessage() + ")", cause);
+        return new OutcomeUnknownException(lostMessage(scope, cause), false, cause);
     }
 
     /**
@@ -44,7 +43,10 @@ public class OutcomeUnknownException extends StubCallException {
      * owner may be dead, and a takeover follows within its lease TTL.
      */
     public static OutcomeUnknownException ownerLost(String scope, Throwable cause) {
-        return new OutcomeUnknownException("Network connection lost: the call to " + scope
-                + " may or may not have run (outcome unknown; " + cause.getMessage() + ")", true, cause);
+        return new OutcomeUnknownException(lostMessage(scope, cause), true, cause);
+    }
+
+    private static String lostMessage(String scope, Throwable cause) {
+        return "Network connection lost: the call to " + scope + " may or may not have run (outcome unknown; " + cause.getMessage() + ")";
     }
 }
