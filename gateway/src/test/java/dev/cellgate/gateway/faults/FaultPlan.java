@@ -21,6 +21,10 @@ public final class FaultPlan {
         THROTTLE_503,
         /** Answer 429 Too Many Requests without forwarding. */
         THROTTLE_429,
+        /** Answer 500 InternalError without forwarding: a server error, nothing applied (the node cannot know). */
+        SERVER_ERROR_500,
+        /** Forward (the write is applied), then answer 500 InternalError: the server's error after doing the work. */
+        SERVER_ERROR_500_AFTER_APPLYING,
         /** Reset the connection without forwarding: nothing happened, but the node cannot know. */
         RESET,
         /** Forward (the write is applied), then reset instead of answering: an ambiguous outcome. */

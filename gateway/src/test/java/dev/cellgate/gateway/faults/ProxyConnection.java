@@ -96,6 +96,12 @@ final class ProxyConnection implements Runnable {
                 out.flush();
                 return !req.wantsClose();
             }
+            case SERVER_ERROR_500 -> {
+                proxy.logFault(call, d, "");
+                out.write(internalError(call.method().equals("HEAD")));
+                out.flush();
+                return !req.wantsClose();
+            }
             default -> {
                 Answer a;
                 try {
@@ -117,6 +123,11 @@ final class ProxyConnection implements Runnable {
                 }
                 proxy.stats().withheld(call, a.head().status());
                 proxy.logFault(call, d, "upstream answered " + a.head().status());
+                if (d.action() == FaultPlan.Action.SERVER_ERROR_500_AFTER_APPLYING) {
+                    out.write(internalError(call.method().equals("HEAD")));
+                    out.flush();
+                    return !req.wantsClose();
+                }
                 if (d.action() == FaultPlan.Action.DROP_RESPONSE_SILENT) {
                     hold(() -> true, SILENT_HOLD_MS);
                 }
@@ -170,11 +181,18 @@ final class ProxyConnection implements Runnable {
     }
 
     private static byte[] throttled(boolean tooMany, boolean head) {
-        String code = tooMany ? "TooManyRequests" : "SlowDown";
+        return s3Error(tooMany ? "429 Too Many Requests" : "503 Slow Down", tooMany ? "TooManyRequests" : "SlowDown",
+                "Please reduce your request rate.", head);
+    }
+
+    private static byte[] internalError(boolean head) {
+        return s3Error("500 Internal Server Error", "InternalError", "We encountered an internal error. Please try again.", head);
+    }
+
+    private static byte[] s3Error(String status, String code, String message, boolean head) {
         String body = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>" + code
-                + "</Code><Message>Please reduce your request rate.</Message><RequestId>fault-proxy</RequestId></Error>";
+                + "</Code><Message>" + message + "</Message><RequestId>fault-proxy</RequestId></Error>";
         byte[] b = body.getBytes(StandardCharsets.UTF_8);
-        String status = tooMany ? "429 Too Many Requests" : "503 Slow Down";
         String headers = "HTTP/1.1 " + status + "\r\nContent-Type: application/xml\r\nContent-Length: " + b.length
                 + "\r\nx-amz-request-id: fault-proxy\r\n\r\n";
         byte[] h = headers.getBytes(StandardCharsets.ISO_8859_1);

@@ -112,6 +112,28 @@ class FaultProxyIT {
     }
 
     @Test
+    void aServerErrorBeforeAnyWorkIsRetriedByTheStoreAndTheWriteSucceeds() {
+        AtomicInteger first = new AtomicInteger();
+        proxy.plan().add("one 500", c -> c.isWrite() && first.getAndIncrement() < 1, 1.0, Action.SERVER_ERROR_500);
+        assertThat(viaProxy.putIfAbsent("e/x", bytes("x")).join()).isInstanceOf(WriteOutcome.Written.class);
+        assertThat(proxy.stats().count(Action.SERVER_ERROR_500)).isEqualTo(1);
+        assertThat(proxy.stats().total()).isEqualTo(2);
+    }
+
+    /** The retry after a 500 meets the first attempt's own write: it must not be taken for another writer's. */
+    @Test
+    void aServerErrorAfterTheWriteAppliedEndsAmbiguousNeverRejected() {
+        AtomicInteger first = new AtomicInteger();
+        proxy.plan().add("500 after applying", c -> c.isWrite() && first.getAndIncrement() < 1, 1.0,
+                Action.SERVER_ERROR_500_AFTER_APPLYING);
+        WriteOutcome o = viaProxy.putIfAbsent("e/y", bytes("y")).join();
+        assertThat(o).isInstanceOf(WriteOutcome.Ambiguous.class);
+        assertThat(((WriteOutcome.Ambiguous) o).reason()).contains("may have been applied").contains("412");
+        assertThat(direct.get("e/y").join()).as("applied upstream by the first attempt").isPresent();
+        assertThat(proxy.stats().total()).isEqualTo(2);
+    }
+
+    @Test
     void slowDownIsRetriedByTheStoreAndThenSucceeds() {
         AtomicInteger first = new AtomicInteger();
         proxy.plan().add("two 503s", c -> c.isWrite() && first.getAndIncrement() < 2, 1.0, Action.THROTTLE_503);

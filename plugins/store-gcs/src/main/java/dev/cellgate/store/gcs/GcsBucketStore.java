@@ -181,21 +181,29 @@ final class GcsBucketStore implements BucketStore {
     private CompletableFuture<WriteOutcome> write(String key, byte[] bytes, BlobInfo info, boolean conditional,
                                                   BlobTargetOption... options) {
         return async(key, () -> {
+            boolean[] earlierMayHaveApplied = {false};
             try {
-                Blob b = retried("write", key, GcsFailure::retryableWrite, () -> storage.create(info, bytes, options));
+                Blob b = retried("write", key, f -> {
+                    earlierMayHaveApplied[0] |= f.retryableWrite() && f.mayHaveBeenApplied();
+                    return f.retryableWrite();
+                }, () -> storage.create(info, bytes, options));
                 // the object's update time is stamped by the server's clock (SPEC §20 compares it with ours)
                 OffsetDateTime updated = b.getUpdateTimeOffsetDateTime();
                 return updated == null ? new WriteOutcome.Written(Long.toString(b.getGeneration()))
                         : WriteOutcome.Written.at(Long.toString(b.getGeneration()), updated.toInstant().toEpochMilli());
             } catch (StorageException e) {
-                return outcome(key, e, conditional);
+                return outcome(key, e, conditional, earlierMayHaveApplied[0]);
             }
         });
     }
 
-    private WriteOutcome outcome(String key, StorageException e, boolean conditional) {
+    private WriteOutcome outcome(String key, StorageException e, boolean conditional, boolean earlierMayHaveApplied) {
         GcsFailure f = GcsFailure.of(e);
         String what = GcsFailure.describe(e);
+        if (earlierMayHaveApplied && f == GcsFailure.PRECONDITION_FAILED) {
+            return new WriteOutcome.Ambiguous(url + " key '" + key + "': an earlier attempt was answered with a server error"
+                    + " and may have been applied; the retry then got " + what, e);
+        }
         return switch (f) {
             case PRECONDITION_FAILED -> new WriteOutcome.Rejected("precondition failed (" + what + ")");
             case NOT_FOUND -> throw failure("write", key, e); // the bucket itself is missing

@@ -4,8 +4,8 @@ import com.google.cloud.BaseServiceException;
 
 /**
  * What a failed GCS request tells about the object, from its HTTP status alone. Only answers that
- * prove nothing was written become clean rejections; only answers that prove the server did no
- * work (429) are retried for writes.
+ * prove nothing was written become clean rejections; writes are retried only when no earlier attempt
+ * can still be running (429, and the server's own 5xx), the same rule as the S3 store's.
  */
 enum GcsFailure {
     /** 429: rate limited before any work. */
@@ -14,9 +14,10 @@ enum GcsFailure {
     PRECONDITION_FAILED,
     /** 404: no such object (or bucket). */
     NOT_FOUND,
-    /** 408, 5xx: the request may have been carried out. */
+    /** 500, 503 and the server's other own 5xx: may have been carried out, but nothing of it still runs. */
     SERVER_ERROR,
-    /** No HTTP answer (timeout, connection reset: the client reports code 0): may have been carried out. */
+    /** No HTTP answer (timeout, connection reset: the client reports code 0), or a 408/502/504 that
+     * some intermediary gave: may have been carried out, and may still be running. */
     NO_ANSWER,
     /** Other 4xx (401, 403, 400): configuration or request problem; nothing was written. */
     REFUSED;
@@ -38,11 +39,11 @@ enum GcsFailure {
         if (status == 404) {
             return NOT_FOUND;
         }
-        if (status == 408 || status >= 500) {
-            return SERVER_ERROR;
-        }
-        if (status <= 0) {
+        if (status <= 0 || status == 408 || status == 502 || status == 504) {
             return NO_ANSWER;
+        }
+        if (status >= 500) {
+            return SERVER_ERROR;
         }
         return REFUSED;
     }
@@ -51,9 +52,14 @@ enum GcsFailure {
         return this == THROTTLED || this == SERVER_ERROR || this == NO_ANSWER;
     }
 
-    /** A re-sent write whose first attempt landed could report a rejection for its own success. */
+    /** A lost answer is never re-sent (the first attempt may land after the retry); after a server
+     * error a later rejection may be against the first attempt's own write ({@link #mayHaveBeenApplied}). */
     boolean retryableWrite() {
-        return this == THROTTLED;
+        return this == THROTTLED || this == SERVER_ERROR;
+    }
+
+    boolean mayHaveBeenApplied() {
+        return this == SERVER_ERROR || this == NO_ANSWER;
     }
 
     static String describe(Throwable t) {

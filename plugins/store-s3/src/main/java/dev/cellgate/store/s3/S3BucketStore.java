@@ -16,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -158,8 +159,16 @@ final class S3BucketStore implements BucketStore {
 
     private CompletableFuture<WriteOutcome> write(String key, byte[] bytes, Consumer<PutObjectRequest.Builder> condition,
                                                   boolean conditional) {
-        Predicate<S3Failure> retry = conditional ? S3Failure::retryableWrite
+        Predicate<S3Failure> retryable = conditional ? S3Failure::retryableWrite
                 : f -> f.retryableWrite() || f == S3Failure.CONFLICT;
+        AtomicBoolean earlierMayHaveApplied = new AtomicBoolean();
+        Predicate<S3Failure> retry = f -> {
+            boolean again = retryable.test(f);
+            if (again && f.mayHaveBeenApplied()) {
+                earlierMayHaveApplied.set(true);
+            }
+            return again;
+        };
         String md5 = md5(bytes); // the server checks the bytes it stored against it
         boolean ownConnection = conditional && config.endpoint().isPresent();
         return checked(key, () -> retried(() -> s3.putObject(r -> {
@@ -173,10 +182,11 @@ final class S3BucketStore implements BucketStore {
                         r.overrideConfiguration(o -> o.putHeader("Connection", "close"));
                     }
                 }, AsyncRequestBody.fromBytes(bytes)), retry)
-                .handle((resp, err) -> outcome(key, resp, err, conditional)));
+                .handle((resp, err) -> outcome(key, resp, err, conditional, earlierMayHaveApplied.get())));
     }
 
-    private WriteOutcome outcome(String key, PutObjectResponse resp, Throwable err, boolean conditional) {
+    private WriteOutcome outcome(String key, PutObjectResponse resp, Throwable err, boolean conditional,
+                                 boolean earlierMayHaveApplied) {
         if (err == null) {
             return resp.eTag() == null
                     ? new WriteOutcome.Ambiguous(url + " answered a write of '" + key + "' without an ETag", null)
@@ -184,6 +194,10 @@ final class S3BucketStore implements BucketStore {
         }
         S3Failure f = S3Failure.of(err);
         String what = S3Failure.describe(err);
+        if (earlierMayHaveApplied && (f == S3Failure.PRECONDITION_FAILED || f == S3Failure.CONFLICT || f == S3Failure.NO_SUCH_KEY)) {
+            return new WriteOutcome.Ambiguous(url + " key '" + key + "': an earlier attempt was answered with a server error"
+                    + " (HTTP 500/503) and may have been applied; the retry then got " + what, err);
+        }
         return switch (f) {
             case PRECONDITION_FAILED -> new WriteOutcome.Rejected("precondition failed (" + what + ")");
             case CONFLICT -> conditional ? new WriteOutcome.Rejected("concurrent conditional write (" + what + ")")

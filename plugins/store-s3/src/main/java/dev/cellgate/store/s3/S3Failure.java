@@ -19,9 +19,11 @@ enum S3Failure {
     CONFLICT,
     /** 404 NoSuchKey (also what AWS answers to If-Match on a missing object). */
     NO_SUCH_KEY,
-    /** 5xx other than throttling: the request may have been carried out. */
+    /** 500, 503 and the server's other own 5xx (not throttling): the request may have been carried
+     * out, but the answer ended the server's work on it, so nothing of it is still in flight. */
     SERVER_ERROR,
-    /** No answer in time, or the connection failed: the request may have been carried out. */
+    /** No answer in time, the connection failed, or a gateway's 502/504 answered for the server: the
+     * request may have been carried out, and may even still be running. */
     NO_ANSWER,
     /** Any other 4xx (denied, missing bucket, bad request): a configuration problem, nothing was written. */
     REFUSED;
@@ -56,6 +58,9 @@ enum S3Failure {
         if (status == 404 && (code == null || code.equals("NoSuchKey"))) {
             return NO_SUCH_KEY;
         }
+        if (status == 502 || status == 504) {
+            return NO_ANSWER; // an intermediary gave up on the server, which may still be working on it
+        }
         if (status >= 500) {
             return SERVER_ERROR;
         }
@@ -67,10 +72,20 @@ enum S3Failure {
         return this == THROTTLED || this == SERVER_ERROR || this == NO_ANSWER;
     }
 
-    /** Writes are retried only when the server proved it did nothing: a retried write after a
-     * lost answer could report a rejection for its own earlier success. */
+    /**
+     * Writes are retried when the server proved it did nothing (throttling) or when its own answer
+     * ended its work (a server error): the retry cannot race the first attempt, and its success
+     * proves the write. A lost answer is never retried: the first attempt may still land after the
+     * retry. After a server error a rejection may be against the first attempt's own write, so
+     * the caller must then report the write ambiguous ({@link #mayHaveBeenApplied()}).
+     */
     boolean retryableWrite() {
-        return this == THROTTLED;
+        return this == THROTTLED || this == SERVER_ERROR;
+    }
+
+    /** An attempt that failed this way may have been applied: a later rejection proves nothing. */
+    boolean mayHaveBeenApplied() {
+        return this == SERVER_ERROR || this == NO_ANSWER;
     }
 
     static String describe(Throwable t) {

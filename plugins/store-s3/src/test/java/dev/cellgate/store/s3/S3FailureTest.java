@@ -15,6 +15,8 @@ class S3FailureTest {
         assertThat(S3Failure.of(429, null)).isEqualTo(S3Failure.THROTTLED);
         assertThat(S3Failure.of(503, "ServiceUnavailable")).isEqualTo(S3Failure.SERVER_ERROR);
         assertThat(S3Failure.of(500, "InternalError")).isEqualTo(S3Failure.SERVER_ERROR);
+        assertThat(S3Failure.of(502, null)).isEqualTo(S3Failure.NO_ANSWER);
+        assertThat(S3Failure.of(504, "GatewayTimeout")).isEqualTo(S3Failure.NO_ANSWER);
         assertThat(S3Failure.of(412, "PreconditionFailed")).isEqualTo(S3Failure.PRECONDITION_FAILED);
         assertThat(S3Failure.of(409, "ConditionalRequestConflict")).isEqualTo(S3Failure.CONFLICT);
         assertThat(S3Failure.of(404, "NoSuchKey")).isEqualTo(S3Failure.NO_SUCH_KEY);
@@ -23,9 +25,10 @@ class S3FailureTest {
     }
 
     @Test
-    void writesAreRetriedOnlyWhenTheServerDidNoWork() {
+    void writesAreRetriedOnlyWhenNoEarlierAttemptCanStillBeRunning() {
         for (S3Failure f : S3Failure.values()) {
-            assertThat(f.retryableWrite()).as(f.name()).isEqualTo(f == S3Failure.THROTTLED);
+            assertThat(f.retryableWrite()).as(f.name()).isEqualTo(f == S3Failure.THROTTLED || f == S3Failure.SERVER_ERROR);
+            assertThat(f.mayHaveBeenApplied()).as(f.name()).isEqualTo(f == S3Failure.SERVER_ERROR || f == S3Failure.NO_ANSWER);
         }
         assertThat(S3Failure.SERVER_ERROR.retryableRead()).isTrue();
         assertThat(S3Failure.REFUSED.retryableRead()).isFalse();
