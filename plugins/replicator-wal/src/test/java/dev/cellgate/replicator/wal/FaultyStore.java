@@ -29,6 +29,7 @@ final class FaultyStore implements BucketStore {
     private volatile Predicate<String> ambiguousAfterWrite = k -> false;
     private volatile Predicate<String> ambiguousWithoutWrite = k -> false;
     private final AtomicInteger ambiguousBudget = new AtomicInteger();
+    private final AtomicInteger notWrittenBudget = new AtomicInteger(Integer.MAX_VALUE);
     private volatile Predicate<String> readTimesOut = k -> false;
     private volatile long readDelayMs;
     final AtomicInteger gets = new AtomicInteger();
@@ -57,6 +58,12 @@ final class FaultyStore implements BucketStore {
 
     /** Writes to matching keys never land and answer ambiguously (the bucket is down for them). */
     FaultyStore ambiguousWithoutWrite(Predicate<String> keys) {
+        return ambiguousWithoutWrite(keys, Integer.MAX_VALUE);
+    }
+
+    /** The next {@code n} writes to matching keys answer ambiguously and never reach the bucket (a lost request). */
+    FaultyStore ambiguousWithoutWrite(Predicate<String> keys, int n) {
+        notWrittenBudget.set(n);
         this.ambiguousWithoutWrite = keys;
         return this;
     }
@@ -139,7 +146,7 @@ final class FaultyStore implements BucketStore {
             if (lose.test(key)) {
                 return CompletableFuture.completedFuture(new WriteOutcome.Written("lost"));
             }
-            if (ambiguousWithoutWrite.test(key)) {
+            if (ambiguousWithoutWrite.test(key) && notWrittenBudget.getAndDecrement() > 0) {
                 return CompletableFuture.completedFuture(new WriteOutcome.Ambiguous("injected: not written", null));
             }
             boolean ambiguous = ambiguousAfterWrite.test(key) && ambiguousBudget.getAndDecrement() > 0;

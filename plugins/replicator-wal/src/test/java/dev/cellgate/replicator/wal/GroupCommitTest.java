@@ -127,6 +127,22 @@ class GroupCommitTest extends WithFixture {
                 .hasMessageContaining("the object is absent when read back");
     }
 
+    /** Seen in CI: S3Proxy closed one segment upload's connection mid-request; the cell was reset for it. */
+    @Test
+    void anUploadLostOnceIsSentOnceMoreAndTheCommitSucceeds() throws Exception {
+        FaultyStore store = new FaultyStore(fx.bucket);
+        WalReplicator r = fx.replicator(store, Fixture.policy(), 64L << 20);
+        CellHarness a = fx.activate(r, store, "node-a");
+        a.sql("CREATE TABLE t (i INTEGER)").get(30, TimeUnit.SECONDS);
+        store.ambiguousWithoutWrite(k -> k.contains("/l0/"), 1);
+        a.sql("INSERT INTO t VALUES (1)").get(30, TimeUnit.SECONDS);
+        List<String> live = a.dump();
+
+        long next = BucketOwnership.acquire(fx.bucket, Fixture.SCOPE, "node-b");
+        r.restore(Fixture.SCOPE, next, fx.db("node-b")).get(30, TimeUnit.SECONDS);
+        assertThat(CellHarness.dumpFile(fx.db("node-b"))).isEqualTo(live);
+    }
+
     @Test
     void anAmbiguousUploadThatLandedIsReconciledByReadingItBack() throws Exception {
         FaultyStore store = new FaultyStore(fx.bucket);

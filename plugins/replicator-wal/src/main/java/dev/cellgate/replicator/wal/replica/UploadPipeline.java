@@ -223,7 +223,7 @@ final class UploadPipeline {
             return;
         }
         String key = keys.segment(epoch, SegmentKind.L0, b.minTxid(), b.maxTxid());
-        writes.create(key, bytes).whenComplete((v, err) -> {
+        writes.createNew(key, bytes).whenComplete((v, err) -> {
             if (err != null) {
                 fail(err);
                 return;

@@ -64,7 +64,7 @@ public final class WalCellReplica implements CellReplica, UploadPipeline.Listene
         BucketReads reads = new BucketReads(config.store());
         this.maintenance = new Maintenance(keys, epoch, writes, reads, ownership, policy, config.snapshotEveryBytes(),
                 config.ioExecutor(), this, st.lineage());
-        CompletableFuture<Void> pin = writes.create(keys.base(epoch), st.lineage().baseFor(scope, epoch).toBytes());
+        CompletableFuture<Void> pin = writes.createNew(keys.base(epoch), st.lineage().baseFor(scope, epoch).toBytes());
         this.pipeline = new UploadPipeline(writes, keys, epoch, ownership, this, pin);
         if (st.seedPages() != null) {
             pipeline.seed(image.pageSize(), image.pages(), st.seedPages(), image.checksum());
