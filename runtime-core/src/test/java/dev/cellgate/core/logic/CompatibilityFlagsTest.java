@@ -97,4 +97,22 @@ class CompatibilityFlagsTest {
         assertThat(named).hasSizeGreaterThan(20);
         assertThat(CompatibilityFlags.nodeFlags()).containsExactlyInAnyOrderElementsOf(named);
     }
+
+    /** docs/configuration.md's tables name every flag acted on, and no other: what the push's refusal points to. */
+    @Test
+    void theDocsListExactlyTheFlagsActedOn() throws IOException {
+        String doc = Files.readString(Path.of("../docs/configuration.md"));
+        int from = doc.indexOf("## Compatibility flags");
+        assertThat(from).isNotNegative();
+        int to = doc.indexOf("\n## ", from + 1);
+        Set<String> listed = new TreeSet<>();
+        for (String line : doc.substring(from, to < 0 ? doc.length() : to).split("\n")) {
+            String[] cells = line.split("\\|");
+            if (cells.length > 3 && cells[1].trim().matches("`[a-z0-9_]+`")) {
+                listed.add(cells[1].trim().replace("`", ""));
+                listed.add(cells[2].trim().replace("`", ""));
+            }
+        }
+        assertThat(listed).containsExactlyInAnyOrderElementsOf(CompatibilityFlags.actedOn());
+    }
 }
