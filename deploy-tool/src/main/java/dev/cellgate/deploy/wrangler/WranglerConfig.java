@@ -3,6 +3,7 @@ package dev.cellgate.deploy.wrangler;
 import dev.cellgate.core.deploy.bindings.Binding;
 import dev.cellgate.core.deploy.bindings.KvNamespaceBinding;
 import dev.cellgate.core.deploy.bindings.R2BucketBinding;
+import dev.cellgate.core.logic.CompatibilityFlags;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -168,6 +169,10 @@ public record WranglerConfig(String name, String main, String compatibilityDate,
             return d;
         });
         List<String> flags = problems.attempt(() -> strings(o, "compatibility_flags"));
+        // a flag the runtime does not read would be accepted and ignored: refused, each by name
+        if (flags != null) {
+            CompatibilityFlags.notActedOn(flags).forEach(f -> problems.refuse(CompatibilityFlags.notActedOnMessage(f)));
+        }
         Map<String, String> dos = problems.attempt(() -> durableObjects(o, where));
         Map<String, String> vars = problems.attempt(() -> stringMap(o, "vars", "JSON-valued vars are not supported yet"));
         JsonArray migrations = problems.attempt(() -> array(o, "migrations", where));

@@ -55,7 +55,7 @@ public final class WranglerKeys {
         implemented("name", inh, "the Worker's name: part of every idFromName and of secrets/<name>/; in env.<e> it defaults to <name>-<e>");
         implemented("main", inh, "the entry module, bundled with esbuild; without it a project with assets is assets only");
         implemented("compatibility_date", inh, "selects runtime behaviour, as on workerd");
-        implemented("compatibility_flags", inh, "nodejs_compat and the other flags the runtime implements");
+        implemented("compatibility_flags", inh, "the flags listed under Compatibility flags below; any other flag is refused by name");
         implemented("durable_objects", own, "Durable Object namespaces of classes this Worker exports");
         implemented("migrations", inh, "recorded in the manifest; a class's cells are created on first use");
         implemented("vars", own, "strings on env (and in process.env under nodejs_compat)");

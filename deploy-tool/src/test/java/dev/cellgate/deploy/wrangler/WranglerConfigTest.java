@@ -114,6 +114,27 @@ class WranglerConfigTest {
     }
 
     @Test
+    void compatibilityFlagsTheRuntimeDoesNotActOnAreRefusedByNameAllInOneError() {
+        assertThatThrownBy(() -> parse("{\"compatibility_flags\":[\"nodejs_compatt\",\"nodejs_compat\",\"streams_enable_constructors\"],"
+                + "\"no_such\":1}"))
+                .isInstanceOfSatisfying(ConfigRefusedException.class, e -> assertThat(e.reasons()).containsExactly(
+                        "key \"no_such\" is not supported by cellgate (it is not in Wrangler's configuration schema;"
+                                + " docs/configuration.md lists every key)",
+                        "compatibility flag \"nodejs_compatt\" is not acted on by cellgate (it would be accepted and ignored);"
+                                + " remove it, or see docs/configuration.md for the flags cellgate implements",
+                        "compatibility flag \"streams_enable_constructors\" is not acted on by cellgate (it would be accepted"
+                                + " and ignored); remove it, or see docs/configuration.md for the flags cellgate implements"));
+    }
+
+    @Test
+    void compatibilityFlagsTheRuntimeActsOnAreAccepted() {
+        WranglerConfig c = parse("{\"compatibility_flags\":[\"nodejs_compat\",\"no_nodejs_compat_v2\",\"enable_ctx_exports\","
+                + "\"disable_nodejs_fs_module\"]}");
+        assertThat(c.compatibilityFlags()).containsExactly("nodejs_compat", "no_nodejs_compat_v2", "enable_ctx_exports",
+                "disable_nodejs_fs_module");
+    }
+
+    @Test
     void jsoncKeepsStringsIntact() {
         assertThat(Jsonc.strip("{\"a\":\"// not a comment\",\"b\":\"/* nor this */\",\"c\":\"esc\\\"aped // x\"}"))
                 .isEqualTo("{\"a\":\"// not a comment\",\"b\":\"/* nor this */\",\"c\":\"esc\\\"aped // x\"}");

@@ -8,6 +8,7 @@ import dev.cellgate.core.deploy.bindings.PlainTextBinding;
 import dev.cellgate.core.deploy.bindings.QueueConsumer;
 import dev.cellgate.core.deploy.bindings.SecretTextBinding;
 import dev.cellgate.core.deploy.bindings.Triggers;
+import dev.cellgate.core.logic.CompatibilityFlags;
 import dev.cellgate.core.spi.js.ModuleType;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -189,6 +190,7 @@ public record Manifest(
             }
             List<String> flags = new ArrayList<>();
             o.getJsonArray("compatibility_flags", new JsonArray()).forEach(f -> flags.add((String) f));
+            refuseFlagsNotActedOn(o.getString("id"), flags);
             Object limits = o.getValue("limits");
             Long cpuMs = limits == null ? null : ((JsonObject) limits).getLong("cpu_ms");
             WorkerSettings settings = new WorkerSettings(
@@ -198,8 +200,23 @@ public record Manifest(
             return new Manifest(o.getString("id"), o.getString("name"), o.getLong("created_ms"), o.getString("main"), modules,
                     bindings, o.getJsonArray("migrations"), o.getString("compatibility_date"), flags,
                     Triggers.decode(o.getValue("triggers")), plugins, settings);
+        } catch (MalformedManifestException e) {
+            throw e;
         } catch (ClassCastException | NullPointerException | IllegalArgumentException e) {
             throw new MalformedManifestException("manifest is malformed: " + e.getMessage());
+        }
+    }
+
+    /**
+     * A flag the runtime does not act on (from a deploy-tool older than the push's refusal, or a
+     * hand-written manifest) is refused, as deploy-tool refuses it: running the deployment would
+     * silently ignore what the flag asks for.
+     */
+    private static void refuseFlagsNotActedOn(String id, List<String> flags) {
+        List<String> unknown = CompatibilityFlags.notActedOn(flags);
+        if (!unknown.isEmpty()) {
+            throw new MalformedManifestException("deployment " + id + " is refused: "
+                    + String.join("; ", unknown.stream().map(CompatibilityFlags::notActedOnMessage).toList()));
         }
     }
 }
