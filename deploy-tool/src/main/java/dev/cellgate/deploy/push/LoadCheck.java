@@ -56,7 +56,8 @@ public final class LoadCheck {
             exported = script.exportedClasses();
         } catch (ScriptLoadException e) {
             throw CommandException.refused("the bundle does not load in GraalJS, nodes would refuse it:\n" + e.getMessage()
-                    + NodeImports.explainLoadFailure(e.getMessage(), NodeCompat.of(sb.compatibilityDate(), sb.compatibilityFlags())));
+                    + NodeImports.explainLoadFailure(e.getMessage(), NodeCompat.of(sb.compatibilityDate(), sb.compatibilityFlags()))
+                    + UsingDeclarations.explainLoadFailure(e.getMessage()));
         }
         // The SPI asks engines to check this too; checked again here so no engine can let it through.
         for (Map.Entry<String, String> d : b.config().durableObjects().entrySet()) {
