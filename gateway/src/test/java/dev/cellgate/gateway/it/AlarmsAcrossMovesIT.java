@@ -145,7 +145,8 @@ class AlarmsAcrossMovesIT {
         owner.sigterm();
         assertThat(owner.waitForExit(Duration.ofSeconds(60))).isZero();
         fleet.nodes.remove(owner);
-        System.out.printf("handoff: owner %s exited %,d ms before the alarm's time%n", owner.name(), at - System.currentTimeMillis());
+        System.out.printf("handoff: owner %s exited %+,d ms from the alarm's time; its handoff: %s %s%n", owner.name(),
+                System.currentTimeMillis() - at, owner.events("handoff.alarm_poked"), owner.events("shutdown.drained"));
         assertThat(owner.events("alarm.fired")).as("the alarm ran on the peer, not on the stopping owner").isEmpty();
         Thread.sleep(Math.max(0, at - System.currentTimeMillis()) + 3_000);
         JsonObject fired = firedRecord(survivor, "handoff", Duration.ofSeconds(90));
