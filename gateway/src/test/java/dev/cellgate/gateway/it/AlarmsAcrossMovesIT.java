@@ -153,6 +153,8 @@ class AlarmsAcrossMovesIT {
                 + " tested no handoff: the stop was too slow)").isEmpty();
         Thread.sleep(Math.max(0, at - System.currentTimeMillis()) + 3_000);
         JsonObject fired = firedRecord(survivor, "handoff", Duration.ofSeconds(90));
+        System.out.println("handoff: the owner's release " + owner.events("cell.released") + ", the peer's activation "
+                + survivor.events("cell.activated"));
         assertThat(fired).as("the alarm ran after its owner handed off").isNotNull();
         long late = fired.getLong("at") - fired.getLong("scheduled");
         System.out.printf("handoff (owner %s stopped): scheduled %d, fired %d on %s: %,d ms late%n", owner.name(),
