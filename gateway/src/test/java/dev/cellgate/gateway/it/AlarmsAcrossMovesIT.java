@@ -138,21 +138,43 @@ class AlarmsAcrossMovesIT {
         fleet = fleet(Map.of());
         NodeProcess h1 = fleet.start("h1");
         NodeProcess h2 = fleet.start("h2");
-        long at = Long.parseLong(h1.post(h1.publicUrl("/set/handoff?in=3000"), "").body());
-        NodeProcess owner = h1.events("cell.activated").isEmpty() ? h2 : h1;
+        // The set answers once its commit is durable; on a loaded machine that can take seconds, and a
+        // handoff signalled too close to the alarm tests nothing. Such a cell is left and another tried.
+        String name = null;
+        String scope = null;
+        long at = 0;
+        NodeProcess owner = null;
+        for (int i = 0; i < 3 && name == null; i++) {
+            int before1 = h1.events("cell.activated").size();
+            int before2 = h2.events("cell.activated").size();
+            long a = Long.parseLong(h1.post(h1.publicUrl("/set/handoff" + i + "?in=3000"), "").body());
+            long spare = a - System.currentTimeMillis();
+            NodeProcess o = activatedSince(h1, before1, h2, before2);
+            if (spare >= 1_500) {
+                java.util.List<JsonObject> act = o.events("cell.activated");
+                name = "handoff" + i;
+                at = a;
+                owner = o;
+                scope = act.get(act.size() - 1).getString("scope");
+            } else {
+                System.out.printf("handoff: the set of handoff%d answered %,d ms before its alarm; trying another cell%n", i, spare);
+            }
+        }
+        assertThat(name).as("a set answered at least 1.5 s before its alarm (3 tries)").isNotNull();
         NodeProcess survivor = owner == h1 ? h2 : h1;
         long signalled = System.currentTimeMillis();
-        assertThat(signalled).as("the handoff starts before the alarm is due").isLessThan(at);
         owner.sigterm();
         assertThat(owner.waitForExit(Duration.ofSeconds(60))).isZero();
         fleet.nodes.remove(owner);
         System.out.printf("handoff: owner %s signalled %,d ms before the alarm's time, exited %+,d ms from it; its log: %s %s %s%n",
                 owner.name(), at - signalled, System.currentTimeMillis() - at, owner.events("shutdown.requested"),
                 owner.events("handoff.alarm_poked"), owner.events("shutdown.drained"));
-        assertThat(owner.events("alarm.fired")).as("the owner released the cell before its alarm came due (else this run"
-                + " tested no handoff: the stop was too slow)").isEmpty();
+        String cell = scope;
+        assertThat(owner.events("alarm.fired").stream().filter(e -> cell.equals(e.getString("scope"))).toList())
+                .as("the owner released the cell before its alarm came due (else this run tested no handoff: the stop was"
+                        + " too slow)").isEmpty();
         Thread.sleep(Math.max(0, at - System.currentTimeMillis()) + 3_000);
-        JsonObject fired = firedRecord(survivor, "handoff", Duration.ofSeconds(90));
+        JsonObject fired = firedRecord(survivor, name, Duration.ofSeconds(90));
         System.out.println("handoff: the owner's release " + owner.events("cell.released") + ", the peer's activation "
                 + survivor.events("cell.activated"));
         assertThat(fired).as("the alarm ran after its owner handed off").isNotNull();
@@ -160,6 +182,21 @@ class AlarmsAcrossMovesIT {
         System.out.printf("handoff (owner %s stopped): scheduled %d, fired %d on %s: %,d ms late%n", owner.name(),
                 fired.getLong("scheduled"), fired.getLong("at"), survivor.name(), late);
         assertThat(late).as("fired %,d ms late", late).isLessThan(1_000);
+    }
+
+    /** The node that logged a new activation (its log is read a moment after the answer). */
+    static NodeProcess activatedSince(NodeProcess a, int beforeA, NodeProcess b, int beforeB) throws InterruptedException {
+        long end = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (System.nanoTime() < end) {
+            if (a.events("cell.activated").size() > beforeA) {
+                return a;
+            }
+            if (b.events("cell.activated").size() > beforeB) {
+                return b;
+            }
+            Thread.sleep(10);
+        }
+        throw new AssertionError("no node logged the cell's activation");
     }
 
     private void restartAndMeasure(long inMs, long downMs) throws Exception {
