@@ -607,12 +607,16 @@ public final class Node {
         if (w != null) {
             w.stop();
         }
+        // A released cell whose alarm is due soon: the waker's wake-up, which a draining node forwards to a peer.
+        ShutdownDrain.HandoffPoke poke = scope -> router.wake(new CellIdentity(Scopes.className(scope), Scopes.hexId(scope), null),
+                java.util.OptionalLong.empty()).thenApply(r -> (Void) null);
         drain = new ShutdownDrain(vertx, cells, config.releases(), config.shutdownDrainMs(), () -> publicRequests.inFlight(),
-                peerTraffic);
+                peerTraffic, poke, config.wakerTickMs());
         drain.run(mode, t0).whenComplete((r, e) -> {
             LOG.atInfo().setMessage("shutdown.drained").addKeyValue("released", r == null ? 0 : r.released())
                     .addKeyValue("failed", r == null ? -1 : r.failed()).addKeyValue("ms", System.currentTimeMillis() - t0)
                     .addKeyValue("peak_concurrent_releases", r == null ? 0 : r.peakConcurrentReleases())
+                    .addKeyValue("alarms_handed", drain.poked())
                     .addKeyValue("complete", r != null && r.complete())
                     .addKeyValue("linger_ms", r == null ? 0 : r.lingerMs()).log();
             // Cells closed their own sockets as they left; what remains (tunnels to other nodes' cells,

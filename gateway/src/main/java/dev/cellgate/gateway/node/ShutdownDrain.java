@@ -3,6 +3,7 @@ package dev.cellgate.gateway.node;
 import dev.cellgate.core.cell.Cells;
 import dev.cellgate.core.logic.DrainCondition;
 import dev.cellgate.core.logic.DrainCondition.Mode;
+import dev.cellgate.core.logic.HandoffAlarms;
 import dev.cellgate.gateway.http.PeerTraffic;
 import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;
@@ -20,6 +21,11 @@ import org.slf4j.LoggerFactory;
  * moment the work is done, or at {@code CELLD_SHUTDOWN_DRAIN_MS} whatever is left. Then, within
  * the same deadline, the internal listener lingers until peers have stopped routing here
  * ({@link DrainCondition#listenerMayClose}).
+ *
+ * <p>A released cell whose alarm comes due soon is handed to a live peer ({@link HandoffAlarms}):
+ * the peer is asked to make it resident (the waker's own wake-up), which arms the alarm there, so it
+ * fires on time rather than at a waker scan a tick or more later. A poke counts as unfinished work
+ * until it is answered, within the drain's deadline; a failed one is logged and left to the waker.
  */
 final class ShutdownDrain {
     private static final Logger LOG = LoggerFactory.getLogger(ShutdownDrain.class);
@@ -48,9 +54,29 @@ final class ShutdownDrain {
     /** Scopes handed to the release pool (each once). */
     private final java.util.Set<String> submitted = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private WorkerExecutor pool;
+    private final HandoffPoke poke;
+    private final long wakerTickMs;
+    private final HandoffAlarms handoffAlarms;
+    private final AtomicInteger poked = new AtomicInteger();
+    private volatile long t0;
+
+    /** Asks a live peer to make the cell resident (and so arm its alarm); completes when a peer did. */
+    @FunctionalInterface
+    interface HandoffPoke {
+        CompletableFuture<Void> poke(String scope);
+    }
 
     ShutdownDrain(Vertx vertx, Cells cells, int releases, long deadlineMs, java.util.function.IntSupplier publicInFlight,
-                  PeerTraffic peers) {
+                  PeerTraffic peers, HandoffPoke poke, long wakerTickMs) {
+        this(vertx, cells, releases, deadlineMs, publicInFlight, peers, poke, wakerTickMs, HandoffAlarms.CORRECT);
+    }
+
+    /** @param handoffAlarms {@link HandoffAlarms#CORRECT}, or the broken variant a test must catch */
+    ShutdownDrain(Vertx vertx, Cells cells, int releases, long deadlineMs, java.util.function.IntSupplier publicInFlight,
+                  PeerTraffic peers, HandoffPoke poke, long wakerTickMs, HandoffAlarms handoffAlarms) {
+        this.poke = poke;
+        this.wakerTickMs = wakerTickMs;
+        this.handoffAlarms = handoffAlarms;
         this.publicInFlight = publicInFlight;
         this.peers = peers;
         this.vertx = vertx;
@@ -62,6 +88,7 @@ final class ShutdownDrain {
     /** Releases (or preserves) every resident cell; completes when drained or at the deadline. */
     CompletableFuture<Result> run(Mode mode, long t0) {
         CompletableFuture<Result> done = new CompletableFuture<>();
+        this.t0 = t0;
         pool = vertx.createSharedWorkerExecutor("cell-releases", releases);
         submitResident(mode);
         poll(mode, t0, done); // an idle node finds nothing to release and exits at once
@@ -84,7 +111,14 @@ final class ShutdownDrain {
                 int now = inFlight.incrementAndGet();
                 peak.accumulateAndGet(now, Math::max);
                 try {
-                    boolean ok = (mode == Mode.HANDOFF ? cells.release(scope, "handoff") : cells.preserve(scope)).join();
+                    boolean ok;
+                    if (mode == Mode.HANDOFF) {
+                        Cells.Released r = cells.releaseReporting(scope, "handoff").join();
+                        ok = r.released();
+                        handAlarm(scope, r);
+                    } else {
+                        ok = cells.preserve(scope).join();
+                    }
                     (ok ? released : failed).incrementAndGet();
                 } catch (RuntimeException e) {
                     failed.incrementAndGet();
@@ -95,6 +129,55 @@ final class ShutdownDrain {
                 return null;
             }, false);
         }
+    }
+
+    /**
+     * A released cell with an alarm due within the handoff window goes to a peer, within what is left
+     * of the drain. Never fails the release: a poke that fails or runs out of time is logged, and the
+     * cell's wake entry is still there for the waker.
+     */
+    private void handAlarm(String scope, Cells.Released r) {
+        long now = System.currentTimeMillis();
+        HandoffAlarms.Decision d = handoffAlarms.decide(r.released(), r.storedAlarmMs(), now, wakerTickMs);
+        if (d != HandoffAlarms.Decision.POKE) {
+            if (d == HandoffAlarms.Decision.LEFT_TO_WAKER) {
+                LOG.atInfo().setMessage("handoff.alarm_left").addKeyValue("scope", scope)
+                        .addKeyValue("alarm_in_ms", r.storedAlarmMs().getAsLong() - now).addKeyValue("why", d.why()).log();
+            }
+            return;
+        }
+        java.util.OptionalLong budget = HandoffAlarms.pokeBudgetMs(now - t0, deadlineMs);
+        if (budget.isEmpty()) {
+            LOG.atWarn().setMessage("handoff.alarm_not_poked").addKeyValue("scope", scope)
+                    .addKeyValue("why", "no drain time left; the waker arms it").log();
+            return;
+        }
+        unfinished.incrementAndGet();
+        CompletableFuture<Void> sent;
+        try {
+            sent = poke.poke(scope);
+        } catch (RuntimeException e) {
+            sent = CompletableFuture.failedFuture(e);
+        }
+        sent.orTimeout(budget.getAsLong(), java.util.concurrent.TimeUnit.MILLISECONDS).whenComplete((x, e) -> {
+            if (e == null) {
+                poked.incrementAndGet();
+                LOG.atInfo().setMessage("handoff.alarm_poked").addKeyValue("scope", scope)
+                        .addKeyValue("alarm_in_ms", r.storedAlarmMs().getAsLong() - System.currentTimeMillis())
+                        .addKeyValue("ms", System.currentTimeMillis() - now).log();
+            } else {
+                LOG.atWarn().setMessage("handoff.alarm_poke_failed").addKeyValue("scope", scope)
+                        .addKeyValue("error", rootMessage(e)).addKeyValue("next", "the waker arms it").log();
+            }
+            unfinished.decrementAndGet();
+        });
+    }
+
+    private static String rootMessage(Throwable e) {
+        while (e.getCause() != null && e.getCause() != e) {
+            e = e.getCause();
+        }
+        return e instanceof java.util.concurrent.TimeoutException ? "no answer within the drain's time" : String.valueOf(e.getMessage());
     }
 
     private void poll(Mode mode, long t0, CompletableFuture<Result> done) {
@@ -129,6 +212,11 @@ final class ShutdownDrain {
 
     int peak() {
         return peak.get();
+    }
+
+    /** Released cells a peer took for their alarm. */
+    int poked() {
+        return poked.get();
     }
 
     /** {@code complete}: the cells drained before the deadline; {@code lingerMs}: how long peers were still answered after. */

@@ -417,9 +417,22 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
 
     /** Releases one cell: waits for its events, flushes, closes, gives ownership back. */
     public CompletableFuture<Boolean> release(String scope, String why) {
+        return releaseReporting(scope, why).thenApply(Released::released);
+    }
+
+    /**
+     * What a release did: whether ownership was given back, and the cell's stored alarm as it left
+     * (read after the final flush, so it is the durable one). A stopping node hands a cell whose
+     * alarm comes due soon to a peer ({@code HandoffAlarms}).
+     */
+    public record Released(boolean released, OptionalLong storedAlarmMs) {
+    }
+
+    /** {@link #release}, saying what alarm the cell left with. */
+    public CompletableFuture<Released> releaseReporting(String scope, String why) {
         Entry e = entries.get(scope);
         if (e == null || !e.cell.isDone() || e.cell.isCompletedExceptionally() || e.leaving != null) {
-            return CompletableFuture.completedFuture(false);
+            return CompletableFuture.completedFuture(new Released(false, OptionalLong.empty()));
         }
         Cell cell = e.cell.join();
         CompletableFuture<Void> leaving = new CompletableFuture<>();
@@ -427,13 +440,15 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
         releasing.incrementAndGet();
         long t0 = ticker.nowMs();
         long n0 = System.nanoTime();
-        CompletableFuture<Boolean> result = new CompletableFuture<>();
+        CompletableFuture<Released> result = new CompletableFuture<>();
         cell.executor.execute(() -> withAlarmIndexed(cell, cell.drainAndFlush()).whenComplete((x, err) -> cell.executor.execute(() -> {
             if (err != null) {
                 cell.reset(err);
-                finishRelease(scope, e, leaving, result, false, t0, n0, cell, "flush failed: " + Cell.rootMessage(err));
+                finishRelease(scope, e, leaving, result, false, OptionalLong.empty(), t0, n0, cell,
+                        "flush failed: " + Cell.rootMessage(err));
                 return;
             }
+            OptionalLong alarm = cell.storage.storedAlarm(); // flushed: what the next owner finds
             cell.closeAfterFlush();
             ownership.release(scope, cell.epoch, cell.ownershipVersion).whenComplete((ok, rerr) -> {
                 boolean released = rerr == null && Boolean.TRUE.equals(ok);
@@ -444,15 +459,15 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
                         LOG.atWarn().setMessage("cell.mark_failed").addKeyValue("scope", scope).addKeyValue("error", io.toString()).log();
                     }
                 }
-                finishRelease(scope, e, leaving, result, released, t0, n0, cell,
+                finishRelease(scope, e, leaving, result, released, alarm, t0, n0, cell,
                         rerr != null ? Cell.rootMessage(rerr) : released ? why : "ownership had moved");
             });
         })));
         return result;
     }
 
-    private void finishRelease(String scope, Entry e, CompletableFuture<Void> leaving, CompletableFuture<Boolean> result,
-                               boolean released, long t0, long n0, Cell cell, String detail) {
+    private void finishRelease(String scope, Entry e, CompletableFuture<Void> leaving, CompletableFuture<Released> result,
+                               boolean released, OptionalLong alarm, long t0, long n0, Cell cell, String detail) {
         entries.remove(scope, e);
         releasing.decrementAndGet();
         metrics.release(released, System.nanoTime() - n0);
@@ -464,7 +479,7 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
                     .addKeyValue("error", detail).log();
         }
         leaving.complete(null);
-        result.complete(released);
+        result.complete(new Released(released, alarm));
     }
 
     /**
@@ -727,6 +742,9 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
         if (s != null && !s.exportedClasses().contains(id.className()) && !entries.containsKey(id.scope())) {
             return CompletableFuture.completedFuture(WakeEntryVerdict.Reply.NO_CLASS);
         }
+        // A wake comes because the owner may have gone (a handoff, a crash, a restart): a hint naming
+        // that owner would send it back there, so this resolution reads the bucket.
+        owners.forget(id.scope());
         return resolve(id).thenCompose(cell -> {
             CompletableFuture<WakeEntryVerdict.Reply> judged = new CompletableFuture<>();
             cell.executor.execute(() -> {

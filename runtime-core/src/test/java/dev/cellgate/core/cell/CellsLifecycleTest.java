@@ -55,6 +55,23 @@ class CellsLifecycleTest extends WithCellHost {
         }
     }
 
+    /** A stopping node hands a released cell's alarm to a peer: the release says which alarm the cell left with. */
+    @Test
+    void aReleaseReportsTheAlarmTheCellLeftWith() throws Exception {
+        Cells c = cells(60_000, OptionalInt.empty(), OptionalInt.empty(), 2);
+        long at = System.currentTimeMillis() + 600_000;
+        body(c.fetch(id(1), get("/alarm/" + at)));
+        body(c.fetch(id(2), get("/")));
+        Cells.Released withAlarm = c.releaseReporting(id(1).scope(), "test").get(30, TimeUnit.SECONDS);
+        assertThat(withAlarm.released()).isTrue();
+        assertThat(withAlarm.storedAlarmMs()).hasValue(at);
+        Cells.Released without = c.releaseReporting(id(2).scope(), "test").get(30, TimeUnit.SECONDS);
+        assertThat(without.released()).isTrue();
+        assertThat(without.storedAlarmMs()).isEmpty();
+        assertThat(c.releaseReporting(id(3).scope(), "test").get(30, TimeUnit.SECONDS))
+                .as("not resident: nothing released").isEqualTo(new Cells.Released(false, java.util.OptionalLong.empty()));
+    }
+
     @Test
     void idleCellsAreEvictedAndComeBackWithTheirStateAndANewConstructor() throws Exception {
         Cells c = cells(300, OptionalInt.empty(), OptionalInt.empty(), 2);
