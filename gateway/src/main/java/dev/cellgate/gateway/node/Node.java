@@ -123,6 +123,8 @@ public final class Node {
     private WakeIndex wakeIndex;
     private OwnershipStore ownership;
     private volatile Waker waker;
+    /** Cron triggers (SPEC §17): claimed fleet-wide, run here when this node's claim lands. */
+    private volatile dev.cellgate.core.fleet.CronTicker crons;
     private DeadNodeGc gc;
     private FleetView fleet;
     private ExecutorService cellIo;
@@ -268,6 +270,8 @@ public final class Node {
 
         startPublicServers(loops);
         egress.listeners(ownListeners(true));
+        crons = NodeCrons.start(bucket, identity.nodeId(), deployments, workers, vertx.getOrCreateContext(),
+                () -> !draining && !degraded() && leaseValid());
 
         LOG.atInfo().setMessage("node.listening")
                 .addKeyValue("public", config.addr().host() + ":" + publicPort)
@@ -285,6 +289,10 @@ public final class Node {
         workers.install(script);
         if (cells != null) {
             cells.moveToCurrentCode();
+        }
+        dev.cellgate.core.fleet.CronTicker c = crons;
+        if (c != null) {
+            c.poke(); // the new deployment's triggers are timed now, not at the next wake-up
         }
     }
 
@@ -482,6 +490,9 @@ public final class Node {
             rejoin.stop();
         }
         draining = true;
+        if (crons != null) {
+            crons.stop();
+        }
         if (cells != null) {
             cells.stopAcceptingWork();
         }
@@ -606,6 +617,9 @@ public final class Node {
         Waker w = waker;
         if (w != null) {
             w.stop();
+        }
+        if (crons != null) {
+            crons.stop();
         }
         drain = new ShutdownDrain(vertx, cells, config.releases(), config.shutdownDrainMs(), () -> publicRequests.inFlight(),
                 peerTraffic);
