@@ -22,6 +22,13 @@ public final class TestDeployments {
     /** With plugin jars (file name to bytes) the nodes hot-load before the code. */
     public static String publish(BucketStore store, String name, Map<String, String> modules, String main,
                                  Map<String, String> durableObjects, Map<String, String> vars, Map<String, byte[]> plugins) {
+        return publish(store, name, modules, main, durableObjects, vars, plugins, List.of());
+    }
+
+    /** With cron triggers ({@code triggers.crons}, as deploy-tool writes them). */
+    public static String publish(BucketStore store, String name, Map<String, String> modules, String main,
+                                 Map<String, String> durableObjects, Map<String, String> vars, Map<String, byte[]> plugins,
+                                 List<String> crons) {
         DeploymentStore d = new DeploymentStore(store);
         List<Manifest.BlobRef> pluginRefs = new ArrayList<>();
         for (Map.Entry<String, byte[]> p : plugins.entrySet()) {
@@ -36,7 +43,8 @@ public final class TestDeployments {
         }
         String id = DeploymentIds.next(System.currentTimeMillis());
         Manifest manifest = new Manifest(id, name, System.currentTimeMillis(), main, refs, vars, durableObjects, null,
-                "2025-04-01", List.of(), null, pluginRefs);
+                "2025-04-01", List.of(),
+                crons.isEmpty() ? null : new io.vertx.core.json.JsonObject().put("crons", new io.vertx.core.json.JsonArray(crons)), pluginRefs);
         if (!d.putManifest(manifest).join().written()) {
             throw new IllegalStateException("manifest not written");
         }
