@@ -621,7 +621,9 @@ public final class Node {
         if (crons != null) {
             crons.stop();
         }
-        drain = new ShutdownDrain(vertx, cells, config.releases(), config.shutdownDrainMs(), () -> publicRequests.inFlight(),
+        // a cron run in progress counts as a request: the drain waits for it (its DO calls need the cells)
+        drain = new ShutdownDrain(vertx, cells, config.releases(), config.shutdownDrainMs(),
+                () -> publicRequests.inFlight() + (crons == null ? 0 : crons.running()),
                 peerTraffic);
         drain.run(mode, t0).whenComplete((r, e) -> {
             LOG.atInfo().setMessage("shutdown.drained").addKeyValue("released", r == null ? 0 : r.released())

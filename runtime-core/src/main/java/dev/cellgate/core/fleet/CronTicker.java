@@ -60,6 +60,8 @@ public final class CronTicker {
     /** Claim key → the occurrence this node last saw claimed (by anyone): no read until a newer one is due. */
     private final Map<String, Long> seenClaimed = new ConcurrentHashMap<>();
     private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
+    /** scheduled() runs started here and not ended: a stopping node waits for them as for requests. */
+    private final java.util.concurrent.atomic.AtomicInteger running = new java.util.concurrent.atomic.AtomicInteger();
     private volatile boolean stopped;
     private Scheduler.Cancellable timer;
 
@@ -80,6 +82,11 @@ public final class CronTicker {
     /** Looks now rather than at the next wake-up: a deployment was just installed. */
     public void poke() {
         schedule(0);
+    }
+
+    /** Runs of {@code scheduled()} this node started that have not ended (handler and waitUntil). */
+    public int running() {
+        return running.get();
     }
 
     public synchronized void stop() {
@@ -205,12 +212,14 @@ public final class CronTicker {
         LOG.atInfo().setMessage("cron.claimed").addKeyValue("cron", cron).addKeyValue("scheduled_time", occurrence)
                 .addKeyValue("deployment", active.deploymentId()).addKeyValue("late_ms", t0 - occurrence).log();
         CompletableFuture<Void> f;
+        running.incrementAndGet();
         try {
             f = host.run(cron, occurrence);
         } catch (RuntimeException e) {
             f = CompletableFuture.failedFuture(e);
         }
         f.whenComplete((x, e) -> {
+            running.decrementAndGet();
             if (e == null) {
                 LOG.atInfo().setMessage("cron.ran").addKeyValue("cron", cron).addKeyValue("scheduled_time", occurrence)
                         .addKeyValue("ms", ticker.nowMs() - t0).log();

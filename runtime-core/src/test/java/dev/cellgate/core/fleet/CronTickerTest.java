@@ -33,6 +33,7 @@ class CronTickerTest {
     final AtomicLong now = new AtomicLong(at("2024-03-05T10:00:40Z"));
     final List<String> runs = new CopyOnWriteArrayList<>();
     final AtomicBoolean mayRun = new AtomicBoolean(true);
+    volatile CompletableFuture<Void> runResult = CompletableFuture.completedFuture(null);
     volatile ActiveTriggers active = new ActiveTriggers("d1", "w", List.of(EVERY_MINUTE), at("2024-03-05T10:00:30Z"));
 
     static long at(String iso) {
@@ -65,7 +66,7 @@ class CronTickerTest {
             @Override
             public CompletableFuture<Void> run(String cron, long occurrenceMs) {
                 runs.add(node + " " + cron + " " + Instant.ofEpochMilli(occurrenceMs));
-                return CompletableFuture.completedFuture(null);
+                return runResult;
             }
         }, () -> UUID.randomUUID().toString());
     }
@@ -134,5 +135,16 @@ class CronTickerTest {
         };
         tickAll(List.of(ticker("b", lost)), "2024-03-05T10:02:00.100Z");
         assertThat(runs).hasSize(1);
+    }
+
+    @Test
+    void aRunIsCountedUntilItEndsSoAStoppingNodeWaitsForIt() throws Exception {
+        runResult = new CompletableFuture<>();
+        CronTicker a = ticker("a", bucket);
+        tickAll(List.of(a), "2024-03-05T10:01:00.100Z");
+        assertThat(runs).hasSize(1);
+        assertThat(a.running()).isEqualTo(1);
+        runResult.completeExceptionally(new IllegalStateException("the handler threw"));
+        assertThat(a.running()).isZero();
     }
 }
