@@ -215,6 +215,47 @@
       (e) => event.fail(...internal.errorParts(e)));
   };
 
+  // A cron trigger's event (GraalWorkerInstance.scheduled): as on workerd, cron and scheduledTime
+  // are read-only own properties, noRetry() is on the prototype (it has nothing to do here: the
+  // fleet never retries a cron run); there is no `type` and no global ScheduledController (miniflare has neither).
+  class ScheduledController {
+    constructor(cron, scheduledTime) {
+      Object.defineProperty(this, 'cron', { value: cron, enumerable: true });
+      Object.defineProperty(this, 'scheduledTime', { value: scheduledTime, enumerable: true });
+    }
+    noRetry() {}
+    get [Symbol.toStringTag]() { return 'ScheduledController'; }
+  }
+
+  // The event ends when the handler has settled AND its ctx.waitUntil promises have (workerd reports a
+  // scheduled event's outcome only then), so the host sees the whole run; a rejection fails the run.
+  internal.dispatchScheduled = function (event, cron, scheduledTime) {
+    let pending = 0;
+    let handlerDone = false;
+    const finish = () => { if (handlerDone && pending === 0) event.done(); };
+    const tracked = {
+      waitUntilBegin() { pending++; event.waitUntilBegin(); },
+      waitUntilEnd() { pending--; event.waitUntilEnd(); finish(); },
+    };
+    let result;
+    try {
+      const handler = exports.default;
+      const ctx = new ExecutionContext(tracked);
+      const controller = new ScheduledController(cron, scheduledTime);
+      if (typeof handler === 'function' && handler.prototype && typeof handler.prototype.scheduled === 'function') {
+        result = new handler(ctx, env).scheduled(controller);
+      } else if (handler !== null && typeof handler === 'object' && typeof handler.scheduled === 'function') {
+        result = handler.scheduled(controller, env, ctx);
+      } else {
+        throw new Error('the Worker has no scheduled() handler: a cron trigger needs export default { scheduled(controller, env, ctx) }');
+      }
+    } catch (e) {
+      event.fail(...internal.errorParts(e));
+      return;
+    }
+    Promise.resolve(result).then(() => { handlerDone = true; finish(); }, (e) => event.fail(...internal.errorParts(e)));
+  };
+
   internal.dispatchAlarm = function (event, retryCount, isRetry) {
     let result;
     try {

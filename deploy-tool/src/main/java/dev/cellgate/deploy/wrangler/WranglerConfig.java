@@ -121,7 +121,7 @@ public record WranglerConfig(String name, String main, String compatibilityDate,
             if (key == null) {
                 problems.refuse("key \"" + k + "\" is not supported by cellgate (it is not in Wrangler's configuration schema;"
                         + " docs/configuration.md lists every key)");
-            } else if (key.keyClass() == WranglerKeys.KeyClass.REFUSED && !(k.equals("triggers") && noCrons(o.getValue(k)))) {
+            } else if (key.keyClass() == WranglerKeys.KeyClass.REFUSED) {
                 problems.refuse("key \"" + k + "\" is not supported by cellgate: " + key.reason());
             } else if (key.keyClass() == WranglerKeys.KeyClass.METADATA) {
                 hosting.put(k, o.getValue(k));
@@ -136,19 +136,6 @@ public record WranglerConfig(String name, String main, String compatibilityDate,
     private WranglerConfig withNotes(List<String> n) {
         return new WranglerConfig(name, main, compatibilityDate, compatibilityFlags, durableObjects, migrations, vars, triggers,
                 modules, bundling, build, hosting, environment, List.copyOf(n), bindings, assets, requiredSecrets);
-    }
-
-    /** {@code triggers} with no cron in it: it schedules nothing, so it has no meaning to refuse. */
-    private static boolean noCrons(Object t) {
-        if (!(t instanceof JsonObject o)) {
-            return false;
-        }
-        for (String k : o.fieldNames()) {
-            if (!k.equals("crons") || !(o.getValue(k) instanceof JsonArray a) || !a.isEmpty()) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /** The implemented keys; each malformed value is one refusal, and all are collected. */
@@ -176,13 +163,7 @@ public record WranglerConfig(String name, String main, String compatibilityDate,
         Map<String, String> dos = problems.attempt(() -> durableObjects(o, where));
         Map<String, String> vars = problems.attempt(() -> stringMap(o, "vars", "JSON-valued vars are not supported yet"));
         JsonArray migrations = problems.attempt(() -> array(o, "migrations", where));
-        JsonObject triggers = problems.attempt(() -> {
-            Object t = o.getValue("triggers");
-            if (t != null && !(t instanceof JsonObject)) {
-                throw new IllegalArgumentException("\"triggers\" must be an object");
-            }
-            return (JsonObject) t;
-        });
+        JsonObject triggers = problems.attempt(() -> TriggersKey.parse(o.getValue("triggers"), problems));
         Modules modules = problems.attempt(() -> modules(o, where));
         Bundling bundling = problems.attempt(() -> new Bundling(
                 stringMap(o, "define", "a define value is a JavaScript expression, written as a string"),

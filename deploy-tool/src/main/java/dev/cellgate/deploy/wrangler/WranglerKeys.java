@@ -60,7 +60,7 @@ public final class WranglerKeys {
         implemented("migrations", inh, "recorded in the manifest; a class's cells are created on first use");
         implemented("vars", own, "strings on env (and in process.env under nodejs_compat)");
         implemented("secrets", own, "secrets.required: a push fails, naming every one, while any is not set (deploy-tool secret put)");
-        refused("triggers", inh, "cron triggers are refused until issue 21 item 6 lands (nothing would run scheduled()); an empty triggers.crons is accepted: it schedules nothing");
+        implemented("triggers", inh, "triggers.crons: scheduled() runs once per occurrence across the fleet, in UTC, with at most one catch-up after an outage (docs/configuration.md \"Cron triggers\")");
         implemented("kv_namespaces", own, "KV namespaces stored in the fleet bucket under kv/<id>/ (docs/bindings.md); preview_id is not used");
         implemented("r2_buckets", own, "R2 buckets stored in the fleet bucket under r2/<bucket_name>/ (docs/bindings.md); jurisdiction is refused, preview_bucket_name is not used");
         refused("d1_databases", own, "D1 databases are not implemented yet");

@@ -94,6 +94,21 @@ class PushWranglerConfigTest {
     }
 
     @Test
+    void cronTriggersArePushedAsWrittenAndABadOneRefusesThePush() throws Exception {
+        write(tmp, "p/wrangler.toml", TOML.replace("workers_dev = false\n",
+                "workers_dev = false\n\n[triggers]\ncrons = [\"*/5 * * * *\", \"0 18 * * friL\"]\n"));
+        write(tmp, "p/src/index.js", WORKER);
+        ToolRun r = push(tmp.resolve("p").toString());
+        assertThat(r.code()).as(r.toString()).isZero();
+        assertThat(onlyManifest(tmp.resolve("bucket")).triggers().crons()).containsExactly("*/5 * * * *", "0 18 * * friL");
+
+        write(tmp, "q/wrangler.toml", TOML.replace("workers_dev = false\n", "workers_dev = false\n\n[triggers]\ncrons = [\"0 25 * * *\"]\n"));
+        write(tmp, "q/src/index.js", WORKER);
+        ToolRun bad = push(tmp.resolve("q").toString());
+        PushRefusalsTest.refused(bad, "invalid cron expression \"0 25 * * *\"");
+    }
+
+    @Test
     void envPicksTheEnvironmentWithItsOwnVarsAndTheSuffixedName() throws Exception {
         write(tmp, "p/wrangler.toml", TOML);
         write(tmp, "p/src/index.js", WORKER);

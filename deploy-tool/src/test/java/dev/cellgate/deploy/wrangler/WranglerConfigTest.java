@@ -35,7 +35,7 @@ class WranglerConfigTest {
     }
 
     static final String SEVEN_PROBLEMS = "{\"name\":\"x\",\"d1_databases\":[],\"ai\":{},\"site\":{},\"limits\":{},"
-            + "\"triggers\":{\"crons\":[\"* * * * *\"]},\"no_such\":1,\"main\":3}";
+            + "\"triggers\":{\"crons\":[\"61 * * * *\"]},\"no_such\":1,\"main\":3}";
 
     /** The check of "every refusal in one error", used on the real code and on the broken variant. */
     static void allSevenReported(String config) {
@@ -44,7 +44,7 @@ class WranglerConfigTest {
                 .hasMessageContaining("7 problems")
                 .hasMessageContaining("key \"d1_databases\" is not supported by cellgate: D1 databases are not implemented yet")
                 .hasMessageContaining("key \"ai\" is not supported").hasMessageContaining("key \"site\" is not supported")
-                .hasMessageContaining("key \"limits\" is not supported").hasMessageContaining("key \"triggers\" is not supported")
+                .hasMessageContaining("key \"limits\" is not supported").hasMessageContaining("invalid cron expression \"61 * * * *\"")
                 .hasMessageContaining("key \"no_such\" is not supported by cellgate (it is not in Wrangler's configuration schema")
                 .hasMessageContaining("\"main\" must be a string");
     }
@@ -63,6 +63,23 @@ class WranglerConfigTest {
         } finally {
             Problems.brokenStopAtFirstRefusal = false;
         }
+    }
+
+    @Test
+    void cronTriggersAreAcceptedAsWritten() {
+        assertThat(parse("{\"triggers\":{\"crons\":[\"*/5 * * * *\",\"0 18 * * friL\",\"59 23 LW * *\"]}}").triggers().encode())
+                .isEqualTo("{\"crons\":[\"*/5 * * * *\",\"0 18 * * friL\",\"59 23 LW * *\"]}");
+    }
+
+    @Test
+    void everyInvalidCronIsRefusedByNameInOneError() {
+        assertThatThrownBy(() -> parse("{\"triggers\":{\"crons\":[\"* * * *\",\"0 0 * * *\",\"0 0 32 * *\",7]}}"))
+                .isInstanceOfSatisfying(ConfigRefusedException.class, e -> assertThat(e.reasons()).hasSize(3))
+                .hasMessageContaining("invalid cron expression \"* * * *\"")
+                .hasMessageContaining("invalid cron expression \"0 0 32 * *\"")
+                .hasMessageContaining("triggers.crons[3] must be a string");
+        assertThatThrownBy(() -> parse("{\"triggers\":{\"crons\":[],\"schedule\":1}}"))
+                .hasMessageContaining("triggers.schedule");
     }
 
     @Test

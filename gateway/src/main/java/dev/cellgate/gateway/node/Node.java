@@ -123,6 +123,8 @@ public final class Node {
     private WakeIndex wakeIndex;
     private OwnershipStore ownership;
     private volatile Waker waker;
+    /** Cron triggers (SPEC §17): claimed fleet-wide, run here when this node's claim lands. */
+    private volatile dev.cellgate.core.fleet.CronTicker crons;
     private DeadNodeGc gc;
     private FleetView fleet;
     private ExecutorService cellIo;
@@ -268,6 +270,8 @@ public final class Node {
 
         startPublicServers(loops);
         egress.listeners(ownListeners(true));
+        crons = NodeCrons.start(bucket, identity.nodeId(), deployments, workers, vertx.getOrCreateContext(),
+                () -> !draining && !degraded() && leaseValid());
 
         LOG.atInfo().setMessage("node.listening")
                 .addKeyValue("public", config.addr().host() + ":" + publicPort)
@@ -285,6 +289,10 @@ public final class Node {
         workers.install(script);
         if (cells != null) {
             cells.moveToCurrentCode();
+        }
+        dev.cellgate.core.fleet.CronTicker c = crons;
+        if (c != null) {
+            c.poke(); // the new deployment's triggers are timed now, not at the next wake-up
         }
     }
 
@@ -482,6 +490,9 @@ public final class Node {
             rejoin.stop();
         }
         draining = true;
+        if (crons != null) {
+            crons.stop();
+        }
         if (cells != null) {
             cells.stopAcceptingWork();
         }
@@ -607,10 +618,15 @@ public final class Node {
         if (w != null) {
             w.stop();
         }
+        if (crons != null) {
+            crons.stop();
+        }
         // A released cell whose alarm is due soon: the waker's wake-up, which a draining node forwards to a peer.
         ShutdownDrain.HandoffPoke poke = scope -> router.wake(new CellIdentity(Scopes.className(scope), Scopes.hexId(scope), null),
                 java.util.OptionalLong.empty()).thenApply(r -> (Void) null);
-        drain = new ShutdownDrain(vertx, cells, config.releases(), config.shutdownDrainMs(), () -> publicRequests.inFlight(),
+        // a cron run in progress counts as a request: the drain waits for it (its DO calls need the cells)
+        drain = new ShutdownDrain(vertx, cells, config.releases(), config.shutdownDrainMs(),
+                () -> publicRequests.inFlight() + (crons == null ? 0 : crons.running()),
                 peerTraffic, poke, config.wakerTickMs());
         drain.run(mode, t0).whenComplete((r, e) -> {
             LOG.atInfo().setMessage("shutdown.drained").addKeyValue("released", r == null ? 0 : r.released())

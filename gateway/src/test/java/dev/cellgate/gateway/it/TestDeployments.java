@@ -29,6 +29,13 @@ public final class TestDeployments {
     public static String publish(BucketStore store, String name, Map<String, String> modules, String main,
                                  Map<String, String> durableObjects, Map<String, String> vars, Map<String, byte[]> plugins,
                                  List<String> compatibilityFlags) {
+        return publish(store, name, modules, main, durableObjects, vars, plugins, compatibilityFlags, List.of());
+    }
+
+    /** With compatibility flags and cron triggers ({@code triggers.crons}, as deploy-tool writes them). */
+    public static String publish(BucketStore store, String name, Map<String, String> modules, String main,
+                                 Map<String, String> durableObjects, Map<String, String> vars, Map<String, byte[]> plugins,
+                                 List<String> compatibilityFlags, List<String> crons) {
         DeploymentStore d = new DeploymentStore(store);
         List<Manifest.BlobRef> pluginRefs = new ArrayList<>();
         for (Map.Entry<String, byte[]> p : plugins.entrySet()) {
@@ -43,7 +50,8 @@ public final class TestDeployments {
         }
         String id = DeploymentIds.next(System.currentTimeMillis());
         Manifest manifest = new Manifest(id, name, System.currentTimeMillis(), main, refs, vars, durableObjects, null,
-                "2025-04-01", compatibilityFlags, null, pluginRefs);
+                "2025-04-01", compatibilityFlags,
+                crons.isEmpty() ? null : new io.vertx.core.json.JsonObject().put("crons", new io.vertx.core.json.JsonArray(crons)), pluginRefs);
         if (!d.putManifest(manifest).join().written()) {
             throw new IllegalStateException("manifest not written");
         }

@@ -30,6 +30,9 @@ public final class DeploymentWatcher {
     /** Compiled deployments kept for instant rollbacks. */
     static final int KEEP_COMPILED = 3;
     private final java.util.LinkedHashMap<String, LoadedScript> recent = new java.util.LinkedHashMap<>();
+    /** The triggers of each deployment in {@link #recent} (a rollback switches to them without reading the manifest). */
+    private final Map<String, ActiveTriggers> recentTriggers = new java.util.concurrent.ConcurrentHashMap<>();
+    private volatile ActiveTriggers activeTriggers;
     private volatile String runningId;
     private volatile String lastSeenId;
     private volatile boolean stopped;
@@ -46,9 +49,11 @@ public final class DeploymentWatcher {
         this.onLoaded = onLoaded;
     }
 
-    private void installed(String id, LoadedScript script) {
+    private void installed(String id, LoadedScript script, ActiveTriggers triggers) {
         String previous = runningId;
         runningId = id;
+        activeTriggers = triggers;
+        recentTriggers.put(id, triggers);
         remember(id, script);
         onLoaded.accept(script);
         LOG.atInfo().setMessage("deployment.loaded").addKeyValue("deployment", id).addKeyValue("previous", previous).log();
@@ -62,6 +67,7 @@ public final class DeploymentWatcher {
             while (recent.size() > KEEP_COMPILED) {
                 String oldest = recent.keySet().iterator().next();
                 LoadedScript old = recent.remove(oldest);
+                recentTriggers.remove(oldest);
                 try {
                     old.close();
                 } catch (RuntimeException e) {
@@ -78,6 +84,11 @@ public final class DeploymentWatcher {
 
     public void stop() {
         stopped = true;
+    }
+
+    /** The cron triggers of the deployment this node runs, or null before one is loaded. */
+    public ActiveTriggers activeTriggers() {
+        return activeTriggers;
     }
 
     /** The deployment id this node runs, or null. */
@@ -97,6 +108,7 @@ public final class DeploymentWatcher {
                 return CompletableFuture.completedFuture(null);
             }
             String id = cur.get().value().deployment();
+            long sinceMs = cur.get().value().ms();
             if (id.equals(lastSeenId)) {
                 return CompletableFuture.completedFuture(null);
             }
@@ -107,10 +119,16 @@ public final class DeploymentWatcher {
             }
             if (cached != null) {
                 // A rollback (or a flip back and forth): the code is still compiled, switch at once.
-                installed(id, cached);
+                ActiveTriggers t = recentTriggers.get(id);
+                installed(id, cached, t == null ? null : new ActiveTriggers(id, t.worker(), t.crons(), sinceMs));
                 return CompletableFuture.completedFuture(null);
             }
+            java.util.concurrent.atomic.AtomicReference<ActiveTriggers> triggersOf = new java.util.concurrent.atomic.AtomicReference<>();
             return deployments.load(id)
+                    .thenApply(d -> {
+                        triggersOf.set(new ActiveTriggers(id, d.manifest().name(), d.manifest().triggers().crons(), sinceMs));
+                        return d;
+                    })
                     .thenCompose(d -> plugins.install(d.manifest()).thenApply(x -> d))
                     // the secret values this deployment names (their versions are in its manifest, so every node reads the same)
                     .thenCompose(d -> deployments.secretValues(d.manifest()).thenApply(secrets -> Map.entry(d, secrets)))
@@ -121,7 +139,7 @@ public final class DeploymentWatcher {
                             throw new java.util.concurrent.CompletionException(e);
                         }
                     }, compileExecutor)
-                    .thenAccept(script -> installed(id, script));
+                    .thenAccept(script -> installed(id, script, triggersOf.get()));
         }).exceptionally(e -> {
             Throwable c = e;
             while (c instanceof java.util.concurrent.CompletionException && c.getCause() != null) {

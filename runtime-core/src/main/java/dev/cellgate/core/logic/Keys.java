@@ -18,6 +18,8 @@ public final class Keys {
     public static final String ASSETS = "assets/";
     /** Worker secrets: {@code secrets/<worker>/<NAME>/<version>.json} (SPEC §14, docs/deploy.md "Secrets"). */
     public static final String SECRETS = "secrets/";
+    /** Cron claims: {@code crons/<worker>/<first 16 hex of sha256(cron)>.json}, one small record per trigger (SPEC §17). */
+    public static final String CRONS = "crons/";
 
     public static String ownership(String scope) {
         return "cells/" + scope + "/own.json";
@@ -70,5 +72,19 @@ public final class Keys {
     /** One stored value of a secret: each put is a new version, so a deployment names the exact value it runs with. */
     public static String secret(String worker, String name, String version) {
         return secretsOf(worker) + name + "/" + version + ".json";
+    }
+
+    /**
+     * The claim record of one cron trigger of Worker {@code worker}. Keyed by a digest of the
+     * expression as written (it holds spaces, {@code *} and {@code /}); the same expression in a
+     * later deployment keeps its record, so a push never re-runs an occurrence already run.
+     */
+    public static String cronClaim(String worker, String cron) {
+        try {
+            byte[] d = java.security.MessageDigest.getInstance("SHA-256").digest(cron.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            return CRONS + worker + "/" + java.util.HexFormat.of().formatHex(d, 0, 8) + ".json";
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 }

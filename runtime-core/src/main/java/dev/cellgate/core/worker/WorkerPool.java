@@ -51,17 +51,7 @@ public final class WorkerPool {
         if (script == null) {
             return CompletableFuture.failedFuture(new NoDeploymentException());
         }
-        Slot slot = slots.get(ctx);
-        if (slot == null || slot.script != script) {
-            Slot old = slot;
-            slot = new Slot(script, script.newWorker(host(ctx)), ctx);
-            slots.put(ctx, slot);
-            if (old != null) {
-                old.retired = true;
-                old.closeIfIdle();
-            }
-        }
-        Slot s = slot;
+        Slot s = slotFor(ctx, script);
         s.inFlight++;
         CompletableFuture<HttpResponseData> f;
         try {
@@ -82,6 +72,55 @@ public final class WorkerPool {
             }
             return StreamedBodyEnd.watch(r, left);
         });
+    }
+
+    /**
+     * Runs the Worker's {@code scheduled()} for one cron occurrence on {@code ctx} (any thread may
+     * call: it hops onto the context), on the same stateless instance that context's requests use.
+     * Completes when the handler and its waitUntil have settled.
+     */
+    public CompletableFuture<Void> scheduled(Context ctx, String cron, long scheduledTimeMs) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        ctx.runOnContext(v -> {
+            LoadedScript script = current;
+            if (script == null) {
+                done.completeExceptionally(new NoDeploymentException());
+                return;
+            }
+            Slot s = slotFor(ctx, script);
+            s.inFlight++;
+            CompletableFuture<Void> f;
+            try {
+                f = s.instance.scheduled(cron, scheduledTimeMs);
+            } catch (RuntimeException e) {
+                f = CompletableFuture.failedFuture(e);
+            }
+            f.whenComplete((r, e) -> ctx.runOnContext(x -> {
+                s.inFlight--;
+                s.closeIfIdle();
+                if (e != null) {
+                    done.completeExceptionally(e);
+                } else {
+                    done.complete(null);
+                }
+            }));
+        });
+        return done;
+    }
+
+    /** The instance of the current code on {@code ctx}, made on first use; the one it replaces retires. */
+    private Slot slotFor(Context ctx, LoadedScript script) {
+        Slot slot = slots.get(ctx);
+        if (slot == null || slot.script != script) {
+            Slot old = slot;
+            slot = new Slot(script, script.newWorker(host(ctx)), ctx);
+            slots.put(ctx, slot);
+            if (old != null) {
+                old.retired = true;
+                old.closeIfIdle();
+            }
+        }
+        return slot;
     }
 
     private InstanceHost host(Context ctx) {

@@ -7,6 +7,7 @@ import dev.cellgate.js.graal.host.BodyArgs;
 import dev.cellgate.js.graal.host.HeaderLines;
 import dev.cellgate.js.graal.instance.FetchEvent;
 import dev.cellgate.js.graal.instance.JsInstance;
+import dev.cellgate.js.graal.instance.ResultEvent;
 import java.util.concurrent.CompletableFuture;
 
 /** A stateless Worker: one context running the module's {@code export default { fetch }}. */
@@ -26,6 +27,13 @@ final class GraalWorkerInstance implements WorkerInstance {
                 HeaderLines.encode(request.headers()), BodyArgs.kindOf(request.body()), BodyArgs.valueOf(instance, event, request.body()),
                 request.cf()));
         return event.future();
+    }
+
+    @Override
+    public CompletableFuture<Void> scheduled(String cron, long scheduledTimeMs) {
+        ResultEvent event = new ResultEvent(instance, null, "scheduled " + cron);
+        instance.runTurn(event, () -> runtime.functions().dispatchScheduled().executeVoid(event, cron, (double) scheduledTimeMs));
+        return event.future().thenApply(b -> null);
     }
 
     /** Handlers and {@code waitUntil} promises still running (for draining). */

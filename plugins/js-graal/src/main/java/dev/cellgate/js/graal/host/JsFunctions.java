@@ -17,6 +17,7 @@ public final class JsFunctions {
     private Value dispatchExport;
     private Value dispatchServiceFetch;
     private Value dispatchServiceCall;
+    private Value dispatchScheduled;
 
     private JsFunctions(Value internal) {
         this.internal = internal;
@@ -68,6 +69,14 @@ public final class JsFunctions {
             dispatchServiceCall = fn(internal, "dispatchServiceCall");
         }
         return dispatchServiceCall;
+    }
+
+    /** A cron trigger's scheduled event ({@code dispatch.js}), looked up on first use. */
+    public Value dispatchScheduled() {
+        if (dispatchScheduled == null) {
+            dispatchScheduled = fn(internal, "dispatchScheduled");
+        }
+        return dispatchScheduled;
     }
 
     /** Called only inside a turn (it may evaluate the streams file into the context). */

@@ -1,0 +1,3 @@
+export default {
+  fetch() { return new Response("no scheduled handler"); },
+};
