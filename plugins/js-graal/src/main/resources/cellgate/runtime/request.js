@@ -11,6 +11,17 @@
   const kRedirect = Symbol('Request.redirect');
   const kSignal = Symbol('Request.signal');
   const kCf = Symbol('Request.cf');
+  // request.cf of a request from the host, as the gateway's JSON, until the Worker first reads it:
+  // parsing and freezing it on every request cost /hello ~6% (bench/RESULTS.md section P).
+  const kCfJson = Symbol('Request.cfJson');
+  function cfOf(r) {
+    const json = r[kCfJson];
+    if (json !== undefined) {
+      r[kCfJson] = undefined;
+      r[kCf] = Object.freeze(JSON.parse(json)); // frozen, as workerd's
+    }
+    return r[kCf];
+  }
   // The methods workerd accepts (case-insensitively); anything else is a TypeError there too.
   const KNOWN = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'PURGE', 'TRACE', 'CONNECT', 'COPY', 'LOCK', 'MKCOL',
     'MOVE', 'PROPFIND', 'PROPPATCH', 'SEARCH', 'UNLOCK', 'ACL', 'REPORT', 'MKACTIVITY', 'CHECKOUT', 'MERGE', 'M-SEARCH', 'NOTIFY',
@@ -37,6 +48,7 @@
     [kRedirect];
     [kSignal];
     [kCf];
+    [kCfJson];
 
     constructor(input, init = {}) {
       if (input === BARE) return;
@@ -48,7 +60,7 @@
         this[kMethod] = from[kMethod];
         this[kRedirect] = from[kRedirect];
         this[kSignal] = from[kSignal];
-        this[kCf] = from[kCf];
+        this[kCf] = cfOf(from);
       } else {
         let u;
         try { u = new (internal.builtin('URL'))(String(input)); } catch { throw new TypeError('Invalid URL: ' + String(input)); }
@@ -85,13 +97,13 @@
     get headers() { return this[kHeaders]; }
     get redirect() { return this[kRedirect]; }
     get signal() { if (this[kSignal] === null) this[kSignal] = neverAborted(); return this[kSignal]; }
-    get cf() { return this[kCf]; }
+    get cf() { return cfOf(this); }
     get keepalive() { return false; }
     get integrity() { return ''; }
     get cache() { return undefined; }
     clone() {
       if (this[kBody].usedOrLocked) throw new TypeError('Body has already been used. It can only be used once. Use tee() first if you need to read it twice.');
-      const r = new Request(this[kUrl], { method: this[kMethod], headers: this[kHeaders], redirect: this[kRedirect], signal: this[kSignal] || undefined, cf: this[kCf] });
+      const r = new Request(this[kUrl], { method: this[kMethod], headers: this[kHeaders], redirect: this[kRedirect], signal: this[kSignal] || undefined, cf: cfOf(this) });
       r[kBody] = this[kBody].clone();
       return r;
     }
@@ -115,7 +127,8 @@
         r[kBody] = internal.hostBody(bodyKind, body);
         r[kRedirect] = 'manual';
         r[kSignal] = null;
-        r[kCf] = cfJson === undefined || cfJson === null ? undefined : Object.freeze(JSON.parse(cfJson)); // frozen, as workerd's
+        r[kCf] = undefined;
+        r[kCfJson] = cfJson === undefined || cfJson === null ? undefined : cfJson; // parsed on first read (cfOf)
         return r;
       };
       internal.requestSignalIfAny = (r) => r[kSignal];

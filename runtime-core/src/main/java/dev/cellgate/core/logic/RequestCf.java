@@ -40,6 +40,7 @@ public final class RequestCf {
     public static final RequestCf TRUSTING_FOR_NEGATIVE_CONTROL = new RequestCf(Map.copyOf(CLOUDFLARE));
 
     private final Map<String, String> headerByField;
+    private static final Map<String, String> PROTOCOL_ONLY = new java.util.concurrent.ConcurrentHashMap<>();
 
     private RequestCf(Map<String, String> headerByField) {
         this.headerByField = headerByField;
@@ -86,6 +87,10 @@ public final class RequestCf {
      * @param headers      the request's headers (names lower case)
      */
     public String json(String httpProtocol, String tlsVersion, String tlsCipher, List<Map.Entry<String, String>> headers) {
+        if (tlsVersion == null && headerByField.isEmpty()) {
+            // the common case (no TLS here, no balancer headers): one answer per protocol, built once
+            return PROTOCOL_ONLY.computeIfAbsent(httpProtocol, p -> new JsonObject().put("httpProtocol", p).encode());
+        }
         JsonObject cf = new JsonObject().put("httpProtocol", httpProtocol);
         if (tlsVersion != null) {
             cf.put("tlsVersion", tlsVersion);
