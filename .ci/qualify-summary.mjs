@@ -27,6 +27,10 @@ const EXPECTED = {
   FenceScenarios: ["sigstop-owner", "bucket-cut-off"],
   BucketStallScenario: ["bucket-stall"],
   RollingRestartScenario: ["rolling-restart"],
+  // long live tests moved out of CI for time: their JUnit result is their evidence
+  RollingRestartBehindProxyScenario: [],
+  ChatRollingRestartScenario: [],
+  CronTriggersScenario: [],
 };
 
 const tests = args.tests.split(",").map((t) => t.trim()).filter(Boolean);

@@ -14,6 +14,10 @@
 #   bucket-stall              the bucket stops answering EVERY node for 2 x TTL: no process exits,
 #                             stateless requests go on, cells come back once it answers
 #   rolling-restart           SIGTERM + restart of every node in turn, under load
+#   and three long live tests that were CI tests (their JUnit result is their evidence):
+#   RollingRestartBehindProxyScenario  a rolling restart behind an L4 proxy (nginx stream)
+#   ChatRollingRestartScenario         a rolling restart of examples/chat with its WebSocket clients
+#   CronTriggersScenario               a * * * * * trigger on 3 nodes runs once per minute for 3 minutes
 #
 # Every scenario checks zero lost acknowledged writes and zero double owners (from the nodes'
 # logs and from the ownership writes the bucket applied), plus its own checks.
@@ -44,7 +48,7 @@ SECONDS_PER=${QUALIFY_SECONDS:-60}
 CYCLES=${QUALIFY_CYCLES:-2}
 ROUNDS=${QUALIFY_ROUNDS:-1}
 TTL_MS=${QUALIFY_TTL_MS:-20000}
-MATRIX=FaultProxyIT,AmbiguousOutcomesScenario,Throttle429Scenario,SigkillWipeScenario,FenceScenarios,BucketStallScenario,RollingRestartScenario
+MATRIX=FaultProxyIT,AmbiguousOutcomesScenario,Throttle429Scenario,SigkillWipeScenario,FenceScenarios,BucketStallScenario,RollingRestartScenario,RollingRestartBehindProxyScenario,ChatRollingRestartScenario,CronTriggersScenario
 TESTS=${QUALIFY_ONLY:-$MATRIX}
 OUT=${QUALIFY_OUT:-$REPO/docs}
 WORK=$REPO/.ci/work/qualify

@@ -25,7 +25,8 @@ import java.util.Set;
  * says why, with the JavaScript error, to the person who can fix it.
  *
  * <p>The engine runs interpreted here (no JIT flags): the load is a one-shot evaluation, and the
- * CPU budget of that evaluation is the node's ({@code CELLD_CPU_MS}, default 30000).
+ * CPU budget of that evaluation is the one nodes give it: the Worker's {@code limits.cpu_ms}, else
+ * {@code CELLD_CPU_MS} (default 30000), and at least the engine's set-up minimum.
  */
 public final class LoadCheck {
     static final int DEFAULT_CPU_MS = 30_000;
@@ -41,7 +42,8 @@ public final class LoadCheck {
         ScriptBundle sb = ScriptBundle.of("push-check", b.name(), b.main(), modules, b.config().vars(),
                 b.config().durableObjects(), b.config().compatibilityDate() == null ? "2024-01-01" : b.config().compatibilityDate(),
                 b.config().compatibilityFlags()).withBindings(b.config().bindings().stream()
-                .map(x -> new dev.cellgate.core.spi.js.EnvBinding(x.name(), x.type(), x.settings())).toList());
+                .map(x -> new dev.cellgate.core.spi.js.EnvBinding(x.name(), x.type(), x.settings())).toList())
+                .withCpuLimitMs(b.config().cpuMs());
         JsEngine engine;
         try {
             // The binding types nodes of this build serve; the bucket is not open yet (providers refuse I/O).

@@ -114,10 +114,10 @@ public final class Publisher {
         // KV namespaces, R2 buckets: beside the vars and Durable Objects
         List<dev.cellgate.core.deploy.bindings.Binding> all = new ArrayList<>(legacy.bindings());
         all.addAll(b.config().bindings());
-        // the environment pushed and the hosting-metadata keys, recorded as written (docs/configuration.md)
+        // limits.cpu_ms, the environment pushed and the hosting-metadata keys, recorded as written (docs/configuration.md)
         Manifest manifest = new Manifest(id, legacy.name(), now, legacy.main(), legacy.modules(), all,
                 legacy.migrations(), legacy.compatibilityDate(), legacy.compatibilityFlags(), legacy.triggers(), legacy.plugins(),
-                new WorkerSettings(null, java.util.List.of(), null, b.config().environment(), b.config().hosting()));
+                new WorkerSettings(null, java.util.List.of(), b.config().cpuMs(), b.config().environment(), b.config().hosting()));
         if (assets != null) {
             manifest = withAssets(manifest, b.config().assets(), assets.manifest(), !b.assetsOnly());
             uploaded += assets.uploaded();

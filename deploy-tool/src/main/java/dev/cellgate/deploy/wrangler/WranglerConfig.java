@@ -27,12 +27,13 @@ import java.util.Set;
  * @param environment the {@code --env} it was read for (null: the top level)
  * @param notes what the user should know and nothing refuses (one line each, "note: …")
  * @param requiredSecrets {@code secrets.required}: the secrets a push checks are set, in the order written
+ * @param cpuMs {@code limits.cpu_ms}: the CPU budget of each of the Worker's events (null: the node's {@code CELLD_CPU_MS})
  */
 public record WranglerConfig(String name, String main, String compatibilityDate, List<String> compatibilityFlags,
                              Map<String, String> durableObjects, JsonArray migrations, Map<String, String> vars,
                              JsonObject triggers, Modules modules, Bundling bundling, Build build, JsonObject hosting,
                              String environment, List<String> notes, List<Binding> bindings, AssetsKey assets,
-                             List<String> requiredSecrets) {
+                             List<String> requiredSecrets, Long cpuMs) {
 
     /** The keys that reach esbuild: {@code define, alias, tsconfig, minify, keep_names, jsx_factory, jsx_fragment}. */
     public record Bundling(Map<String, String> define, Map<String, String> alias, String tsconfig, boolean minify,
@@ -135,7 +136,7 @@ public record WranglerConfig(String name, String main, String compatibilityDate,
 
     private WranglerConfig withNotes(List<String> n) {
         return new WranglerConfig(name, main, compatibilityDate, compatibilityFlags, durableObjects, migrations, vars, triggers,
-                modules, bundling, build, hosting, environment, List.copyOf(n), bindings, assets, requiredSecrets);
+                modules, bundling, build, hosting, environment, List.copyOf(n), bindings, assets, requiredSecrets, cpuMs);
     }
 
     /** The implemented keys; each malformed value is one refusal, and all are collected. */
@@ -178,9 +179,10 @@ public record WranglerConfig(String name, String main, String compatibilityDate,
         });
         AssetsKey assets = problems.attempt(() -> o.containsKey("assets") ? AssetsKey.parse(o.getValue("assets"), where) : null);
         List<String> requiredSecrets = problems.attempt(() -> requiredSecrets(o));
+        Long cpuMs = problems.attempt(() -> LimitsKey.parse(o.getValue("limits"), problems));
         if (problems.refusals().isEmpty()) {
             return new WranglerConfig(name, main, date, flags, dos, migrations, vars, triggers, modules, bundling, build, hosting,
-                    env, List.of(), bindings, assets, requiredSecrets);
+                    env, List.of(), bindings, assets, requiredSecrets, cpuMs);
         }
         return null;
     }

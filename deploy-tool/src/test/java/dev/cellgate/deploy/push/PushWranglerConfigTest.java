@@ -109,6 +109,18 @@ class PushWranglerConfigTest {
     }
 
     @Test
+    void limitsCpuMsReachesTheManifestAndAnEnvironmentInheritsIt() throws Exception {
+        write(tmp, "p/wrangler.toml", TOML.replace("workers_dev = false\n", "workers_dev = false\n\n[limits]\ncpu_ms = 50\n"));
+        write(tmp, "p/src/index.js", WORKER);
+        ToolRun r = push(tmp.resolve("p").toString());
+        assertThat(r.code()).as(r.toString()).isZero();
+        assertThat(onlyManifest(tmp.resolve("bucket")).settings().cpuMs()).isEqualTo(50L);
+        ToolRun staging = push(tmp.resolve("p").toString(), "--env", "staging");
+        assertThat(staging.code()).as(staging.toString()).isZero();
+        assertThat(onlyManifest(tmp.resolve("bucket")).settings().cpuMs()).as("limits is inherited, as in Wrangler").isEqualTo(50L);
+    }
+
+    @Test
     void envPicksTheEnvironmentWithItsOwnVarsAndTheSuffixedName() throws Exception {
         write(tmp, "p/wrangler.toml", TOML);
         write(tmp, "p/src/index.js", WORKER);

@@ -34,7 +34,7 @@ class WranglerConfigTest {
         assertThat(c.compatibilityFlags()).containsExactly("nodejs_compat");
     }
 
-    static final String SEVEN_PROBLEMS = "{\"name\":\"x\",\"d1_databases\":[],\"ai\":{},\"site\":{},\"limits\":{},"
+    static final String SEVEN_PROBLEMS = "{\"name\":\"x\",\"d1_databases\":[],\"ai\":{},\"site\":{},\"limits\":{\"subrequests\":5},"
             + "\"triggers\":{\"crons\":[\"61 * * * *\"]},\"no_such\":1,\"main\":3}";
 
     /** The check of "every refusal in one error", used on the real code and on the broken variant. */
@@ -44,7 +44,7 @@ class WranglerConfigTest {
                 .hasMessageContaining("7 problems")
                 .hasMessageContaining("key \"d1_databases\" is not supported by cellgate: D1 databases are not implemented yet")
                 .hasMessageContaining("key \"ai\" is not supported").hasMessageContaining("key \"site\" is not supported")
-                .hasMessageContaining("key \"limits\" is not supported").hasMessageContaining("invalid cron expression \"61 * * * *\"")
+                .hasMessageContaining("key \"limits.subrequests\" is not supported").hasMessageContaining("invalid cron expression \"61 * * * *\"")
                 .hasMessageContaining("key \"no_such\" is not supported by cellgate (it is not in Wrangler's configuration schema")
                 .hasMessageContaining("\"main\" must be a string");
     }

@@ -1,5 +1,6 @@
 package dev.cellgate.gateway.dashboard;
 
+import dev.cellgate.core.observe.Errors;
 import dev.cellgate.core.logic.Keys;
 import dev.cellgate.core.records.CurrentDeployment;
 import dev.cellgate.core.records.MalformedRecordException;
@@ -51,7 +52,7 @@ final class FleetRecords {
     private CompletableFuture<JsonObject> record(String key, Function<byte[], JsonObject> decode) {
         return bucket.get(key).handle((Optional<StoredObject> o, Throwable e) -> {
             if (e != null) {
-                return new JsonObject().put("error", "cannot read " + key + ": " + rootMessage(e));
+                return new JsonObject().put("error", "cannot read " + key + ": " + Errors.rootMessage(e));
             }
             if (o.isEmpty()) {
                 return null;
@@ -62,13 +63,5 @@ final class FleetRecords {
                 return new JsonObject().put("error", "malformed " + key + ": " + bad.getMessage());
             }
         });
-    }
-
-    private static String rootMessage(Throwable e) {
-        Throwable t = e;
-        while (t.getCause() != null && t.getCause() != t) {
-            t = t.getCause();
-        }
-        return t.getMessage() == null ? t.toString() : t.getMessage();
     }
 }

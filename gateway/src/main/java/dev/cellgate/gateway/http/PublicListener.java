@@ -14,6 +14,8 @@ import java.util.function.Supplier;
  * Worker. A plain request handler (no router): this is the hot path.
  */
 public final class PublicListener {
+    /** A silent connection's life when no event can take longer. */
+    static final int DEFAULT_IDLE_TIMEOUT_SECONDS = 120;
     public static final String HEALTH_PATH = "/__celld/health";
     /** Largest WebSocket message a client may send (1 MiB). */
     public static final int MAX_WEBSOCKET_MESSAGE = 1 << 20;
@@ -22,6 +24,7 @@ public final class PublicListener {
     private final Supplier<JsonObject> unhealthyReason;
     private final Supplier<JsonObject> healthyNotes;
     private final Handler<HttpServerRequest> worker;
+    private int idleTimeoutSeconds = DEFAULT_IDLE_TIMEOUT_SECONDS;
 
     /**
      * @param unhealthyReason null when healthy, else the JSON details of why not
@@ -43,10 +46,20 @@ public final class PublicListener {
         this.worker = worker;
     }
 
+    /**
+     * How long a connection may stay silent, a request in flight included (Vert.x closes it then):
+     * at least as long as the longest event can compute before it answers, or a Worker with a large
+     * limits.cpu_ms would lose its client mid-request.
+     */
+    public PublicListener idleTimeoutSeconds(int seconds) {
+        this.idleTimeoutSeconds = Math.max(DEFAULT_IDLE_TIMEOUT_SECONDS, seconds);
+        return this;
+    }
+
     /** Binds on the calling context (one event loop); several listeners may share the port. */
     public Future<HttpServer> listen(String host, int port) {
         HttpServerOptions opts = new HttpServerOptions().setHost(host).setPort(port)
-                .setCompressionSupported(false).setTcpNoDelay(true).setIdleTimeout(120)
+                .setCompressionSupported(false).setTcpNoDelay(true).setIdleTimeout(idleTimeoutSeconds)
                 // Cloudflare's WebSocket message limit; idle sockets are kept alive by SocketRegistry's pings.
                 .setMaxWebSocketFrameSize(MAX_WEBSOCKET_MESSAGE).setMaxWebSocketMessageSize(MAX_WEBSOCKET_MESSAGE);
         return vertx.createHttpServer(opts).requestHandler(this::handle).listen();

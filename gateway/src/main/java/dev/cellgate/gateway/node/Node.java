@@ -42,6 +42,8 @@ import dev.cellgate.core.spi.bucket.StoreOptions;
 import dev.cellgate.core.spi.js.EngineInfo;
 import dev.cellgate.core.spi.js.JsEngine;
 import dev.cellgate.core.time.Scheduler;
+import dev.cellgate.core.worker.JsThreads;
+import dev.cellgate.core.logic.WorkerCpuLimit;
 import dev.cellgate.core.worker.WorkerPool;
 import dev.cellgate.core.store.probe.ProbeResult;
 import dev.cellgate.core.store.probe.StorageProbe;
@@ -110,6 +112,7 @@ public final class Node {
     private BucketStore bucket;
     private JsEngine engine;
     private WorkerPool workers;
+    private JsThreads jsThreads;
     private Cells cells;
     private CellRouter router;
     private volatile LeaseKeeper lease;
@@ -181,9 +184,12 @@ public final class Node {
         metrics = new NodeMetrics(identity.nodeId());
 
         int loops = Runtime.getRuntime().availableProcessors();
-        vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(false).setEventLoopPoolSize(loops)
-                // JavaScript runs on the event loops, bounded by CELLD_CPU_MS: don't warn before that.
-                .setMaxEventLoopExecuteTime(Math.max(2000L, config.cpuMs()) * 1_000_000L));
+        // JavaScript runs on its own threads (JsThreads), never on the event loops: the blocked-loop
+        // warning keeps Vert.x's default, so a task that blocks a loop again shows in the log. A turn
+        // may run as long as the largest CPU budget a deployment can set (limits.cpu_ms, up to 300000,
+        // or CELLD_CPU_MS if larger): the JS pool does not call it blocked before that.
+        vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(false).setEventLoopPoolSize(loops));
+        jsThreads = new JsThreads(vertx, config.jsThreads(), WorkerCpuLimit.longestEventMs(config.cpuMs()));
 
         Path pluginsDir = config.pluginsDir().map(Path::of).orElse(dist.defaultPluginsDir()).toAbsolutePath().normalize();
         plugins = new PluginHost(pluginsDir);
@@ -223,7 +229,7 @@ public final class Node {
         }
         sockets = new SocketRegistry(vertx);
         startCells();
-        workers = new WorkerPool(retryableCellCalls.watching(router));
+        workers = new WorkerPool(retryableCellCalls.watching(router), jsThreads, loops, Math.max(loops, jsThreads.size() / 2));
 
         compileExecutor = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "deployment-loader");
@@ -270,7 +276,7 @@ public final class Node {
 
         startPublicServers(loops);
         egress.listeners(ownListeners(true));
-        crons = NodeCrons.start(bucket, identity.nodeId(), deployments, workers, vertx.getOrCreateContext(),
+        crons = NodeCrons.start(bucket, identity.nodeId(), deployments, workers,
                 () -> !draining && !degraded() && leaseValid());
 
         LOG.atInfo().setMessage("node.listening")
@@ -307,7 +313,7 @@ public final class Node {
         CellsConfig cc = new CellsConfig(Path.of(config.watchDir()).toAbsolutePath().normalize(), config.outputGate(),
                 config.idleEvictMs(), maxResident, lowWater, config.maxRssMb(), config.activations(), config.activationDeadlineMs());
         wakeIndex = new WakeIndex(bucket);
-        cells = new Cells(vertx, cc, ownership, replicator, () -> workers == null ? null : workers.current(), Ticker.SYSTEM,
+        cells = new Cells(vertx, jsThreads, cc, ownership, replicator, () -> workers == null ? null : workers.current(), Ticker.SYSTEM,
                 cellIo, this::leaseValid, wakeIndex);
         router = new CellRouter(cells, vertx);
         cells.metrics(metrics.runtime());
@@ -331,8 +337,18 @@ public final class Node {
             }
         });
         fleet.start();
+        // A forwarded event may take its deployment's CPU budget (limits.cpu_ms, else CELLD_CPU_MS) before it answers.
         router.forwarder(new PeerClient(vertx, () -> peerAuth, identity.nodeId(), fleet, config.maxRequestBodyBytes(),
-                config.cpuMs() + 30_000L).sockets(new PeerSocketClient(vertx, () -> peerAuth, identity.nodeId(), fleet, sockets)));
+                () -> WorkerCpuLimit.peerAnswerTimeoutMs(config.cpuMs(), runningCpuLimitMs()),
+                WorkerCpuLimit.longestAnswerMs(config.cpuMs()))
+                .sockets(new PeerSocketClient(vertx, () -> peerAuth, identity.nodeId(), fleet, sockets)));
+    }
+
+    /** The running deployment's own limits.cpu_ms (null: none, or nothing running yet). */
+    private Long runningCpuLimitMs() {
+        WorkerPool w = workers;
+        dev.cellgate.core.spi.js.LoadedScript script = w == null ? null : w.current();
+        return script == null ? null : script.bundle().cpuLimitMs();
     }
 
     /**
@@ -532,7 +548,9 @@ public final class Node {
         }
         int bound = port;
         await(vertx.deployVerticle(() -> new PublicServerVerticle(
-                () -> new PublicListener(vertx, this::unhealthyReason, this::healthNotes, handler), host, bound),
+                () -> new PublicListener(vertx, this::unhealthyReason, this::healthNotes, handler)
+                        // a fetch may compute silently for the largest budget a deployment can set
+                        .idleTimeoutSeconds((int) (WorkerCpuLimit.longestAnswerMs(config.cpuMs()) / 1000)), host, bound),
                 new DeploymentOptions().setInstances(loops)), "public listener on " + host + ":" + bound);
         publicPort = bound;
     }

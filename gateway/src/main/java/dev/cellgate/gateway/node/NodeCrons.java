@@ -7,7 +7,6 @@ import dev.cellgate.core.spi.bucket.BucketStore;
 import dev.cellgate.core.time.Scheduler;
 import dev.cellgate.core.time.Ticker;
 import dev.cellgate.core.worker.WorkerPool;
-import io.vertx.core.Context;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BooleanSupplier;
 
@@ -20,7 +19,7 @@ final class NodeCrons {
     private NodeCrons() {
     }
 
-    static CronTicker start(BucketStore bucket, String node, DeploymentWatcher deployments, WorkerPool workers, Context ctx,
+    static CronTicker start(BucketStore bucket, String node, DeploymentWatcher deployments, WorkerPool workers,
                             BooleanSupplier mayRun) {
         CronTicker t = new CronTicker(bucket, node, Ticker.SYSTEM, Scheduler.system("cron-ticker"), new CronTicker.Host() {
             @Override
@@ -35,7 +34,7 @@ final class NodeCrons {
 
             @Override
             public CompletableFuture<Void> run(String cron, long occurrenceMs) {
-                return workers.scheduled(ctx, cron, occurrenceMs);
+                return workers.scheduled(cron, occurrenceMs);
             }
         }, () -> NodeIdentity.randomHex(16));
         t.start();

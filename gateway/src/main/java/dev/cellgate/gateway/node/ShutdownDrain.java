@@ -1,5 +1,6 @@
 package dev.cellgate.gateway.node;
 
+import dev.cellgate.core.observe.Errors;
 import dev.cellgate.core.cell.Cells;
 import dev.cellgate.core.logic.DrainCondition;
 import dev.cellgate.core.logic.DrainCondition.Mode;
@@ -167,17 +168,10 @@ final class ShutdownDrain {
                         .addKeyValue("ms", System.currentTimeMillis() - now).log();
             } else {
                 LOG.atWarn().setMessage("handoff.alarm_poke_failed").addKeyValue("scope", scope)
-                        .addKeyValue("error", rootMessage(e)).addKeyValue("next", "the waker arms it").log();
+                        .addKeyValue("error", drainFailure(e)).addKeyValue("next", "the waker arms it").log();
             }
             unfinished.decrementAndGet();
         });
-    }
-
-    private static String rootMessage(Throwable e) {
-        while (e.getCause() != null && e.getCause() != e) {
-            e = e.getCause();
-        }
-        return e instanceof java.util.concurrent.TimeoutException ? "no answer within the drain's time" : String.valueOf(e.getMessage());
     }
 
     private void poll(Mode mode, long t0, CompletableFuture<Result> done) {
@@ -221,5 +215,11 @@ final class ShutdownDrain {
 
     /** {@code complete}: the cells drained before the deadline; {@code lingerMs}: how long peers were still answered after. */
     record Result(int released, int failed, long ms, int peakConcurrentReleases, boolean complete, long lingerMs) {
+    }
+
+    /** A drain step that did not answer in time says so; any other failure by its root cause. */
+    private static String drainFailure(Throwable e) {
+        Throwable root = Errors.root(e);
+        return root instanceof java.util.concurrent.TimeoutException ? "no answer within the drain's time" : Errors.rootMessage(root);
     }
 }

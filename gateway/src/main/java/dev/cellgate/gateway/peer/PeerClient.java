@@ -47,12 +47,20 @@ public final class PeerClient implements Forwarder {
     private final String self;
     private final FleetView fleet;
     private final long maxBody;
-    private final long responseTimeoutMs;
+    private final java.util.function.LongSupplier responseTimeoutMs;
     private PeerSocketClient sockets;
 
-    public PeerClient(Vertx vertx, Supplier<PeerAuth> auth, String self, FleetView fleet, long maxBody, long responseTimeoutMs) {
+    /**
+     * @param responseTimeoutMs how long one forwarded event may go without an answer, asked per request (the
+     *                          running deployment's limits.cpu_ms may change it)
+     * @param longestResponseMs the most {@code responseTimeoutMs} can ever say: the connection's own idle
+     *                          timeout, which closes a connection with a request in flight, must not cut earlier
+     */
+    public PeerClient(Vertx vertx, Supplier<PeerAuth> auth, String self, FleetView fleet, long maxBody,
+                      java.util.function.LongSupplier responseTimeoutMs, long longestResponseMs) {
         this.http = vertx.createHttpClient(new HttpClientOptions().setConnectTimeout(2000).setKeepAlive(true)
-                .setTcpNoDelay(true).setIdleTimeout(60), new PoolOptions().setHttp1MaxSize(64));
+                .setTcpNoDelay(true).setIdleTimeout((int) Math.max(60, (longestResponseMs + 999) / 1000)),
+                new PoolOptions().setHttp1MaxSize(64));
         this.auth = auth;
         this.self = self;
         this.fleet = fleet;
@@ -176,7 +184,7 @@ public final class PeerClient implements Forwarder {
         return address(fleet, node).thenCompose(hp -> {
             Signed s = a.sign("POST", path, body, self, node, System.currentTimeMillis(), envelope);
             RequestOptions ro = new RequestOptions().setMethod(HttpMethod.POST).setHost(hp[0]).setPort(Integer.parseInt(hp[1]))
-                    .setURI(path).setIdleTimeout(responseTimeoutMs);
+                    .setURI(path).setIdleTimeout(responseTimeoutMs.getAsLong());
             PeerWire.putSigned(ro::putHeader, s);
             PeerWire.putEnvelope(ro::putHeader, envelope);
             CompletableFuture<T> out = new CompletableFuture<>();

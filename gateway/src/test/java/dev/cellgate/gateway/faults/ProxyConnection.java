@@ -54,6 +54,7 @@ final class ProxyConnection implements Runnable {
                 S3Call call = S3Call.of(req);
                 FaultPlan.Decision d = proxy.plan().decide(call);
                 proxy.stats().acted(call, d.action());
+                proxy.stats().sent(call, body);
                 if (d.delayMs() > 0) {
                     Thread.sleep(d.delayMs());
                 }

@@ -16,6 +16,7 @@ public final class ProxyStats {
     private final ConcurrentSkipListMap<Long, AtomicLong> perSecond = new ConcurrentSkipListMap<>();
     private final Map<FaultPlan.Action, AtomicLong> actions = new EnumMap<>(FaultPlan.Action.class);
     private final Map<String, AtomicLong> counters = new ConcurrentHashMap<>();
+    private final java.util.Set<String> seen = ConcurrentHashMap.newKeySet();
 
     ProxyStats() {
         for (FaultPlan.Action a : FaultPlan.Action.values()) {
@@ -54,6 +55,16 @@ public final class ProxyStats {
 
     void upstreamFailed() {
         bump("upstream_failures");
+    }
+
+    /**
+     * A request exactly like one already seen (method, key, query, conditions, body): the client
+     * sent it again, a retry. Requests whose bodies differ are different operations.
+     */
+    void sent(S3Call call, byte[] body) {
+        if (!seen.add(call + " " + call.conditional() + " " + java.util.Arrays.hashCode(body) + " " + body.length)) {
+            bump("repeated_requests");
+        }
     }
 
     private void bump(String name) {

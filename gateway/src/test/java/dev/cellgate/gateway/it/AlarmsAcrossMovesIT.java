@@ -115,6 +115,7 @@ class AlarmsAcrossMovesIT {
         long at = Long.parseLong(c1.post(c1.publicUrl("/set/crash?in=1000"), "").body());
         NodeProcess owner = c1.events("cell.activated").isEmpty() ? c2 : c1;
         NodeProcess survivor = owner == c1 ? c2 : c1;
+        long killed = System.currentTimeMillis();
         owner.sigkill();
         owner.waitForExit(Duration.ofSeconds(30));
         fleet.nodes.remove(owner);
@@ -122,8 +123,16 @@ class AlarmsAcrossMovesIT {
         JsonObject fired = firedRecord(survivor, "crash", Duration.ofSeconds(90));
         assertThat(fired).as("the alarm ran after its owner was killed").isNotNull();
         long late = fired.getLong("at") - fired.getLong("scheduled");
-        System.out.printf("crash (owner %s killed): scheduled %d, fired %d on %s: %,d ms late%n", owner.name(),
-                fired.getLong("scheduled"), fired.getLong("at"), survivor.name(), late);
+        System.out.printf("crash (owner %s killed %,d ms before the alarm's time): scheduled %d, fired %d on %s: %,d ms late%n",
+                owner.name(), fired.getLong("scheduled") - killed, fired.getLong("scheduled"), fired.getLong("at"), survivor.name(), late);
+        System.out.println("crash: the survivor's timeline from the kill: "
+                + timeline(survivor, killed, "fleet.lease_dead", "waker.scan", "cell.activated", "alarm.fired"));
+        // The peer looks again just as the dead lease can be judged so (its expiry + the 500 ms margin), not at its next refresh.
+        JsonObject death = survivor.events("fleet.lease_dead").stream().findFirst() // of its only peer
+                .orElseThrow(() -> new AssertionError("the survivor never saw " + owner.name() + "'s lease dead"));
+        long seenAfter = Instant.parse(death.getString("ts")).toEpochMilli() - (death.getLong("expires_ms") + 500);
+        System.out.printf("crash: the survivor saw the lease dead %,d ms after it could first be judged so%n", seenAfter);
+        assertThat(seenAfter).as("the death seen one bucket read after expiry + margin").isBetween(0L, 500L);
         assertThat(late).as("fired %,d ms late", late).isLessThan(4_000);
     }
 
@@ -182,6 +191,16 @@ class AlarmsAcrossMovesIT {
         System.out.printf("handoff (owner %s stopped): scheduled %d, fired %d on %s: %,d ms late%n", owner.name(),
                 fired.getLong("scheduled"), fired.getLong("at"), survivor.name(), late);
         assertThat(late).as("fired %,d ms late", late).isLessThan(1_000);
+    }
+
+    /** Each event's offsets (ms) from {@code fromMs} in the node's log: where a late alarm spent its time. */
+    static String timeline(NodeProcess n, long fromMs, String... events) {
+        StringBuilder out = new StringBuilder();
+        for (String ev : events) {
+            out.append(ev).append(n.events(ev).stream().map(e -> Instant.parse(e.getString("ts")).toEpochMilli() - fromMs)
+                    .filter(d -> d > -2_000).map(d -> String.format("%+,d", d)).toList()).append(' ');
+        }
+        return out.toString().trim();
     }
 
     /** The node that logged a new activation (its log is read a moment after the answer). */

@@ -76,7 +76,12 @@ class FaultProxyIT {
         viaProxy.delete("k/a").join();
         assertThat(direct.get("k/a").join()).isEmpty();
         assertThat(proxy.stats().counter("upstream_failures")).isZero();
-        assertThat(proxy.stats().total()).as("8 operations through the proxy, one request each").isEqualTo(8);
+        // One request each. A CI run counted 9 during a 7 s stall of the S3 emulator: the store sent one request
+        // again. A retry is the same request twice (a repeat); anything else the proxy would have added or lost.
+        long repeats = proxy.stats().counter("repeated_requests");
+        assertThat(proxy.stats().total()).as("8 operations through the proxy, one request each (+ %d repeated): %s",
+                repeats, proxy.stats().snapshot()).isEqualTo(8 + repeats);
+        assertThat(repeats).as("retries of these 8 operations").isLessThanOrEqualTo(2);
     }
 
     @Test

@@ -28,11 +28,15 @@ class NodeBasicsIT {
                 const url = new URL(request.url);
                 if (url.pathname === "/hello") return new Response("hello");
                 if (url.pathname === "/throw") throw new TypeError("boom from the worker");
+                if (url.pathname === "/spin") { for (;;) { } }
                 if (url.pathname === "/echo") { const t = await request.text(); return new Response(t, { headers: { "x-len": String(t.length) } }); }
                 return Response.json({ path: url.pathname, greeting: env.GREETING });
               }
             };
             """;
+
+    /** The deployment's limits.cpu_ms. */
+    static final long WORKER_CPU_MS = 1000;
 
     @TempDir
     static Path dir;
@@ -42,10 +46,12 @@ class NodeBasicsIT {
     static void start() throws Exception {
         Path bucketDir = dir.resolve("bucket");
         try (BucketStore b = new FileBucketStore("file://" + bucketDir, bucketDir, false)) {
-            TestDeployments.publish(b, "basics", Map.of("index.js", WORKER), "index.js", Map.of(), Map.of("GREETING", "hi"));
+            // limits.cpu_ms well under the node's CELLD_CPU_MS: the Worker's own limit is the one that stops /spin
+            TestDeployments.publish(b, "basics", Map.of("index.js", WORKER), "index.js", Map.of(), Map.of("GREETING", "hi"),
+                    WORKER_CPU_MS);
         }
         node = NodeProcess.start("basics", dir.resolve("n1"), Map.of("CELLD_BUCKET", "file://" + bucketDir,
-                "CELLD_MAX_REQUEST_BODY_BYTES", "1000", "CELLD_VAR_GREETING", "overridden"));
+                "CELLD_MAX_REQUEST_BODY_BYTES", "1000", "CELLD_VAR_GREETING", "overridden", "CELLD_CPU_MS", "120000"));
     }
 
     @AfterAll
@@ -90,8 +96,22 @@ class NodeBasicsIT {
         assertThat(chunked.statusCode()).as("a chunked body over the limit").isEqualTo(413);
         HttpResponse<String> boom = node.get(node.publicUrl("/throw"));
         assertThat(boom.statusCode()).isEqualTo(500);
-        assertThat(node.lines()).anyMatch(l -> l.contains("worker.exception") && l.contains("boom from the worker"));
+        // the log line may reach the test's reader just after the response (it did once right after the /spin case)
+        node.awaitLine(l -> l.contains("worker.exception") && l.contains("boom from the worker"), Duration.ofSeconds(5));
         assertThat(node.get(node.publicUrl("/hello")).statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void theDeploymentsOwnCpuLimitStopsARunawayEventNotTheNodesMuchLargerDefault() throws Exception {
+        long t0 = System.nanoTime();
+        // 20 s: far above the Worker's 1 s budget, far below the node's 120 s
+        HttpResponse<String> spun = NodeProcess.HTTP.send(HttpRequest.newBuilder(URI.create(node.publicUrl("/spin")))
+                .timeout(java.time.Duration.ofSeconds(20)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(spun.statusCode()).isEqualTo(500);
+        assertThat(java.time.Duration.ofNanos(System.nanoTime() - t0)).isLessThan(java.time.Duration.ofSeconds(20));
+        node.awaitLine(l -> l.contains("js.event.stopped") && l.contains("exceeded its CPU budget of " + WORKER_CPU_MS
+                + " ms (limits.cpu_ms)"), java.time.Duration.ofSeconds(5));
+        assertThat(node.get(node.publicUrl("/hello")).body()).as("the node and the Worker keep serving").isEqualTo("hello");
     }
 
     @Test

@@ -261,4 +261,11 @@ public final class NodeProcess implements AutoCloseable {
         }
         return p;
     }
+
+    /** A port nothing listens on right now (for a proxy or a node address a test must know in advance). */
+    static int freePort() throws java.io.IOException {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
 }

@@ -114,7 +114,7 @@ class PeerForwardingIT {
         try (BucketStore b = fleet.openBucket()) {
             TestDeployments.publish(b, "peer-forwarding", Map.of("index.js", WORKER), "index.js", Map.of("COUNTER", "Counter"), Map.of());
         }
-        int n2Internal = RollingRestartIT.freePort();
+        int n2Internal = NodeProcess.freePort();
         toN2 = FaultProxy.start("to-n2", URI.create("http://127.0.0.1:" + n2Internal), new FaultPlan(30), new OwnershipWitness(),
                 dir.resolve("faults-to-n2.log"));
         n2 = fleet.start("n2", Map.of("CELLD_INTERNAL_ADDR", "127.0.0.1:" + n2Internal,

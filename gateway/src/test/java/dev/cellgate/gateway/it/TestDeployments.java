@@ -36,6 +36,18 @@ public final class TestDeployments {
     public static String publish(BucketStore store, String name, Map<String, String> modules, String main,
                                  Map<String, String> durableObjects, Map<String, String> vars, Map<String, byte[]> plugins,
                                  List<String> compatibilityFlags, List<String> crons) {
+        return publish(store, name, modules, main, durableObjects, vars, plugins, compatibilityFlags, crons, null);
+    }
+
+    /** With the Worker's own CPU limit per event ({@code limits.cpu_ms}, as deploy-tool writes it; null: none). */
+    public static String publish(BucketStore store, String name, Map<String, String> modules, String main,
+                                 Map<String, String> durableObjects, Map<String, String> vars, Long cpuMs) {
+        return publish(store, name, modules, main, durableObjects, vars, Map.of(), List.of(), List.of(), cpuMs);
+    }
+
+    private static String publish(BucketStore store, String name, Map<String, String> modules, String main,
+                                  Map<String, String> durableObjects, Map<String, String> vars, Map<String, byte[]> plugins,
+                                  List<String> compatibilityFlags, List<String> crons, Long cpuMs) {
         DeploymentStore d = new DeploymentStore(store);
         List<Manifest.BlobRef> pluginRefs = new ArrayList<>();
         for (Map.Entry<String, byte[]> p : plugins.entrySet()) {
@@ -49,9 +61,12 @@ public final class TestDeployments {
             refs.add(new Manifest.BlobRef(m.getKey(), DeploymentStore.sha256(bytes), bytes.length));
         }
         String id = DeploymentIds.next(System.currentTimeMillis());
-        Manifest manifest = new Manifest(id, name, System.currentTimeMillis(), main, refs, vars, durableObjects, null,
+        Manifest legacy = new Manifest(id, name, System.currentTimeMillis(), main, refs, vars, durableObjects, null,
                 "2025-04-01", compatibilityFlags,
                 crons.isEmpty() ? null : new io.vertx.core.json.JsonObject().put("crons", new io.vertx.core.json.JsonArray(crons)), pluginRefs);
+        Manifest manifest = cpuMs == null ? legacy : new Manifest(id, name, legacy.createdMs(), main, refs, legacy.bindings(),
+                legacy.migrations(), legacy.compatibilityDate(), legacy.compatibilityFlags(), legacy.triggers(), pluginRefs,
+                new dev.cellgate.core.deploy.WorkerSettings(null, List.of(), cpuMs, null, null));
         if (!d.putManifest(manifest).join().written()) {
             throw new IllegalStateException("manifest not written");
         }

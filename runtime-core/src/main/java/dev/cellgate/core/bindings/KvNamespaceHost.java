@@ -23,8 +23,11 @@ import java.util.concurrent.CompletionStage;
  * call against Cloudflare's limits ({@link KvRules}) and then reads or writes the namespace's
  * objects in the fleet bucket: {@code kv/<namespace_id>/<OrderedKeyCodec key>}, a
  * {@link StoredEntry} whose header holds the expiration (epoch seconds) and the metadata (its
- * JSON text). Reads go to the bucket every time (no node cache yet), so a read after a resolved
- * put sees it on every node; an expired entry reads as missing (its object stays until overwritten or deleted).
+ * JSON text). A read is answered from the node's {@link KvReadCache} while its copy is younger
+ * than the read's {@code cacheTtl} (default 60 s), else from the bucket: a put resolved on one node is
+ * read on another at once unless that node holds a copy of the key younger than the cacheTtl
+ * (Cloudflare's eventual consistency, SPEC §17); a node reads its own puts and deletes back at once.
+ * An expired entry reads as missing (its object stays until overwritten or deleted).
  */
 public final class KvNamespaceHost {
     private final BucketStore bucket;
@@ -32,9 +35,11 @@ public final class KvNamespaceHost {
     private final String prefix;
     private final Ticker clock;
     private final boolean brokenEarlyAck;
+    private final KvReadCache cache;
 
-    KvNamespaceHost(BucketStore bucket, String binding, String namespaceId, Ticker clock, boolean brokenEarlyAck) {
+    KvNamespaceHost(BucketStore bucket, String binding, String namespaceId, Ticker clock, KvReadCache cache, boolean brokenEarlyAck) {
         this.brokenEarlyAck = brokenEarlyAck;
+        this.cache = cache;
         this.bucket = bucket;
         this.binding = binding;
         this.prefix = KvNamespaceProvider.prefix(namespaceId);
@@ -46,6 +51,10 @@ public final class KvNamespaceHost {
         private final ByteBuffer value;
         private final String metadata;
         private final long expiration;
+
+        static Entry of(KvReadCache.Copy c) {
+            return new Entry(c.valueCopy(), c.metadata(), c.expiration()); // the reader may change its bytes
+        }
 
         Entry(byte[] value, String metadata, long expiration) {
             this.value = ByteBuffer.wrap(value);
@@ -69,14 +78,14 @@ public final class KvNamespaceHost {
         }
     }
 
-    /** The entry of {@code key}, or null. {@code cacheTtl} (NaN: absent) is checked; every read goes to the bucket. */
+    /** The entry of {@code key}, or null; from this node's copy when it is younger than {@code cacheTtl} (NaN: absent, 60 s). */
     @BindingMethod
     public CompletionStage<Entry> get(String key, double cacheTtl) {
         KvRules.Refusal r = first(KvRules.key("GET", key), KvRules.cacheTtl("GET", cacheTtl));
         if (r != null) {
             return refuse(r);
         }
-        return read(key);
+        return read(key, cacheTtl, true);
     }
 
     /** Checks a bulk get of {@code count} keys as {@code type} (then read key by key with {@link #get}). */
@@ -103,11 +112,16 @@ public final class KvNamespaceHost {
             header.put("metadata", metadata);
         }
         CompletableFuture<WriteOutcome> put;
+        String k;
         try {
-            put = store().put(objectKey(key), new StoredEntry(header, value).encode(StoredEntry.KV));
+            k = objectKey(key);
+            put = store().put(k, new StoredEntry(header, value).encode(StoredEntry.KV));
         } catch (BindingCallException e) {
             return CompletableFuture.failedFuture(e);
         }
+        cache.writeBegins(k);
+        KvReadCache.Copy written = new KvReadCache.Copy(value.length <= KvReadCache.MAX_VALUE_BYTES ? value.clone() : value, metadata, at);
+        put = put.whenComplete((o, e) -> cache.writeEnded(k, written, e == null && o.written(), clock.nowMs()));
         if (brokenEarlyAck) {
             return CompletableFuture.completedFuture(null); // BROKEN ON PURPOSE: acknowledged before the bucket has it
         }
@@ -127,7 +141,10 @@ public final class KvNamespaceHost {
             return refuse(r);
         }
         try {
-            return store().delete(objectKey(key)).thenApply(v -> null);
+            String k = objectKey(key);
+            CompletableFuture<Void> deleted = store().delete(k);
+            cache.writeBegins(k);
+            return deleted.whenComplete((v, e) -> cache.writeEnded(k, null, e == null, clock.nowMs())).thenApply(v -> null);
         } catch (BindingCallException e) {
             return CompletableFuture.failedFuture(e);
         }
@@ -178,7 +195,7 @@ public final class KvNamespaceHost {
             for (String k : p.keys()) {
                 String name = OrderedKeyCodec.decode(k.substring(prefix.length()));
                 if (name.startsWith(wanted)) {
-                    reads.add(read(name).thenApply(e -> e == null ? null : listed(name, e)));
+                    reads.add(read(name, Double.NaN, false).thenApply(e -> e == null ? null : listed(name, e)));
                 } else if (!reads.isEmpty() || keys.size() > 0) {
                     pastRun = true;
                     break;
@@ -214,7 +231,8 @@ public final class KvNamespaceHost {
         return o;
     }
 
-    private CompletableFuture<Entry> read(String key) {
+    /** @param cached whether this node's copy may answer (a list reads what it listed from the bucket itself) */
+    private CompletableFuture<Entry> read(String key, double cacheTtl, boolean cached) {
         String k;
         try {
             k = objectKey(key);
@@ -222,18 +240,25 @@ public final class KvNamespaceHost {
         } catch (BindingCallException e) {
             return CompletableFuture.failedFuture(e);
         }
-        return bucket.get(k).thenCompose(o -> {
-            if (o.isEmpty()) {
-                return CompletableFuture.completedFuture(null);
+        KvReadCache.Hit hit = cached ? cache.lookup(k, clock.nowMs(), cacheTtl) : null;
+        if (hit != null) {
+            return CompletableFuture.completedFuture(live(hit.copy()));
+        }
+        long ticket = cache.readBegins();
+        return bucket.get(k).thenApply(o -> {
+            KvReadCache.Copy copy = null;
+            if (o.isPresent()) {
+                StoredEntry s = StoredEntry.decode(StoredEntry.KV, o.get().bytes(), k);
+                copy = new KvReadCache.Copy(s.value(), s.header().getString("metadata"), s.header().getLong("expiration", -1L));
             }
-            StoredEntry s = StoredEntry.decode(StoredEntry.KV, o.get().bytes(), k);
-            long exp = s.header().getLong("expiration", -1L);
-            if (KvRules.expired(exp, clock.nowMs() / 1000)) {
-                // not deleted here: a read never writes (a put on another node may have just replaced it)
-                return CompletableFuture.completedFuture(null);
-            }
-            return CompletableFuture.completedFuture(new Entry(s.value(), s.header().getString("metadata"), exp));
+            cache.readAnswered(k, ticket, copy, clock.nowMs());
+            return live(copy);
         });
+    }
+
+    /** What a read answers with {@code copy}: null when missing or expired by now (a read never deletes: a put elsewhere may have replaced it). */
+    private Entry live(KvReadCache.Copy copy) {
+        return copy == null || KvRules.expired(copy.expiration(), clock.nowMs() / 1000) ? null : Entry.of(copy);
     }
 
     private String objectKey(String key) {

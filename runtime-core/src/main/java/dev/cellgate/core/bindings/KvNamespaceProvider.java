@@ -11,8 +11,9 @@ import java.util.regex.Pattern;
 /**
  * {@code kv_namespace}: a KV namespace whose entries live in the fleet bucket under
  * {@code kv/<namespace_id>/} ({@link KvNamespaceHost}); js-graal's {@code kv_namespace.js} is the
- * Workers API over it. Every node reads and writes the same objects, so a put on one node is read
- * on any other once its promise resolved.
+ * Workers API over it. Every node reads and writes the same objects; each keeps copies of what it
+ * read or wrote for up to a read's {@code cacheTtl} ({@link KvReadCache}, one per node), so a put on
+ * one node is read on another at once, or once that node's copy is older than the read's cacheTtl.
  */
 public final class KvNamespaceProvider implements BindingProvider {
     /** What a namespace id may be: it becomes a bucket key segment. Wrangler's are 32 hex digits. */
@@ -21,6 +22,9 @@ public final class KvNamespaceProvider implements BindingProvider {
     private final BucketStore bucket;
     private final Ticker clock;
     private final boolean brokenEarlyAck;
+    /** This node's copies of KV entries, shared by every namespace and instance (keyed by bucket key). */
+    private final KvReadCache cache = new KvReadCache(CACHE_BYTES);
+    static final long CACHE_BYTES = 32L * 1024 * 1024;
 
     /** @param bucket the fleet bucket, or null (deploy-tool's load check: every call is refused by name) */
     public KvNamespaceProvider(BucketStore bucket, Ticker clock) {
@@ -56,7 +60,7 @@ public final class KvNamespaceProvider implements BindingProvider {
 
     @Override
     public Object open(EnvBinding binding, InstanceHost host) {
-        return new KvNamespaceHost(bucket, binding.name(), binding.settings().getString("namespace_id"), clock, brokenEarlyAck);
+        return new KvNamespaceHost(bucket, binding.name(), binding.settings().getString("namespace_id"), clock, cache, brokenEarlyAck);
     }
 
     /** The bucket prefix of a namespace's entries (deploy-tool's {@code kv} commands use the same). */

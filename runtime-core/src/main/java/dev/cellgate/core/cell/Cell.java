@@ -1,5 +1,6 @@
 package dev.cellgate.core.cell;
 
+import dev.cellgate.core.observe.Errors;
 import dev.cellgate.core.cell.storage.SqliteCellStorage;
 import dev.cellgate.core.observe.LogContext;
 import dev.cellgate.core.observe.RuntimeMetrics;
@@ -459,7 +460,7 @@ final class Cell {
             return;
         }
         LOG.atWarn().setMessage("cell.reset").addKeyValue("scope", scope).addKeyValue("epoch", epoch)
-                .addKeyValue("cause", rootMessage(cause)).log();
+                .addKeyValue("cause", Errors.rootMessage(cause)).log();
         state = State.GONE;
         alarms.cancel();
         gate.lost(cause);
@@ -537,14 +538,6 @@ final class Cell {
             }
             instance = null;
         }
-    }
-
-    static String rootMessage(Throwable e) {
-        Throwable t = e;
-        while (t.getCause() != null && t.getCause() != t) {
-            t = t.getCause();
-        }
-        return t.getMessage() == null ? t.toString() : t.getMessage();
     }
 
     /** The cell stopped being resident here while the event was on its way: resolve again. */

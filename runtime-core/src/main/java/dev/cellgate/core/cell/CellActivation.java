@@ -1,5 +1,6 @@
 package dev.cellgate.core.cell;
 
+import dev.cellgate.core.observe.Errors;
 import dev.cellgate.core.cell.storage.SqliteCellStorage;
 import dev.cellgate.core.fleet.Acquisition;
 import dev.cellgate.core.fleet.OwnershipStore;
@@ -15,7 +16,6 @@ import dev.cellgate.core.spi.replication.CellReplica;
 import dev.cellgate.core.spi.replication.Replicator;
 import dev.cellgate.core.spi.replication.RestoreResult;
 import dev.cellgate.core.time.Ticker;
-import io.vertx.core.internal.VertxInternal;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -101,7 +101,7 @@ final class CellActivation {
     private CompletableFuture<Cell> construct(CellIdentity id, Acquisition.Acquired a, CellFiles files, Opened o, long t0,
                                               String cause, ActivationAttempt attempt) {
         String scope = id.scope();
-        CellExecutor executor = new CellExecutor(((VertxInternal) env.vertx()).createEventLoopContext(), scope);
+        CellExecutor executor = new CellExecutor(env.jsThreads().newContext(), scope);
         CellReplica replica;
         try {
             attempt.enter("attach replication");
@@ -150,7 +150,7 @@ final class CellActivation {
                 cell.alarms.rearm();
                 cell.reindexAlarm().exceptionally(e -> {
                     LOG.atWarn().setMessage("wake_index.reindex_failed").addKeyValue("scope", scope)
-                            .addKeyValue("error", Cell.rootMessage(e)).log();
+                            .addKeyValue("error", Errors.rootMessage(e)).log();
                     return null;
                 });
                 LOG.atInfo().setMessage("cell.activated").addKeyValue("scope", scope).addKeyValue("epoch", a.epoch())
@@ -176,7 +176,7 @@ final class CellActivation {
     private CompletableFuture<Cell> giveBack(String scope, Acquisition.Acquired a, Throwable e, String cause,
                                              ActivationAttempt attempt) {
         LogContext.run(cause, scope, () -> LOG.atWarn().setMessage("cell.activation_failed").addKeyValue("epoch", a.epoch())
-                .addKeyValue("error", Cell.rootMessage(e)).log());
+                .addKeyValue("error", Errors.rootMessage(e)).log());
         CompletableFuture<Void> dropped = !attempt.abandoned() ? CompletableFuture.completedFuture(null)
                 : CompletableFuture.runAsync(() -> {
                     try {
@@ -199,6 +199,9 @@ final class CellActivation {
     /** What an activation needs from the registry. */
     interface CellsContext {
         io.vertx.core.Vertx vertx();
+
+        /** Each cell's serial executor is an ordered context on these threads, never an event loop. */
+        dev.cellgate.core.worker.JsThreads jsThreads();
 
         CellsConfig config();
 

@@ -1,5 +1,6 @@
 package dev.cellgate.core.cell;
 
+import dev.cellgate.core.observe.Errors;
 import dev.cellgate.core.logic.AlarmRetry;
 import dev.cellgate.core.time.Ticker;
 import java.util.OptionalLong;
@@ -95,14 +96,14 @@ final class CellAlarms {
         java.util.OptionalLong delay = AlarmRetry.nextDelayMs(failed);
         if (delay.isEmpty()) {
             LOG.atError().setMessage("alarm.gave_up").addKeyValue("scope", cell.scope).addKeyValue("attempts", failed)
-                    .addKeyValue("error", Cell.rootMessage(error)).log();
+                    .addKeyValue("error", Errors.rootMessage(error)).log();
             retryCount = 0;
             cell.storage.deleteAlarm();
             return;
         }
         int next = AlarmRetry.retryCount(failed);
         LOG.atWarn().setMessage("alarm.retry").addKeyValue("scope", cell.scope).addKeyValue("retry_count", next)
-                .addKeyValue("delay_ms", delay.getAsLong()).addKeyValue("error", Cell.rootMessage(error)).log();
+                .addKeyValue("delay_ms", delay.getAsLong()).addKeyValue("error", Errors.rootMessage(error)).log();
         schedule(delay.getAsLong(), next);
     }
 }

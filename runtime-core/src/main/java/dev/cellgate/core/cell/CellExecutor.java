@@ -7,7 +7,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A cell's serial executor: tasks run in order on one Vert.x event-loop context, and each ends
+ * A cell's serial executor: tasks run in order on one ordered context of the JavaScript threads
+ * ({@link dev.cellgate.core.worker.JsThreads}, never an event loop), and each ends
  * with the cell's turn bookkeeping (commit the turn's writes, hand them to the output gate).
  * Everything that touches the cell's JavaScript or SQLite goes through here. Each task runs with
  * the cell's scope in the log context, so every line it writes names the cell.

@@ -1,5 +1,6 @@
 package dev.cellgate.core.cell;
 
+import dev.cellgate.core.observe.Errors;
 import dev.cellgate.core.fleet.OwnershipStore;
 import dev.cellgate.core.fleet.WakeIndex;
 import dev.cellgate.core.logic.WakeEntryVerdict;
@@ -15,6 +16,7 @@ import dev.cellgate.core.spi.js.StubCallException;
 import dev.cellgate.core.spi.js.StubChannel;
 import dev.cellgate.core.spi.replication.Replicator;
 import dev.cellgate.core.time.Ticker;
+import dev.cellgate.core.worker.JsThreads;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,6 +41,7 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
     private static final Logger LOG = LoggerFactory.getLogger(Cells.class);
     static final long SWEEP_MS = 1000;
 
+    private final JsThreads jsThreads;
     private final Vertx vertx;
     private final CellsConfig config;
     private final OwnershipStore ownership;
@@ -91,8 +94,17 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
         }
     }
 
+    /** With a JavaScript pool of the default size, as tests make them. */
     public Cells(Vertx vertx, CellsConfig config, OwnershipStore ownership, Replicator replicator, Supplier<LoadedScript> script,
                  Ticker ticker, Executor io, BooleanSupplier leaseValid, WakeIndex wakeIndex) {
+        this(vertx, new JsThreads(vertx, JsThreads.defaultSize(Runtime.getRuntime().availableProcessors()), 30_000L), config,
+                ownership, replicator, script, ticker, io, leaseValid, wakeIndex);
+    }
+
+    /** @param jsThreads where each cell's JavaScript and SQLite work runs, one ordered context per cell */
+    public Cells(Vertx vertx, JsThreads jsThreads, CellsConfig config, OwnershipStore ownership, Replicator replicator,
+                 Supplier<LoadedScript> script, Ticker ticker, Executor io, BooleanSupplier leaseValid, WakeIndex wakeIndex) {
+        this.jsThreads = jsThreads;
         this.wakeIndex = wakeIndex;
         this.vertx = vertx;
         this.config = config;
@@ -319,7 +331,7 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
                 releaseLate(scope, entry, cell, started);
             } else {
                 entries.remove(scope, entry);
-                woundDown(scope, entry, started, "gave the cell back: " + Cell.rootMessage(err));
+                woundDown(scope, entry, started, "gave the cell back: " + Errors.rootMessage(err));
             }
         });
         return out;
@@ -445,7 +457,7 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
             if (err != null) {
                 cell.reset(err);
                 finishRelease(scope, e, leaving, result, false, OptionalLong.empty(), t0, n0, cell,
-                        "flush failed: " + Cell.rootMessage(err));
+                        "flush failed: " + Errors.rootMessage(err));
                 return;
             }
             OptionalLong alarm = cell.storage.storedAlarm(); // flushed: what the next owner finds
@@ -460,7 +472,7 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
                     }
                 }
                 finishRelease(scope, e, leaving, result, released, alarm, t0, n0, cell,
-                        rerr != null ? Cell.rootMessage(rerr) : released ? why : "ownership had moved");
+                        rerr != null ? Errors.rootMessage(rerr) : released ? why : "ownership had moved");
             });
         })));
         return result;
@@ -663,6 +675,11 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
     @Override
     public Vertx vertx() {
         return vertx;
+    }
+
+    @Override
+    public JsThreads jsThreads() {
+        return jsThreads;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.cellgate.core.cell;
 
+import dev.cellgate.core.observe.Errors;
 import dev.cellgate.core.spi.js.OutcomeUnknownException;
 import dev.cellgate.core.spi.js.StubCallException;
 import dev.cellgate.core.spi.replication.CommitOutcomeUnknownException;
@@ -22,6 +23,6 @@ final class GateFailure {
                         + " read the state before retrying; " + u.getMessage(), gate);
             }
         }
-        return new StubCallException("the write this result follows did not become durable: " + Cell.rootMessage(gate), true, gate);
+        return new StubCallException("the write this result follows did not become durable: " + Errors.rootMessage(gate), true, gate);
     }
 }

@@ -1,5 +1,6 @@
 package dev.cellgate.core.cell;
 
+import dev.cellgate.core.observe.Errors;
 import dev.cellgate.core.spi.js.HibernatableSockets;
 import dev.cellgate.core.spi.js.WebSocketEnd;
 import dev.cellgate.core.spi.js.WsFrame;
@@ -109,7 +110,7 @@ public final class HostSockets implements HibernatableSockets {
         events.deliver(id, frame).whenComplete((v, e) -> {
             if (e != null) {
                 LOG.atDebug().setMessage("websocket.event_failed").addKeyValue("scope", scope).addKeyValue("socket", id)
-                        .addKeyValue("error", Cell.rootMessage(e)).log();
+                        .addKeyValue("error", Errors.rootMessage(e)).log();
             }
         });
     }

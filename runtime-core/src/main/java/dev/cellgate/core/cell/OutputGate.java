@@ -1,5 +1,6 @@
 package dev.cellgate.core.cell;
 
+import dev.cellgate.core.observe.Errors;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -59,7 +60,7 @@ final class OutputGate {
         lastCommit = CompletableFuture.failedFuture(cause);
         if (waiting != null) {
             waiting.completeExceptionally(new IllegalStateException("the turn's writes were never committed: "
-                    + Cell.rootMessage(cause)));
+                    + Errors.rootMessage(cause)));
         }
     }
 

@@ -156,6 +156,11 @@ public final class NodeConfig {
         return (int) (os.getTotalMemorySize() * 0.8 / (1024 * 1024));
     }
 
+    public int jsThreads() {
+        Integer v = (Integer) values.get(Settings.JS_THREADS);
+        return v != null ? v : dev.cellgate.core.worker.JsThreads.defaultSize(Runtime.getRuntime().availableProcessors());
+    }
+
     public int activations() {
         Integer v = (Integer) values.get(Settings.ACTIVATIONS);
         return v != null ? v : Math.min(Runtime.getRuntime().availableProcessors(), 128);

@@ -48,7 +48,9 @@ public final class Settings {
     public static final Setting PLUGINS_DIR = Setting.computed("CELLD_PLUGINS_DIR", TEXT, "plugins/ next to gateway.jar", "plugins directory, watched for new jars");
     public static final Setting IDLE_EVICT_MS = Setting.of("CELLD_IDLE_EVICT_MS", POSITIVE_INT, "300000", "evict a cell idle for this long (ms)");
     public static final Setting MAX_REQUEST_BODY_BYTES = Setting.of("CELLD_MAX_REQUEST_BODY_BYTES", POSITIVE_INT, "104857600", "largest request body accepted; larger gets 413");
-    public static final Setting CPU_MS = Setting.of("CELLD_CPU_MS", POSITIVE_INT, "30000", "CPU budget of one JavaScript event in ms; past it the event is interrupted");
+    public static final Setting CPU_MS = Setting.of("CELLD_CPU_MS", POSITIVE_INT, "30000", "CPU budget of one JavaScript event in ms, for Workers without their own limits.cpu_ms; past it the event is interrupted");
+    public static final Setting JS_THREADS = Setting.computed("CELLD_JS_THREADS", POSITIVE_INT, "max(8, 4 x cores)",
+            "threads JavaScript runs on, apart from the event loops: this many handlers may spin at once before other objects' events queue");
     public static final Setting STOP_GRACE_MS = Setting.computed("CELLD_STOP_GRACE_MS", POSITIVE_INT, "(unset)", "the orchestrator's stop grace period; the node refuses to start unless CELLD_SHUTDOWN_DRAIN_MS is below it");
     public static final Setting LOG_FORMAT = Setting.computed("CELLD_LOG_FORMAT", SettingType.LOG_FORMAT, "json (text on a terminal)", "log format: json lines or human-readable text");
     public static final Setting JIT = Setting.of("CELLD_JIT", BOOL, "1", "relaunch the JVM with the Graal JIT for JavaScript (0 runs interpreted)");
@@ -74,7 +76,7 @@ public final class Settings {
             BUCKET, S3_ENDPOINT, AWS_REGION, ADDR, INTERNAL_ADDR, ADVERTISE, NODE, WATCH, TTL_MS, CLOCK_SKEW_MS, RELEASES,
             SHUTDOWN_DRAIN_MS, WAKER_TICK_MS, MAX_RESIDENT_CELLS, RESIDENT_LOW_WATER, MAX_RSS_MB, ACTIVATIONS,
             ACTIVATION_DEADLINE_MS, OUTPUT_GATE, STORAGE_PROBE, FENCE_EXIT,
-            PLUGINS_DIR, IDLE_EVICT_MS, MAX_REQUEST_BODY_BYTES, CPU_MS, STOP_GRACE_MS, LOG_FORMAT, JIT, FILE_FSYNC, GCS_ENDPOINT, CACHE_MB, CF_HEADERS, ESBUILD,
+            PLUGINS_DIR, IDLE_EVICT_MS, MAX_REQUEST_BODY_BYTES, CPU_MS, JS_THREADS, STOP_GRACE_MS, LOG_FORMAT, JIT, FILE_FSYNC, GCS_ENDPOINT, CACHE_MB, CF_HEADERS, ESBUILD,
             OPERATOR_TOKEN, EGRESS_ALLOW, EGRESS_DENY);
 
     private static final Map<String, Setting> BY_ENV = new LinkedHashMap<>();

@@ -65,7 +65,8 @@ public record Deployment(Manifest manifest, Map<String, byte[]> modules) {
             files.put(ref.path(), new BundleModule(ref.moduleType(), modules.get(ref.path())));
         }
         return ScriptBundle.of(manifest.id(), manifest.name(), manifest.main(), files, vars, durableObjects,
-                manifest.compatibilityDate(), manifest.compatibilityFlags()).withBindings(others);
+                manifest.compatibilityDate(), manifest.compatibilityFlags()).withBindings(others)
+                .withCpuLimitMs(manifest.settings().cpuMs());
     }
 
     /** A {@code CELLD_VAR_*} override adds a var unless a binding of another type has that name. */

@@ -191,8 +191,7 @@ public record Manifest(
             List<String> flags = new ArrayList<>();
             o.getJsonArray("compatibility_flags", new JsonArray()).forEach(f -> flags.add((String) f));
             refuseFlagsNotActedOn(o.getString("id"), flags);
-            Object limits = o.getValue("limits");
-            Long cpuMs = limits == null ? null : ((JsonObject) limits).getLong("cpu_ms");
+            Long cpuMs = cpuMs(o.getValue("limits"));
             WorkerSettings settings = new WorkerSettings(
                     o.containsKey("assets") ? AssetsConfig.decode(o.getValue("assets")) : null,
                     QueueConsumer.decode(o.getJsonArray("queue_consumers", new JsonArray())), cpuMs, o.getString("environment"),
@@ -205,6 +204,33 @@ public record Manifest(
         } catch (ClassCastException | NullPointerException | IllegalArgumentException e) {
             throw new MalformedManifestException("manifest is malformed: " + e.getMessage());
         }
+    }
+
+    /**
+     * {@code limits}: only {@code cpu_ms}, checked as deploy-tool checks it. Anything else (a
+     * hand-written manifest, a newer deploy-tool) is refused by name: the node would run the
+     * deployment with that limit ignored.
+     */
+    private static Long cpuMs(Object limits) {
+        if (limits == null) {
+            return null;
+        }
+        if (!(limits instanceof JsonObject l)) {
+            throw new MalformedManifestException("manifest limits must be an object ({\"cpu_ms\": N}), got " + limits);
+        }
+        for (String k : l.fieldNames()) {
+            if (!k.equals("cpu_ms")) {
+                throw new MalformedManifestException("manifest limits." + k + " is not acted on by this node (it knows limits.cpu_ms only)");
+            }
+        }
+        if (!l.containsKey("cpu_ms")) {
+            return null;
+        }
+        String problem = dev.cellgate.core.logic.WorkerCpuLimit.problem(l.getValue("cpu_ms"));
+        if (problem != null) {
+            throw new MalformedManifestException("manifest " + problem);
+        }
+        return ((Number) l.getValue("cpu_ms")).longValue();
     }
 
     /**

@@ -8,8 +8,8 @@ import java.util.List;
 /**
  * What a manifest says about a Worker besides its code and its env: how its static assets are
  * served (null: it has none), the queues it consumes, its CPU limit per event ({@code limits.cpu_ms},
- * null: the node's {@code CELLD_CPU_MS}), the Wrangler environment it was pushed for (null: the top
- * level), and the hosting metadata keys of its config (recorded as written; they have no effect on
+ * 1..300000, {@link dev.cellgate.core.logic.WorkerCpuLimit}; null: the node's {@code CELLD_CPU_MS}),
+ * the Wrangler environment it was pushed for (null: the top level), and the hosting metadata keys of its config (recorded as written; they have no effect on
  * a self-hosted fleet, docs/configuration.md).
  */
 public record WorkerSettings(AssetsConfig assets, List<QueueConsumer> queueConsumers, Long cpuMs, String environment,
@@ -19,8 +19,8 @@ public record WorkerSettings(AssetsConfig assets, List<QueueConsumer> queueConsu
     public WorkerSettings {
         queueConsumers = List.copyOf(queueConsumers);
         hosting = hosting == null ? new JsonObject() : hosting.copy();
-        if (cpuMs != null && cpuMs <= 0) {
-            throw new IllegalArgumentException("limits.cpu_ms must be positive (got " + cpuMs + ")");
+        if (cpuMs != null && dev.cellgate.core.logic.WorkerCpuLimit.problem(cpuMs) != null) {
+            throw new IllegalArgumentException(dev.cellgate.core.logic.WorkerCpuLimit.problem(cpuMs));
         }
     }
 }

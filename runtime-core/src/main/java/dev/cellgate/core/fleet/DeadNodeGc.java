@@ -1,5 +1,6 @@
 package dev.cellgate.core.fleet;
 
+import dev.cellgate.core.observe.Errors;
 import dev.cellgate.core.logic.DeadNodeVerdict;
 import dev.cellgate.core.logic.GcBackoff;
 import dev.cellgate.core.logic.Keys;
@@ -128,11 +129,11 @@ public final class DeadNodeGc {
             }).handle((tally, e) -> {
                 if (e != null) {
                     failures.incrementAndGet();
-                    LOG.atWarn().setMessage("dead_node_gc.list_failed").addKeyValue("error", OwnershipStore.rootMessage(e)).log();
+                    LOG.atWarn().setMessage("dead_node_gc.list_failed").addKeyValue("error", Errors.rootMessage(e)).log();
                 } else {
                     tally.failures().forEach(t -> {
                         failures.incrementAndGet();
-                        LOG.atWarn().setMessage("dead_node_gc.node_failed").addKeyValue("error", OwnershipStore.rootMessage(t)).log();
+                        LOG.atWarn().setMessage("dead_node_gc.node_failed").addKeyValue("error", Errors.rootMessage(t)).log();
                     });
                 }
                 PassReport r = new PassReport(dead.get(), markers.get(), retired.get(), failures.get(), deferred.get(),
@@ -200,7 +201,7 @@ public final class DeadNodeGc {
                 }
                 failures.addAndGet(failed);
                 Throwable cause = e != null ? e : tally.failures().get(0);
-                backOff(node, OwnershipStore.rootMessage(cause));
+                backOff(node, Errors.rootMessage(cause));
                 return false;
             });
         }
@@ -211,7 +212,7 @@ public final class DeadNodeGc {
                     if (e != null) {
                         failures.incrementAndGet(); // the tombstone stays and reads as dead: next pass
                         LOG.atWarn().setMessage("dead_node_gc.delete_failed").addKeyValue("dead_node", node)
-                                .addKeyValue("error", OwnershipStore.rootMessage(e)).log();
+                                .addKeyValue("error", Errors.rootMessage(e)).log();
                     } else {
                         retired.incrementAndGet();
                     }

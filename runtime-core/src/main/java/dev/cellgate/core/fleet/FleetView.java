@@ -1,5 +1,6 @@
 package dev.cellgate.core.fleet;
 
+import dev.cellgate.core.observe.Errors;
 import dev.cellgate.core.logic.Keys;
 import dev.cellgate.core.logic.LeaseDeaths;
 import dev.cellgate.core.logic.Liveness;
@@ -75,9 +76,11 @@ public final class FleetView {
         stopped = true;
     }
 
+    /** The next refresh: after {@code refreshMs}, or just when a peer that stopped renewing can be judged dead. */
     private void scheduleRefresh() {
         if (!stopped) {
-            scheduler.after(refreshMs, () -> refresh().whenComplete((x, e) -> scheduleRefresh()));
+            long in = LeaseDeaths.nextLookInMs(knownLeases(), selfNode == null ? "" : selfNode, ticker.nowMs(), refreshMs, liveness);
+            scheduler.after(in, () -> refresh().whenComplete((x, e) -> scheduleRefresh()));
         }
     }
 
@@ -94,7 +97,7 @@ public final class FleetView {
             leases.keySet().removeIf(n -> !keys.contains(Keys.lease(n)));
             return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new));
         }).thenRun(this::reportDeaths).exceptionally(e -> {
-            LOG.atWarn().setMessage("fleet.refresh_failed").addKeyValue("error", OwnershipStore.rootMessage(e)).log();
+            LOG.atWarn().setMessage("fleet.refresh_failed").addKeyValue("error", Errors.rootMessage(e)).log();
             return null;
         });
     }

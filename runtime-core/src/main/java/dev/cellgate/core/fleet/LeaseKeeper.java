@@ -1,5 +1,6 @@
 package dev.cellgate.core.fleet;
 
+import dev.cellgate.core.observe.Errors;
 import dev.cellgate.core.logic.ClockCheck;
 import dev.cellgate.core.logic.Keys;
 import dev.cellgate.core.logic.LeaseRenewal;
@@ -375,7 +376,7 @@ public final class LeaseKeeper {
             synchronized (this) {
                 long answered = mono.elapsedMs();
                 if (e != null || o instanceof WriteOutcome.Ambiguous) {
-                    r = machine.failed(round, answered, e != null ? OwnershipStore.rootMessage(e) : ((WriteOutcome.Ambiguous) o).reason());
+                    r = machine.failed(round, answered, e != null ? Errors.rootMessage(e) : ((WriteOutcome.Ambiguous) o).reason());
                 } else {
                     WriteOutcome.Written ok = (WriteOutcome.Written) o;
                     r = machine.written(round, sentMono, answered, attempted.expiresMs());
@@ -425,7 +426,7 @@ public final class LeaseKeeper {
             synchronized (this) {
                 long answered = mono.elapsedMs();
                 if (e != null) {
-                    r = machine.failed(round, answered, OwnershipStore.rootMessage(e));
+                    r = machine.failed(round, answered, Errors.rootMessage(e));
                 } else {
                     OwnerLease found = decode(o, false);
                     r = machine.rejectedThenRead(round, found, self.node(), self.session(), answered);

@@ -1,5 +1,6 @@
 package dev.cellgate.core.fleet;
 
+import dev.cellgate.core.observe.Errors;
 import dev.cellgate.core.logic.AcquireDecision;
 import dev.cellgate.core.logic.Keys;
 import dev.cellgate.core.logic.Liveness;
@@ -107,7 +108,7 @@ public final class OwnershipStore {
                 }
                 return attempt(scope, n + 1, me);
             });
-        }).exceptionally(e -> new Acquisition.Unavailable("bucket error acquiring " + scope + ": " + rootMessage(e)));
+        }).exceptionally(e -> new Acquisition.Unavailable("bucket error acquiring " + scope + ": " + Errors.rootMessage(e)));
     }
 
     /**
@@ -171,7 +172,7 @@ public final class OwnershipStore {
         return store.put(Keys.marker(me.node(), me.session(), scope), new byte[0]).handle((o, e) -> {
             if (e != null || !(o instanceof WriteOutcome.Written)) {
                 LOG.atWarn().setMessage("cell.marker_failed").addKeyValue("scope", scope)
-                        .addKeyValue("error", e != null ? rootMessage(e) : o.toString()).log();
+                        .addKeyValue("error", e != null ? Errors.rootMessage(e) : o.toString()).log();
             }
             return null;
         });
@@ -180,7 +181,7 @@ public final class OwnershipStore {
     private CompletableFuture<Void> unmark(String scope) {
         return store.delete(Keys.marker(self.node(), self.session(), scope)).handle((o, e) -> {
             if (e != null) {
-                LOG.atWarn().setMessage("cell.unmark_failed").addKeyValue("scope", scope).addKeyValue("error", rootMessage(e)).log();
+                LOG.atWarn().setMessage("cell.unmark_failed").addKeyValue("scope", scope).addKeyValue("error", Errors.rootMessage(e)).log();
             }
             return null;
         });
@@ -228,13 +229,5 @@ public final class OwnershipStore {
 
     private static <T> CompletableFuture<T> done(T v) {
         return CompletableFuture.completedFuture(v);
-    }
-
-    static String rootMessage(Throwable e) {
-        Throwable t = e;
-        while (t.getCause() != null && t != t.getCause()) {
-            t = t.getCause();
-        }
-        return t.getMessage() == null ? t.toString() : t.getMessage();
     }
 }

@@ -1,5 +1,6 @@
 package dev.cellgate.core.fleet;
 
+import dev.cellgate.core.observe.Errors;
 import dev.cellgate.core.logic.Keys;
 import dev.cellgate.core.logic.NodeAuthority;
 import dev.cellgate.core.spi.bucket.BucketStore;
@@ -149,7 +150,7 @@ public final class Rejoin {
                 return;
             }
             Throwable c = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
-            failed(session, c instanceof LeaseKeeper.HeldByAnotherSession, OwnershipStore.rootMessage(c));
+            failed(session, c instanceof LeaseKeeper.HeldByAnotherSession, Errors.rootMessage(c));
         });
     }
 

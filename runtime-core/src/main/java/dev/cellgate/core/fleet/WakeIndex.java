@@ -1,5 +1,6 @@
 package dev.cellgate.core.fleet;
 
+import dev.cellgate.core.observe.Errors;
 import dev.cellgate.core.logic.Keys;
 import dev.cellgate.core.logic.WakeKeys;
 import dev.cellgate.core.spi.bucket.BucketException;
@@ -169,7 +170,7 @@ public final class WakeIndex {
         return store.delete(WakeKeys.key(alarmMs, scope)).handle((x, e) -> {
             if (e != null) {
                 LOG.atWarn().setMessage("wake_index.stale_entry").addKeyValue("scope", scope).addKeyValue("alarm_ms", alarmMs)
-                        .addKeyValue("error", OwnershipStore.rootMessage(e)).log();
+                        .addKeyValue("error", Errors.rootMessage(e)).log();
             }
             return null;
         });

@@ -1,5 +1,6 @@
 package dev.cellgate.core.fleet;
 
+import dev.cellgate.core.observe.Errors;
 import dev.cellgate.core.logic.Keys;
 import dev.cellgate.core.logic.LeaseDeaths;
 import dev.cellgate.core.logic.Liveness;
@@ -135,13 +136,17 @@ public final class Waker {
      * deployment (or of a class it now has), so their rest would only delay the alarms again.
      */
     public void scanSoon() {
+        entryMemory.clear();
+        requestPass();
+    }
+
+    private void requestPass() {
         synchronized (this) {
             if (stopped) {
                 return;
             }
             scanRequested = true;
         }
-        entryMemory.clear();
         scheduler.after(0, this::tick);
     }
 
@@ -151,7 +156,12 @@ public final class Waker {
      */
     public void nodeDied(String node, String session) {
         deadHolders.add(LeaseDeaths.key(node, session));
-        scanSoon();
+        requestPass(); // the rest of entries that failed stands: a death says nothing of why they failed
+    }
+
+    /** How many dead holders are remembered (tests: the set shrinks once the lease no longer names them). */
+    int deadHoldersRemembered() {
+        return deadHolders.size();
     }
 
     /** Stops ticking and cancels the pass; a held lease is given up so another node takes over at its next tick. */
@@ -197,7 +207,10 @@ public final class Waker {
             attempt = ++attempts;
         }
         return readLease().thenCompose(cur -> {
-            boolean holderDead = cur.record != null && deadHolders.contains(LeaseDeaths.key(cur.record.node(), cur.record.session()));
+            String holder = cur.record == null ? null : LeaseDeaths.key(cur.record.node(), cur.record.session());
+            boolean holderDead = holder != null && deadHolders.contains(holder);
+            // only the holder the lease names can matter: a dead process never names it again once it is taken
+            deadHolders.removeIf(k -> !k.equals(holder));
             WakerLease.Action action = WakerLease.decide(cur.record, cur.malformed, self.node(), self.session(), now, liveness, holderDead);
             if (action == WakerLease.Action.LEAVE) {
                 return CompletableFuture.completedFuture(false);
@@ -226,7 +239,7 @@ public final class Waker {
                 leaseAttemptInFlight = false;
                 boolean nowHolding = e == null && held && !stopped;
                 if (!nowHolding && holding) {
-                    LOG.atInfo().setMessage("waker.lease_lost").addKeyValue("error", e == null ? "" : OwnershipStore.rootMessage(e)).log();
+                    LOG.atInfo().setMessage("waker.lease_lost").addKeyValue("error", e == null ? "" : Errors.rootMessage(e)).log();
                 }
                 holding = nowHolding;
                 if (!holding) {
@@ -274,7 +287,7 @@ public final class Waker {
             return BoundedParallel.run(due.entries(), WAKE_PARALLELISM, en -> p.cancelled
                     ? CompletableFuture.completedFuture(null) : wakeOne(en, now, counts)).thenApply(t -> {
                         t.failures().forEach(err -> LOG.atWarn().setMessage("waker.entry_failed")
-                                .addKeyValue("error", OwnershipStore.rootMessage(err)).log());
+                                .addKeyValue("error", Errors.rootMessage(err)).log());
                         LOG.atInfo().setMessage("waker.scan").addKeyValue("due", due.entries().size())
                                 .addKeyValue("kept", counts.kept.get()).addKeyValue("dropped", counts.dropped.get())
                                 .addKeyValue("deleted", counts.deleted.get()).addKeyValue("failed", counts.failed.get())
@@ -282,7 +295,7 @@ public final class Waker {
                         return null;
                     });
         }).exceptionally(e -> {
-            LOG.atWarn().setMessage("waker.scan_failed").addKeyValue("error", OwnershipStore.rootMessage(e)).log();
+            LOG.atWarn().setMessage("waker.scan_failed").addKeyValue("error", Errors.rootMessage(e)).log();
             return null;
         }).thenCompose(x -> p.cancelled ? CompletableFuture.completedFuture(null) : gc.runPass(() -> p.cancelled))
                 .handle((x, e) -> {
@@ -320,7 +333,7 @@ public final class Waker {
             if (err != null || reply == WakeEntryVerdict.Reply.UNKNOWN) {
                 counts.failed.incrementAndGet();
                 LOG.atWarn().setMessage("waker.wake_failed").addKeyValue("scope", en.scope()).addKeyValue("entry", key)
-                        .addKeyValue("error", err == null ? "no verdict in the host's answer" : OwnershipStore.rootMessage(err))
+                        .addKeyValue("error", err == null ? "no verdict in the host's answer" : Errors.rootMessage(err))
                         .addKeyValue("next", v.why()).log();
             } else if (reply == WakeEntryVerdict.Reply.DROPPED) {
                 counts.dropped.incrementAndGet();
@@ -343,7 +356,7 @@ public final class Waker {
                     remember(key, verdict.afterWake(null, memoryOf(key), now, tickMs).memory());
                     counts.failed.incrementAndGet();
                     LOG.atWarn().setMessage("waker.entry_delete_failed").addKeyValue("scope", en.scope()).addKeyValue("entry", key)
-                            .addKeyValue("error", OwnershipStore.rootMessage(e)).log();
+                            .addKeyValue("error", Errors.rootMessage(e)).log();
                 } else {
                     remember(key, WakeEntryVerdict.Memory.NONE);
                     counts.deleted.incrementAndGet();

@@ -15,6 +15,8 @@ public final class KvRules {
     public static final int MAX_LIST_LIMIT = 1000;
     public static final int MIN_EXPIRATION_TTL_S = 60;
     public static final int MIN_CACHE_TTL_S = 30;
+    /** How long a node may answer reads from its own copy when the read names no {@code cacheTtl} (Cloudflare's default). */
+    public static final int DEFAULT_CACHE_TTL_S = 60;
 
     /** A refused call: {@code jsName} is the JavaScript error class. */
     public record Refusal(String jsName, String message) {
@@ -138,5 +140,16 @@ public final class KvRules {
 
     private static String whole(double d) {
         return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
+    }
+
+    /**
+     * Whether a copy this node cached at {@code cachedAtMs} (read from the bucket, or written here)
+     * may answer a read at {@code nowMs} that asked for {@code cacheTtl} seconds (NaN: absent, the
+     * default 60): Cloudflare's eventual consistency, where another location's write is seen once
+     * the reader's cached copy is older than its cacheTtl.
+     */
+    public static boolean cachedCopyServes(long cachedAtMs, long nowMs, double cacheTtl) {
+        double ttlS = Double.isNaN(cacheTtl) ? DEFAULT_CACHE_TTL_S : cacheTtl;
+        return nowMs - cachedAtMs < ttlS * 1000;
     }
 }

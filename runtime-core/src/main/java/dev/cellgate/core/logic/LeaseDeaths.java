@@ -45,4 +45,22 @@ public final class LeaseDeaths {
         }
         return new Look(List.copyOf(died), Set.copyOf(still));
     }
+
+    /**
+     * How long until the next look (ms, at least 1): the regular refresh, or sooner, the first moment
+     * a peer lease as last read can be judged dead (its expiry plus the margin). A crashed owner's
+     * cells and alarms then wait one bucket read past that moment, not up to a whole refresh more
+     * (SPEC §18: alarms within the lease TTL + 1 s after a crash). A live peer renews every TTL/3, so
+     * a fresh read of it never brings the look forward: only a peer that stopped renewing does.
+     */
+    public static long nextLookInMs(Collection<LeaseRecord> known, String selfNode, long nowMs, long refreshMs, Liveness liveness) {
+        long next = refreshMs;
+        for (LeaseRecord l : known) {
+            if (l.node().equals(selfNode) || !liveness.isLive(l, nowMs)) {
+                continue; // ours, or already dead (reported by the look just made)
+            }
+            next = Math.min(next, l.expiresMs() + liveness.appliedMarginMs() - nowMs);
+        }
+        return Math.max(1, next);
+    }
 }

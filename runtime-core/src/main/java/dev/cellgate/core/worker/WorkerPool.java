@@ -6,28 +6,57 @@ import dev.cellgate.core.spi.js.InstanceHost;
 import dev.cellgate.core.spi.js.LoadedScript;
 import dev.cellgate.core.spi.js.StubChannel;
 import dev.cellgate.core.spi.js.WorkerInstance;
+import dev.cellgate.core.logic.LaneChoice;
+import dev.cellgate.core.observe.LogContext;
 import io.vertx.core.Context;
+import io.vertx.core.internal.ContextInternal;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Stateless Worker instances, one per event-loop context and deployment. A new deployment is
- * installed atomically: new requests get instances of the new code; an old instance finishes
- * its in-flight requests (their response bodies included) and is closed when the last one ends.
+ * Stateless Worker instances, in lanes ({@link LaneChoice}): each lane is an ordered context on
+ * the JavaScript threads ({@link JsThreads}) holding an instance of the current code, never an
+ * event loop. A request hops from the event loop that read it to a lane, and its answer hops back;
+ * a handler spinning in one lane leaves the event loops and the other lanes free, and requests
+ * meanwhile go to the lanes that are not held.
+ *
+ * <p>A new deployment is installed atomically: new requests get instances of the new code; an old
+ * instance finishes its in-flight requests (their response bodies included) and is closed when the
+ * last one ends.
  */
 public final class WorkerPool {
     private static final Logger LOG = LoggerFactory.getLogger(WorkerPool.class);
+    /** How long a turn runs before its lane counts as held and requests pass it by. */
+    static final long HELD_AFTER_NANOS = 50_000_000L;
 
     private final StubChannel stubs;
-    private final Map<Context, Slot> slots = new ConcurrentHashMap<>();
+    private final JsThreads threads;
+    private final int maxLanes;
+    private final List<Lane> lanes = new CopyOnWriteArrayList<>();
+    /** Each event loop's preferred lane: requests of one loop keep meeting one warm instance. */
+    private final Map<Context, Integer> preferred = new ConcurrentHashMap<>();
     private volatile LoadedScript current;
 
-    public WorkerPool(StubChannel stubs) {
+    /**
+     * @param lanes    lanes opened at once (one per event loop keeps today's instance count)
+     * @param maxLanes the most lanes opened when all are held by long turns
+     */
+    public WorkerPool(StubChannel stubs, JsThreads threads, int lanes, int maxLanes) {
+        if (lanes < 1 || maxLanes < lanes) {
+            throw new IllegalArgumentException("lanes " + lanes + ", max " + maxLanes + ": need 1 <= lanes <= max");
+        }
         this.stubs = stubs;
+        this.threads = threads;
+        this.maxLanes = maxLanes;
+        for (int i = 0; i < lanes; i++) {
+            this.lanes.add(new Lane(threads.newContext()));
+        }
     }
 
     /** Makes {@code script} the code every new request runs. */
@@ -39,55 +68,67 @@ public final class WorkerPool {
         return current;
     }
 
-    /**
-     * Runs the Worker's fetch for a request that arrived on {@code ctx}; must be called on that
-     * context's thread. Fails with {@link IllegalStateException} when nothing is deployed.
-     */
-    public CompletableFuture<HttpResponseData> fetch(Context requestCtx, HttpRequestData request) {
-        // Vert.x runs each HTTP request on a DUPLICATE of the event loop's context (a new object per
-        // request): keyed by it, every request would build a fresh Worker instance (a new JS context).
-        Context ctx = requestCtx instanceof io.vertx.core.internal.ContextInternal ci ? ci.unwrap() : requestCtx;
-        LoadedScript script = current;
-        if (script == null) {
-            return CompletableFuture.failedFuture(new NoDeploymentException());
-        }
-        Slot s = slotFor(ctx, script);
-        s.inFlight++;
-        CompletableFuture<HttpResponseData> f;
-        try {
-            f = s.instance.fetch(request);
-        } catch (RuntimeException e) {
-            f = CompletableFuture.failedFuture(e);
-        }
-        // The request leaves the instance when its response body has flowed out, not when the
-        // headers are ready: a retired instance closed under a streaming body stalls the response.
-        Runnable left = () -> ctx.runOnContext(v -> {
-            s.inFlight--;
-            s.closeIfIdle();
-        });
-        return f.handle((r, e) -> {
-            if (e != null) {
-                left.run();
-                throw e instanceof java.util.concurrent.CompletionException ce ? ce : new java.util.concurrent.CompletionException(e);
-            }
-            return StreamedBodyEnd.watch(r, left);
-        });
+    /** Lanes open now (for tests and diagnostics). */
+    public int lanes() {
+        return lanes.size();
     }
 
     /**
-     * Runs the Worker's {@code scheduled()} for one cron occurrence on {@code ctx} (any thread may
-     * call: it hops onto the context), on the same stateless instance that context's requests use.
-     * Completes when the handler and its waitUntil have settled.
+     * Runs the Worker's fetch for a request that arrived on {@code requestCtx} (its event loop picks
+     * the preferred lane); any thread may call. The answer completes on the lane's thread. Fails
+     * with {@link IllegalStateException} when nothing is deployed.
      */
-    public CompletableFuture<Void> scheduled(Context ctx, String cron, long scheduledTimeMs) {
+    public CompletableFuture<HttpResponseData> fetch(Context requestCtx, HttpRequestData request) {
+        if (current == null) {
+            return CompletableFuture.failedFuture(new NoDeploymentException());
+        }
+        Lane lane = laneFor(requestCtx);
+        CompletableFuture<HttpResponseData> answer = new CompletableFuture<>();
+        lane.executor.execute(() -> {
+            try (LogContext.Scope scope = LogContext.enter(request.requestId(), null)) {
+                LoadedScript script = current;
+                Slot s = lane.slotFor(script, this);
+                s.inFlight++;
+                CompletableFuture<HttpResponseData> f;
+                try {
+                    f = s.instance.fetch(request);
+                } catch (RuntimeException e) {
+                    f = CompletableFuture.failedFuture(e);
+                }
+                // The request leaves the instance when its response body has flowed out, not when the
+                // headers are ready: a retired instance closed under a streaming body stalls the response.
+                Runnable left = () -> lane.executor.execute(() -> {
+                    s.inFlight--;
+                    s.closeIfIdle();
+                });
+                f.whenComplete((r, e) -> {
+                    if (e != null) {
+                        left.run();
+                        answer.completeExceptionally(e instanceof java.util.concurrent.CompletionException ce && ce.getCause() != null
+                                ? ce.getCause() : e);
+                    } else {
+                        answer.complete(StreamedBodyEnd.watch(r, left));
+                    }
+                });
+            }
+        });
+        return answer;
+    }
+
+    /**
+     * Runs the Worker's {@code scheduled()} for one cron occurrence (any thread may call), in a
+     * lane as requests are. Completes when the handler and its waitUntil have settled.
+     */
+    public CompletableFuture<Void> scheduled(String cron, long scheduledTimeMs) {
         CompletableFuture<Void> done = new CompletableFuture<>();
-        ctx.runOnContext(v -> {
+        Lane lane = laneFor(null);
+        lane.executor.execute(() -> {
             LoadedScript script = current;
             if (script == null) {
                 done.completeExceptionally(new NoDeploymentException());
                 return;
             }
-            Slot s = slotFor(ctx, script);
+            Slot s = lane.slotFor(script, this);
             s.inFlight++;
             CompletableFuture<Void> f;
             try {
@@ -95,7 +136,7 @@ public final class WorkerPool {
             } catch (RuntimeException e) {
                 f = CompletableFuture.failedFuture(e);
             }
-            f.whenComplete((r, e) -> ctx.runOnContext(x -> {
+            f.whenComplete((r, e) -> lane.executor.execute(() -> {
                 s.inFlight--;
                 s.closeIfIdle();
                 if (e != null) {
@@ -108,23 +149,32 @@ public final class WorkerPool {
         return done;
     }
 
-    /** The instance of the current code on {@code ctx}, made on first use; the one it replaces retires. */
-    private Slot slotFor(Context ctx, LoadedScript script) {
-        Slot slot = slots.get(ctx);
-        if (slot == null || slot.script != script) {
-            Slot old = slot;
-            slot = new Slot(script, script.newWorker(host(ctx)), ctx);
-            slots.put(ctx, slot);
-            if (old != null) {
-                old.retired = true;
-                old.closeIfIdle();
-            }
+    /** The lane a task from {@code from} (an event loop, or null) runs in: {@link LaneChoice} decides. */
+    private Lane laneFor(Context from) {
+        Context loop = from instanceof ContextInternal ci ? ci.unwrap() : from;
+        int want = loop == null ? 0 : preferred.computeIfAbsent(loop, k -> preferred.size());
+        List<Lane> now = List.copyOf(lanes);
+        long[] started = new long[now.size()];
+        for (int i = 0; i < started.length; i++) {
+            started[i] = now.get(i).executor.turnStartedNanos();
         }
-        return slot;
+        int i = LaneChoice.choose(started, want, System.nanoTime(), HELD_AFTER_NANOS, maxLanes);
+        if (i != LaneChoice.NEW_LANE) {
+            return now.get(i);
+        }
+        synchronized (lanes) {
+            if (lanes.size() >= maxLanes) {
+                return lanes.get(Math.floorMod(want, lanes.size()));
+            }
+            Lane opened = new Lane(threads.newContext());
+            lanes.add(opened);
+            LOG.atInfo().setMessage("worker.lane_opened").addKeyValue("lanes", lanes.size())
+                    .addKeyValue("reason", "every lane is held by a turn longer than " + HELD_AFTER_NANOS / 1_000_000 + " ms").log();
+            return opened;
+        }
     }
 
-    private InstanceHost host(Context ctx) {
-        Executor ex = new ContextExecutor(ctx);
+    private InstanceHost host(Executor ex) {
         return new InstanceHost() {
             @Override
             public Executor executor() {
@@ -138,23 +188,46 @@ public final class WorkerPool {
         };
     }
 
-    /** One Worker instance on one context; touched only on that context's thread. */
+    /** One lane: its serial executor and the instance of the current code in it (touched only on the lane). */
+    private static final class Lane {
+        final LaneExecutor executor;
+        Slot slot;
+
+        Lane(Context ctx) {
+            this.executor = new LaneExecutor(ctx);
+        }
+
+        /** The instance of the current code in this lane, made on first use; the one it replaces retires. */
+        Slot slotFor(LoadedScript script, WorkerPool pool) {
+            if (slot == null || slot.script != script) {
+                Slot old = slot;
+                slot = new Slot(script, script.newWorker(pool.host(executor)), executor);
+                if (old != null) {
+                    old.retired = true;
+                    old.closeIfIdle();
+                }
+            }
+            return slot;
+        }
+    }
+
+    /** One Worker instance in one lane; touched only on that lane's thread. */
     private static final class Slot {
         /** How often a retired instance with work still in flight looks again. */
         static final long RECHECK_MS = 1_000;
 
         final LoadedScript script;
         final WorkerInstance instance;
-        final Context ctx;
+        final LaneExecutor lane;
         int inFlight;
         boolean retired;
         boolean closed;
         boolean recheckPending;
 
-        Slot(LoadedScript script, WorkerInstance instance, Context ctx) {
+        Slot(LoadedScript script, WorkerInstance instance, LaneExecutor lane) {
             this.script = script;
             this.instance = instance;
-            this.ctx = ctx;
+            this.lane = lane;
         }
 
         /**
@@ -170,7 +243,7 @@ public final class WorkerPool {
             if (instance.eventsInFlight() > 0) {
                 if (!recheckPending) {
                     recheckPending = true;
-                    ctx.owner().setTimer(RECHECK_MS, id -> ctx.runOnContext(v -> {
+                    lane.context().owner().setTimer(RECHECK_MS, id -> lane.execute(() -> {
                         recheckPending = false;
                         closeIfIdle();
                     }));

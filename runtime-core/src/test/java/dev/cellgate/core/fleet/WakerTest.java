@@ -184,6 +184,48 @@ class WakerTest {
         assertThat(woken).containsExactly(scope(1));
     }
 
+    /**
+     * A peer's death says nothing about why other entries failed: their rest stands (only a
+     * deployment load, which is what they may have been missing, forgets it).
+     */
+    @Test
+    void nodeDiedScansButKeepsTheRestOfEntriesThatFailed() throws Exception {
+        alarm(1, T0 - 1_000);
+        ManualScheduler sched = new ManualScheduler(T0);
+        Waker w = waker("n1", 0, (scope, minute) -> {
+            woken.add(scope);
+            return CompletableFuture.failedFuture(new IllegalStateException("the cell's storage is unreadable"));
+        }, sched);
+        w.tick().get(60, TimeUnit.SECONDS);
+        w.currentPass().get(60, TimeUnit.SECONDS);
+        assertThat(woken).hasSize(1);
+        w.nodeDied("gone", "s-gone");
+        assertThat(w.tick().get(60, TimeUnit.SECONDS).passStarted()).isTrue(); // the tick nodeDied asks for
+        w.currentPass().get(60, TimeUnit.SECONDS);
+        assertThat(woken).as("the failed entry still rests").hasSize(1);
+    }
+
+    /** What the waker remembers of dead holders is dropped once the lease no longer names them: it cannot grow without bound. */
+    @Test
+    void aDeadHolderIsForgottenOnceItsWakerLeaseIsTaken() throws Exception {
+        bucket.put(Keys.WAKER, new WakerLeaseRecord("gone", "s-gone", T0 + TTL).encode()).get();
+        ManualScheduler sched = new ManualScheduler(T0);
+        Waker w = waker("n1", 0, recording(), sched);
+        w.nodeDied("gone", "s-gone");
+        w.nodeDied("other", "s-other"); // held no waker lease
+        sched.advanceTo(T0);
+        await(() -> {
+            try {
+                return lease().node().equals("n1");
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        w.currentPass().get(60, TimeUnit.SECONDS);
+        w.tick().get(60, TimeUnit.SECONDS); // renews: the lease names only n1 now
+        assertThat(w.deadHoldersRemembered()).isZero();
+    }
+
     static void await(java.util.function.BooleanSupplier c) throws InterruptedException {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (!c.getAsBoolean()) {

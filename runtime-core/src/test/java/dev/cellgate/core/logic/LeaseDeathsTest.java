@@ -42,4 +42,19 @@ class LeaseDeathsTest {
         assertThat(WakerLease.decide(new WakerLeaseRecord("a", "x", 0), false, "a", "x", 11_000, MARGIN, true))
                 .as("ours stays a renewal").isEqualTo(WakerLease.Action.RENEW);
     }
+
+    @Test
+    void theNextLookComesJustWhenAPeerLeaseCanFirstBeJudgedDeadWhenThatIsBeforeTheRefresh() {
+        // b expires at 10 000: with the 500 ms margin it can be judged dead from 10 500 on
+        LeaseRecord b = lease("b", "s1", 10_000);
+        assertThat(LeaseDeaths.nextLookInMs(List.of(b), "a", 10_000, 1_000, MARGIN)).isEqualTo(500);
+        assertThat(LeaseDeaths.nextLookInMs(List.of(b), "a", 9_000, 1_000, MARGIN)).as("the refresh comes first").isEqualTo(1_000);
+        assertThat(LeaseDeaths.nextLookInMs(List.of(b, lease("c", "s1", 9_800)), "a", 10_000, 1_000, MARGIN))
+                .as("the earliest peer").isEqualTo(300);
+        assertThat(LeaseDeaths.nextLookInMs(List.of(lease("a", "s1", 10_000)), "a", 10_000, 1_000, MARGIN))
+                .as("not our own lease").isEqualTo(1_000);
+        assertThat(LeaseDeaths.nextLookInMs(List.of(b), "a", 10_600, 1_000, MARGIN))
+                .as("already dead: reported by this look, nothing to wait for").isEqualTo(1_000);
+        assertThat(LeaseDeaths.nextLookInMs(List.of(b), "a", 10_499, 1_000, MARGIN)).as("never less than 1 ms").isEqualTo(1);
+    }
 }

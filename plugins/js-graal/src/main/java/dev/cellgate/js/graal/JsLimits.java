@@ -1,5 +1,6 @@
 package dev.cellgate.js.graal;
 
+import dev.cellgate.core.logic.WorkerCpuLimit;
 import dev.cellgate.core.spi.js.JsEngineConfig;
 
 /**
@@ -7,7 +8,9 @@ import dev.cellgate.core.spi.js.JsEngineConfig;
  *
  * <p>{@code cpuBudgetMs}: CPU time (per-thread CPU clock, summed over every turn the event runs,
  * including its timers, continuations and {@code waitUntil} work) after which the event is
- * interrupted. From {@code CELLD_CPU_MS}.
+ * interrupted. The engine's is {@code CELLD_CPU_MS}; a deployment with its own
+ * {@code limits.cpu_ms} gets {@link #forWorker} of it, which replaces the engine's, above or below.
+ * {@code cpuBudgetSetting} names where the budget came from, for the error a stopped event gets.
  *
  * <p>{@code maxEventAllocatedBytes}: bytes an event may allocate in total (the JVM's per-thread
  * allocation counter, summed over its turns) before it is interrupted as an allocation bomb. The
@@ -22,15 +25,36 @@ import dev.cellgate.core.spi.js.JsEngineConfig;
  * <p>{@code blockConcurrencyTimeoutMs}: how long a Durable Object's {@code blockConcurrencyWhile}
  * may hold its input gate before the object is reset (Cloudflare: 30 s).
  */
-public record JsLimits(long cpuBudgetMs, long maxEventAllocatedBytes, long watchdogIntervalMs, long blockConcurrencyTimeoutMs) {
+public record JsLimits(long cpuBudgetMs, long maxEventAllocatedBytes, long watchdogIntervalMs, long blockConcurrencyTimeoutMs,
+                       String cpuBudgetSetting) {
     public static final long ALLOCATION_CAP = 2L << 30;
     public static final long BLOCK_CONCURRENCY_TIMEOUT_MS = 30_000;
+    /** The node setting the engine's budget comes from. */
+    public static final String NODE_SETTING = "CELLD_CPU_MS";
 
     public JsLimits(long cpuBudgetMs, long maxEventAllocatedBytes, long watchdogIntervalMs) {
         this(cpuBudgetMs, maxEventAllocatedBytes, watchdogIntervalMs, BLOCK_CONCURRENCY_TIMEOUT_MS);
     }
 
+    public JsLimits(long cpuBudgetMs, long maxEventAllocatedBytes, long watchdogIntervalMs, long blockConcurrencyTimeoutMs) {
+        this(cpuBudgetMs, maxEventAllocatedBytes, watchdogIntervalMs, blockConcurrencyTimeoutMs, NODE_SETTING);
+    }
+
+    /**
+     * The limits of a deployment's events: its own {@code limits.cpu_ms} when it sets one (the
+     * Worker's limit is its limit, as on Cloudflare), else these; every other limit stays the engine's.
+     */
+    public JsLimits forWorker(Long workerCpuMs) {
+        if (workerCpuMs == null) {
+            return this;
+        }
+        return new JsLimits(workerCpuMs, maxEventAllocatedBytes, watchdogIntervalMs, blockConcurrencyTimeoutMs, WorkerCpuLimit.SETTING);
+    }
+
     public JsLimits {
+        if (cpuBudgetSetting == null || cpuBudgetSetting.isBlank()) {
+            throw new IllegalArgumentException("cpuBudgetSetting must name where the budget comes from");
+        }
         if (blockConcurrencyTimeoutMs <= 0) {
             throw new IllegalArgumentException("blockConcurrencyTimeoutMs must be positive, got " + blockConcurrencyTimeoutMs);
         }

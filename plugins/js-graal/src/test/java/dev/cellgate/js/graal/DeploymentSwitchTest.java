@@ -161,7 +161,8 @@ class DeploymentSwitchTest {
                         return cells.releaseExport(node, key);
                     }
                 };
-                dev.cellgate.core.worker.WorkerPool pool = new dev.cellgate.core.worker.WorkerPool(remote);
+                dev.cellgate.core.worker.WorkerPool pool = new dev.cellgate.core.worker.WorkerPool(remote,
+                        new dev.cellgate.core.worker.JsThreads(engine.vertx, 8, 30_000L), 2, 4);
                 pool.install(v1);
                 List<io.vertx.core.Context> loops = List.of(engine.vertx.getOrCreateContext(), engine.vertx.getOrCreateContext());
                 AtomicBoolean stop = new AtomicBoolean();

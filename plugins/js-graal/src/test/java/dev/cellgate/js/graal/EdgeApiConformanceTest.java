@@ -5,10 +5,9 @@ import dev.cellgate.js.graal.support.Differential;
 import dev.cellgate.js.graal.support.TestEngine;
 import java.nio.file.Path;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The differential harness for HTMLRewriter, the Cache API and {@code request.cf}: each fixture runs
@@ -30,17 +29,8 @@ import org.junit.jupiter.api.TestFactory;
 class EdgeApiConformanceTest {
     static final String NO_ORIGIN = "http://127.0.0.1:9"; // no case fetches outbound successfully
 
-    static TestEngine engine;
-
-    @BeforeAll
-    static void start() {
-        engine = new TestEngine();
-    }
-
-    @AfterAll
-    static void stop() {
-        engine.close();
-    }
+    @RegisterExtension
+    static final TestEngine engine = new TestEngine();
 
     @TestFactory
     Stream<DynamicTest> htmlRewriter() throws Exception {

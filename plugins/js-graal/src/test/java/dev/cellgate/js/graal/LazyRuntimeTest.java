@@ -9,23 +9,13 @@ import dev.cellgate.js.graal.support.TestWorker;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The runtime files that load on first use (lazy.js): all of them load, and only when touched. */
 class LazyRuntimeTest {
-    static TestEngine engine;
-
-    @BeforeAll
-    static void start() {
-        engine = new TestEngine();
-    }
-
-    @AfterAll
-    static void stop() {
-        engine.close();
-    }
+    @RegisterExtension
+    static final TestEngine engine = new TestEngine();
 
     static final String NAMES = "['Event', 'EventTarget', 'CustomEvent', 'AbortController', 'AbortSignal', 'URL', 'URLSearchParams',"
             + " 'ReadableStream', 'ReadableStreamDefaultController', 'ReadableStreamDefaultReader', 'ReadableStreamBYOBReader',"

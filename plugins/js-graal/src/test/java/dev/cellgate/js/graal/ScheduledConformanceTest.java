@@ -15,9 +15,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Cron triggers' {@code scheduled(controller, env, ctx)} (issue 21 item 6) on workerd (miniflare's
@@ -31,17 +30,8 @@ class ScheduledConformanceTest {
     static final JsonArray EVENTS = new JsonArray()
             .add(new JsonObject().put("cron", "*/5 * * * *").put("scheduledTime", 1709632800000L))
             .add(new JsonObject().put("cron", "59 23 LW * *").put("scheduledTime", 1709769540000L));
-    static TestEngine engine;
-
-    @BeforeAll
-    static void start() {
-        engine = new TestEngine();
-    }
-
-    @AfterAll
-    static void stop() {
-        engine.close();
-    }
+    @RegisterExtension
+    static final TestEngine engine = new TestEngine();
 
     @Test
     void theHandlerSeesWhatWorkerdShowsIt() throws Exception {

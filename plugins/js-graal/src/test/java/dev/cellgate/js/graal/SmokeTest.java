@@ -5,22 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cellgate.js.graal.support.Bundles;
 import dev.cellgate.js.graal.support.TestEngine;
 import dev.cellgate.js.graal.support.TestWorker;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class SmokeTest {
-    static TestEngine engine;
-
-    @BeforeAll
-    static void start() {
-        engine = new TestEngine();
-    }
-
-    @AfterAll
-    static void stop() {
-        engine.close();
-    }
+    @RegisterExtension
+    static final TestEngine engine = new TestEngine();
 
     @Test
     void helloWorld() throws Exception {

@@ -4,10 +4,9 @@ import dev.cellgate.js.graal.support.Differential;
 import dev.cellgate.js.graal.support.TestEngine;
 import java.nio.file.Path;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The differential harness for WebCrypto: the fixture in {@code src/test/resources/conformance-crypto}
@@ -20,17 +19,8 @@ class WebCryptoConformanceTest {
     static final Path FIXTURE = Path.of("src/test/resources/conformance-crypto");
     static final int MIN_CASES = 60;
 
-    static TestEngine engine;
-
-    @BeforeAll
-    static void start() {
-        engine = new TestEngine();
-    }
-
-    @AfterAll
-    static void stop() {
-        engine.close();
-    }
+    @RegisterExtension
+    static final TestEngine engine = new TestEngine();
 
     @TestFactory
     Stream<DynamicTest> sameAnswersAsWorkerd() throws Exception {

@@ -4,10 +4,9 @@ import dev.cellgate.js.graal.support.Differential;
 import dev.cellgate.js.graal.support.TestEngine;
 import java.nio.file.Path;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The differential conformance harness for WebSockets: the fixture in
@@ -21,17 +20,8 @@ class WebSocketConformanceTest {
     static final Path FIXTURE = Path.of("src/test/resources/conformance-ws");
     static final int MIN_CASES = 8;
 
-    static TestEngine engine;
-
-    @BeforeAll
-    static void start() {
-        engine = new TestEngine();
-    }
-
-    @AfterAll
-    static void stop() {
-        engine.close();
-    }
+    @RegisterExtension
+    static final TestEngine engine = new TestEngine();
 
     @TestFactory
     Stream<DynamicTest> sameAnswersAsWorkerd() throws Exception {

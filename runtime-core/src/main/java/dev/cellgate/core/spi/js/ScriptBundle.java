@@ -23,6 +23,9 @@ import java.util.Map;
  *                            as ES modules)
  * @param bindings            the env's other bindings (secrets, KV, …), each served by the node's
  *                            {@link BindingProvider} of its type ({@link EnvBinding})
+ * @param cpuLimitMs          the Worker's own CPU budget per event ({@code limits.cpu_ms}), for every event of
+ *                            every instance of this deployment, its Durable Objects' too; null: the engine's
+ *                            default ({@link JsEngineConfig#cpuBudgetMs()}, {@code CELLD_CPU_MS})
  */
 public record ScriptBundle(
         String deploymentId,
@@ -34,9 +37,13 @@ public record ScriptBundle(
         String compatibilityDate,
         List<String> compatibilityFlags,
         Map<String, BundleModule> files,
-        List<EnvBinding> bindings) {
+        List<EnvBinding> bindings,
+        Long cpuLimitMs) {
 
     public ScriptBundle {
+        if (cpuLimitMs != null && cpuLimitMs <= 0) {
+            throw new IllegalArgumentException("cpuLimitMs must be positive, got " + cpuLimitMs);
+        }
         Map<String, BundleModule> all = new LinkedHashMap<>();
         modules.forEach((path, source) -> all.put(path, BundleModule.esModule(source)));
         for (Map.Entry<String, BundleModule> f : files.entrySet()) {
@@ -73,6 +80,14 @@ public record ScriptBundle(
         }
     }
 
+    /** A bundle without a CPU limit of its own (the engine's default applies). */
+    public ScriptBundle(String deploymentId, String scriptName, String mainModule, Map<String, String> modules,
+                        Map<String, String> vars, Map<String, String> durableObjects, String compatibilityDate,
+                        List<String> compatibilityFlags, Map<String, BundleModule> files, List<EnvBinding> bindings) {
+        this(deploymentId, scriptName, mainModule, modules, vars, durableObjects, compatibilityDate, compatibilityFlags, files,
+                bindings, null);
+    }
+
     /** A bundle of ES modules only (path to source text), as every deployment was before module types. */
     public ScriptBundle(String deploymentId, String scriptName, String mainModule, Map<String, String> modules,
                         Map<String, String> vars, Map<String, String> durableObjects, String compatibilityDate,
@@ -100,6 +115,12 @@ public record ScriptBundle(
     /** The same bundle with these other bindings. */
     public ScriptBundle withBindings(List<EnvBinding> envBindings) {
         return new ScriptBundle(deploymentId, scriptName, mainModule, Map.of(), vars, durableObjects, compatibilityDate,
-                compatibilityFlags, files, envBindings);
+                compatibilityFlags, files, envBindings, cpuLimitMs);
+    }
+
+    /** The same bundle with the Worker's own CPU limit per event (null: the engine's default). */
+    public ScriptBundle withCpuLimitMs(Long ms) {
+        return new ScriptBundle(deploymentId, scriptName, mainModule, Map.of(), vars, durableObjects, compatibilityDate,
+                compatibilityFlags, files, bindings, ms);
     }
 }

@@ -7,6 +7,7 @@ import dev.cellgate.core.spi.js.HttpRequestData;
 import dev.cellgate.core.spi.js.HttpResponseData;
 import dev.cellgate.core.spi.js.ScriptLoadException;
 import dev.cellgate.js.graal.GraalJsEngine;
+import dev.cellgate.js.graal.JsLimits;
 import dev.cellgate.js.graal.host.BodyArgs;
 import dev.cellgate.js.graal.host.CellBridge;
 import dev.cellgate.js.graal.host.HeaderLines;
@@ -34,15 +35,16 @@ final class GraalCellInstance implements CellInstance {
         this.runtime = runtime;
     }
 
-    static GraalCellInstance construct(GraalJsEngine engine, BundleFileSystem fs, Source main, String bundleJson,
+    /** {@code limits}: the deployment's ({@link GraalLoadedScript}), which may carry its own limits.cpu_ms. */
+    static GraalCellInstance construct(GraalJsEngine engine, JsLimits limits, BundleFileSystem fs, Source main, String bundleJson,
                                        DeploymentBindings bindings,
                                        String className, CellIdentity id, CellHost host) throws ScriptLoadException {
         BundleRuntime runtime = new BundleRuntime(engine, main, bundleJson, fs.modules(), bindings).forCell();
         StorageBridge storage = new StorageBridge(host::storage);
-        JsInstance instance = new JsInstance(host, engine.watchdog(), engine.limits(), () -> engine.newContext(fs),
+        JsInstance instance = new JsInstance(host, engine.watchdog(), limits, () -> engine.newContext(fs),
                 (inst, context) -> {
                     Runnable release = runtime.setUp(inst, context);
-                    CellBridge cell = new CellBridge(inst, engine.http().vertx(), engine.limits().blockConcurrencyTimeoutMs(),
+                    CellBridge cell = new CellBridge(inst, engine.http().vertx(), limits.blockConcurrencyTimeoutMs(),
                             engine.gatesEnforced());
                     runtime.internal().getMember("constructCell").executeVoid(className, id.hex(), id.name(), storage, cell);
                     return () -> {

@@ -14,6 +14,7 @@ import dev.cellgate.core.spi.js.StubCallException;
 import dev.cellgate.core.spi.js.StubChannel;
 import dev.cellgate.core.spi.js.WorkerInstance;
 import dev.cellgate.js.graal.GraalJsEngine;
+import dev.cellgate.js.graal.JsLimits;
 import dev.cellgate.js.graal.instance.JsException;
 import dev.cellgate.js.graal.instance.JsInstance;
 import dev.cellgate.js.graal.instance.ResultEvent;
@@ -49,6 +50,8 @@ public final class GraalLoadedScript implements LoadedScript {
     private final String bundleJson;
     private final Set<String> exportedClasses;
     private final DeploymentBindings bindings;
+    /** This deployment's limits: the engine's, with its own limits.cpu_ms when it sets one. */
+    private final JsLimits limits;
     private final AtomicReference<Probe> spare;
 
     /** The load-time instance, kept for the first Worker. */
@@ -56,8 +59,9 @@ public final class GraalLoadedScript implements LoadedScript {
     }
 
     private GraalLoadedScript(GraalJsEngine engine, ScriptBundle bundle, BundleFileSystem fs, Source main, String json,
-                              Set<String> exported, DeploymentBindings bindings, Probe spare) {
+                              Set<String> exported, DeploymentBindings bindings, JsLimits limits, Probe spare) {
         this.engine = engine;
+        this.limits = limits;
         this.bindings = bindings;
         this.bundle = bundle;
         this.fileSystem = fs;
@@ -103,7 +107,8 @@ public final class GraalLoadedScript implements LoadedScript {
                 .put("durableObjects", new JsonObject(new HashMap<>(bundle.durableObjects())))
                 .put("bindings", bindings.json())
                 .put("node", NodeModulesConfig.json(node, textBindings(bundle)));
-        Probe probe = probe(engine, bundle, fs, main, json.encode(), bindings);
+        JsLimits limits = engine.limits().forWorker(bundle.cpuLimitMs());
+        Probe probe = probe(engine, bundle, fs, main, json.encode(), bindings, limits);
         Set<String> exported;
         try {
             exported = exportedClasses(probe.runtime());
@@ -118,7 +123,7 @@ public final class GraalLoadedScript implements LoadedScript {
             probe.instance().close();
             throw e;
         }
-        return new GraalLoadedScript(engine, bundle, fs, main, json.encode(), Set.copyOf(exported), bindings, probe);
+        return new GraalLoadedScript(engine, bundle, fs, main, json.encode(), Set.copyOf(exported), bindings, limits, probe);
     }
 
     /** The Worker's string bindings, vars and secrets: workerd's process.env (nodejs_compat) holds them. */
@@ -143,10 +148,10 @@ public final class GraalLoadedScript implements LoadedScript {
      * loading thread; its host queues whatever it schedules until a Worker adopts it.
      */
     private static Probe probe(GraalJsEngine engine, ScriptBundle bundle, BundleFileSystem fs, Source main, String json,
-                               DeploymentBindings bindings) throws ScriptLoadException {
+                               DeploymentBindings bindings, JsLimits limits) throws ScriptLoadException {
         BundleRuntime runtime = new BundleRuntime(engine, main, json, fs.modules(), bindings);
         AdoptableHost host = new AdoptableHost();
-        JsInstance probe = new JsInstance(host, engine.watchdog(), engine.limits(), () -> engine.newContext(fs), (inst, context) -> {
+        JsInstance probe = new JsInstance(host, engine.watchdog(), limits, () -> engine.newContext(fs), (inst, context) -> {
             Runnable release = runtime.setUp(inst, context);
             parseUnimported(bundle, fs, context);
             return release;
@@ -244,7 +249,7 @@ public final class GraalLoadedScript implements LoadedScript {
             return new GraalWorkerInstance(first.instance(), first.runtime());
         }
         BundleRuntime runtime = new BundleRuntime(engine, main, bundleJson, fileSystem.modules(), bindings);
-        JsInstance instance = new JsInstance(host, engine.watchdog(), engine.limits(), () -> engine.newContext(fileSystem),
+        JsInstance instance = new JsInstance(host, engine.watchdog(), limits, () -> engine.newContext(fileSystem),
                 runtime::setUp, "worker " + bundle.scriptName() + "#" + INSTANCES.incrementAndGet());
         return new GraalWorkerInstance(instance, runtime);
     }
@@ -254,7 +259,7 @@ public final class GraalLoadedScript implements LoadedScript {
         if (!exportedClasses.contains(className)) {
             throw new ScriptLoadException("the deployment exports no class " + className + " (exported: " + exportedClasses + ")");
         }
-        return GraalCellInstance.construct(engine, fileSystem, main, bundleJson, bindings, className, id, host);
+        return GraalCellInstance.construct(engine, limits, fileSystem, main, bundleJson, bindings, className, id, host);
     }
 
     /** Drops the load-time context if no Worker took it. Compiled code belongs to the shared engine. */

@@ -348,7 +348,8 @@ public final class JsInstance {
         return open.inFlight();
     }
 
-    void checkLimits(JsLimits ignored) {
+    /** Stops the running event if it is over this instance's limits (its deployment's). Called by the watchdog thread. */
+    void checkLimits() {
         Turn t = active;
         if (t == null || t.event().killed()) {
             return;
@@ -360,7 +361,7 @@ public final class JsInstance {
         long budgetMs = ev instanceof StartupEvent ? Math.max(limits.cpuBudgetMs(), STARTUP_MIN_CPU_MS) : limits.cpuBudgetMs();
         if (cpu > budgetMs * 1_000_000L) {
             reason = new LimitExceededException(label + " exceeded its CPU budget of " + budgetMs
-                    + " ms (CELLD_CPU_MS) in " + ev.label() + "; the handler was interrupted", false);
+                    + " ms (" + limits.cpuBudgetSetting() + ") in " + ev.label() + "; the handler was interrupted", false);
         } else if (alloc > limits.maxEventAllocatedBytes()) {
             reason = new LimitExceededException(label + " allocated more than " + limits.maxEventAllocatedBytes()
                     + " bytes in " + ev.label() + " (allocation limit); the handler was interrupted and the instance replaced", true);

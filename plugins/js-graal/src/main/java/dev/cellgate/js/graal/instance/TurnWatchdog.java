@@ -16,6 +16,7 @@ import org.slf4j.LoggerFactory;
 public final class TurnWatchdog implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TurnWatchdog.class);
 
+    /** Only the sampling interval is read here: each instance checks against its own limits. */
     private final JsLimits limits;
     private final Set<JsInstance> running = ConcurrentHashMap.newKeySet();
     private final Thread thread;
@@ -50,7 +51,7 @@ public final class TurnWatchdog implements AutoCloseable {
             }
             for (JsInstance instance : running) {
                 try {
-                    instance.checkLimits(limits);
+                    instance.checkLimits(); // each instance's own limits: its deployment may set limits.cpu_ms
                 } catch (RuntimeException e) {
                     LOG.atWarn().setMessage("js.watchdog.failed").addKeyValue("error", e.toString()).log();
                 }

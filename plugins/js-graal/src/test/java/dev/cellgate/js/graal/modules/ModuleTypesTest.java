@@ -14,23 +14,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Bundles of several module types on the engine (the differential suite compares them with workerd). */
 class ModuleTypesTest {
-    static TestEngine engine;
-
-    @BeforeAll
-    static void start() {
-        engine = new TestEngine();
-    }
-
-    @AfterAll
-    static void stop() {
-        engine.close();
-    }
+    @RegisterExtension
+    static final TestEngine engine = new TestEngine();
 
     static BundleModule m(ModuleType t, String text) {
         return new BundleModule(t, text.getBytes(StandardCharsets.UTF_8));

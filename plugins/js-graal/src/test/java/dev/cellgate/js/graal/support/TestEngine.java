@@ -9,9 +9,15 @@ import dev.cellgate.core.spi.js.ScriptLoadException;
 import dev.cellgate.js.graal.GraalJsEngine;
 import dev.cellgate.js.graal.JsLimits;
 import io.vertx.core.Vertx;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
-/** A real GraalJS engine on a real Vert.x for tests. */
-public final class TestEngine implements AutoCloseable {
+/**
+ * A real GraalJS engine on a real Vert.x for tests. A test class that shares one registers it,
+ * {@code @RegisterExtension static final TestEngine engine = new TestEngine();}, and it is closed
+ * after the class's last test.
+ */
+public final class TestEngine implements AutoCloseable, AfterAllCallback {
     public final Vertx vertx = Vertx.vertx();
     public final GraalJsEngine engine;
 
@@ -72,6 +78,11 @@ public final class TestEngine implements AutoCloseable {
     public TestWorker worker(ScriptBundle bundle) throws ScriptLoadException {
         LoadedScript script = engine.load(bundle);
         return new TestWorker(script);
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        close();
     }
 
     @Override

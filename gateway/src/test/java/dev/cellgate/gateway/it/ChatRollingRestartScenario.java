@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * to reconnect with 1012 when the room moves, reconnect to a running node and resend what was not
  * acknowledged; afterwards every acknowledged message is in the room's stored history, once.
  */
-class ChatRollingRestartIT {
+class ChatRollingRestartScenario {
     static final int CLIENTS = Integer.getInteger("ws.restart.clients", 60);
     static final int SENDERS = Integer.getInteger("ws.restart.senders", 15);
 
@@ -46,7 +46,7 @@ class ChatRollingRestartIT {
             List<String> addrs = new ArrayList<>();
             Map<String, Map<String, String>> nodes = new java.util.LinkedHashMap<>();
             for (String n : names) {
-                int port = RollingRestartIT.freePort();
+                int port = NodeProcess.freePort();
                 ports.put(n, port);
                 addrs.add("127.0.0.1:" + port);
                 nodes.put(n, Map.of("CELLD_TTL_MS", "15000", "CELLD_ADDR", "127.0.0.1:" + port));

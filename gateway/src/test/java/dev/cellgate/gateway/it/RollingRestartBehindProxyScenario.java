@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * every node is restarted in turn (SIGTERM, handoff, start again). Clients see one service: zero
  * lost acknowledged writes, and no error other than the drain's 503s (which they retry).
  */
-class RollingRestartIT {
+class RollingRestartBehindProxyScenario {
     @TempDir
     Path dir;
 
@@ -32,7 +32,7 @@ class RollingRestartIT {
             List<String> names = List.of("r1", "r2", "r3");
             Map<String, Integer> ports = new ConcurrentHashMap<>();
             for (int i = 0; i < names.size(); i++) {
-                int port = freePort();
+                int port = NodeProcess.freePort();
                 ports.put(names.get(i), port);
                 fleet.start(names.get(i), Map.of("CELLD_ADDR", "127.0.0.1:" + port));
             }
@@ -92,12 +92,6 @@ class RollingRestartIT {
                 assertThat(otherErrors).as("errors other than drain 503s").isEmpty();
                 assertThat(acked.values().stream().mapToInt(AtomicInteger::get).sum()).isGreaterThan(30);
             }
-        }
-    }
-
-    static int freePort() throws java.io.IOException {
-        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
-            return s.getLocalPort();
         }
     }
 }

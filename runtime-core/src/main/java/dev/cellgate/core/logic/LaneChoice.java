@@ -1,0 +1,44 @@
+package dev.cellgate.core.logic;
+
+/**
+ * Which lane a stateless request runs on (issue 29 item 1). A node runs its stateless Worker in a
+ * few lanes, each an instance of the Worker on a serial executor of its own. A request goes to
+ * its preferred lane (the one its event loop maps to) unless that lane is held: a turn in it has
+ * run longer than {@code heldAfterNanos}, which a legitimate turn rarely does and a runaway always
+ * does. Then the next lane that is not held takes it; when all are held, a new lane is opened if
+ * the node allows more, else the request queues behind its preferred lane (its CPU budget ends
+ * the runaway ahead of it).
+ *
+ * <p>Pure: the caller passes what the lanes reported and the time.
+ */
+public final class LaneChoice {
+    /** The answer meaning: open a new lane and run the request there. */
+    public static final int NEW_LANE = -1;
+
+    private LaneChoice() {
+    }
+
+    /**
+     * @param turnStartedNanos per lane, when its running turn started, or 0 when it runs none
+     * @param preferred        the request's preferred lane, any non-negative number (taken modulo the lane count)
+     * @param maxLanes         the most lanes the node opens
+     */
+    public static int choose(long[] turnStartedNanos, int preferred, long nowNanos, long heldAfterNanos, int maxLanes) {
+        int n = turnStartedNanos.length;
+        if (n == 0) {
+            return NEW_LANE;
+        }
+        int first = Math.floorMod(preferred, n);
+        for (int k = 0; k < n; k++) {
+            int i = (first + k) % n;
+            if (!held(turnStartedNanos[i], nowNanos, heldAfterNanos)) {
+                return i;
+            }
+        }
+        return n < maxLanes ? NEW_LANE : first;
+    }
+
+    static boolean held(long turnStartedNanos, long nowNanos, long heldAfterNanos) {
+        return turnStartedNanos != 0 && nowNanos - turnStartedNanos > heldAfterNanos;
+    }
+}
