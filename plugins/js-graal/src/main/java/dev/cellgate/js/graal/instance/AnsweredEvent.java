@@ -34,7 +34,7 @@ public abstract class AnsweredEvent<T> extends JsEvent {
             return;
         }
         answered = true;
-        instance.afterTurn(() -> future.complete(value));
+        instance.afterTurn(() -> settle(value, null));
         instance.release(this);
     }
 
@@ -64,7 +64,23 @@ public abstract class AnsweredEvent<T> extends JsEvent {
             return;
         }
         answered = true;
-        instance.afterTurn(() -> future.completeExceptionally(error));
+        instance.afterTurn(() -> settle(null, error));
         instance.release(this);
+    }
+
+    /**
+     * Hands the answer over after the turn, unless the watchdog stopped the turn meanwhile: then
+     * the exceeded limit is the outcome, as on workerd, where a stopped handler's answer (or the
+     * error JavaScript caught from an interrupted Wasm call) never leaves the isolate.
+     */
+    private void settle(T value, Throwable error) {
+        LimitExceededException limit = killedBy();
+        if (limit != null) {
+            future.completeExceptionally(limit);
+        } else if (error != null) {
+            future.completeExceptionally(error);
+        } else {
+            future.complete(value);
+        }
     }
 }

@@ -49,6 +49,52 @@ class WasmAndDataSafetyTest {
         }
     }
 
+    /**
+     * A handler cannot catch the CPU budget's stop of a Wasm call and answer anyway: as on
+     * workerd, the exceeded limit is the event's outcome. (Chicory returns to JavaScript when
+     * interrupted, before the context's own interrupt lands; CI once saw that Error as the answer.)
+     */
+    @Test
+    void aHandlerThatCatchesTheInterruptedWasmCallStillFailsWithTheLimit() throws Exception {
+        Wat.assume();
+        Map<String, BundleModule> files = new LinkedHashMap<>();
+        files.put("index.js", js("""
+                import spin from './spin.wasm';
+                const inst = new WebAssembly.Instance(spin, {});
+                export default { fetch(req) {
+                  if (new URL(req.url).pathname === '/spin') {
+                    try { inst.exports.spin(); } catch (e) { return new Response('caught ' + e.message); }
+                  }
+                  return new Response('still serving ' + inst.exports.one());
+                } };"""));
+        files.put("spin.wasm", new BundleModule(ModuleType.COMPILED_WASM,
+                Wat.assemble("(module (func (export \"spin\") (loop br 0)) (func (export \"one\") (result i32) i32.const 1))")));
+        try (TestEngine engine = new TestEngine(new JsLimits(300, 1L << 30, 10)); TestWorker w = engine.worker(bundle(files))) {
+            // The race is narrow (Chicory's return against the context's interrupt): several tries.
+            for (int i = 0; i < 6; i++) {
+                assertThatThrownBy(() -> w.get("http://x.test/spin")).cause().isInstanceOf(LimitExceededException.class)
+                        .hasMessageContaining("CPU budget of 300 ms");
+                assertThat(w.text("http://x.test/ok")).isEqualTo("still serving 1");
+            }
+        }
+    }
+
+    /** The same for a turn that answered and then spun: the answer is handed over only after the turn, and the turn was stopped. */
+    @Test
+    void aTurnThatAnswersAndThenSpinsFailsWithTheLimit() throws Exception {
+        Map<String, BundleModule> files = new LinkedHashMap<>();
+        files.put("index.js", js("""
+                export default { fetch(req) {
+                  if (new URL(req.url).pathname === '/spin') queueMicrotask(() => { for (;;) {} });
+                  return new Response('answered');
+                } };"""));
+        try (TestEngine engine = new TestEngine(new JsLimits(300, 1L << 30, 10)); TestWorker w = engine.worker(bundle(files))) {
+            assertThatThrownBy(() -> w.get("http://x.test/spin")).cause().isInstanceOf(LimitExceededException.class)
+                    .hasMessageContaining("CPU budget of 300 ms");
+            assertThat(w.text("http://x.test/ok")).isEqualTo("answered");
+        }
+    }
+
     static Map<String, BundleModule> dataBundle() {
         Map<String, BundleModule> files = new LinkedHashMap<>();
         files.put("index.js", js("""
