@@ -15,10 +15,13 @@
 # Scenarios: hello counter-hot counter-many kv-hot kv-many counter-light (2 connections over the
 # 1,000 counters, closed loop), and not by default: rpc-hot, counter-paced and read-paced (latency at
 # moderate load: 2 connections over the 1,000 counters, each pausing PACE_MS after every response;
-# increments, reads).
+# increments, reads). The asset and KV-binding scenarios, on their own project bench/site (its
+# peer is miniflare, see SITE_PEERS): asset (one 8.5 KB static file), kv-get (env.KV.get of one
+# key, wrk -c$CONNS) and kv-get-paced (the same at read-paced's moderate load: 2 connections,
+# PACE_MS between requests).
 # Knobs (environment, defaults in brackets):
 #   DURATION [15] REPS [3] THREADS [2] CONNS [50] NAMES [1000] WARMUP [10] EXACT_N [1000] PACE_MS [10]
-#   PEERS ["workerd"; add miniflare]  CG_VARIANTS ["cg-file cg-s3 cg-off"]  CG_JAVA_OPTS [-Xmx2g]
+#   PEERS ["workerd"; add miniflare]  SITE_PEERS ["miniflare"; add workerd-disk: raw workerd's disk service, asset only]  CG_VARIANTS ["cg-file cg-s3 cg-off"]  CG_JAVA_OPTS [-Xmx2g]
 #   A variant may carry a tag to compare Java settings side by side: CG_VARIANTS="cg-file cg-file.zgc"
 #   with CG_TAG_OPTS_zgc="-XX:+UseZGC" (added to CG_JAVA_OPTS for that variant only)
 #   PROFILE [cg-file:hello cg-file:counter-hot cg-s3:counter-hot cg-file:kv-many; "" = none]  PROFILE_REP [1: the repetition profiled]  COLD_REPS [3]  RELEASE_CELLS [1000]
@@ -47,8 +50,8 @@ for a in "$@"; do
     -h | --help) usage; exit 0 ;;
     load | cold | density) SECTIONS+=("$a") ;;
     all) SECTIONS+=(load cold density) ;;
-    hello | counter-hot | counter-many | kv-hot | kv-many | counter-light | rpc-hot | counter-paced | read-paced) SCENARIO_ARGS+=("$a") ;;
-    *) echo "run.sh: unknown argument '$a' (sections: load cold density all; scenarios: hello counter-hot counter-many kv-hot kv-many counter-light rpc-hot counter-paced read-paced)" >&2; exit 2 ;;
+    hello | counter-hot | counter-many | kv-hot | kv-many | counter-light | rpc-hot | counter-paced | read-paced | asset | kv-get | kv-get-paced) SCENARIO_ARGS+=("$a") ;;
+    *) echo "run.sh: unknown argument '$a' (sections: load cold density all; scenarios: hello counter-hot counter-many kv-hot kv-many counter-light rpc-hot counter-paced read-paced asset kv-get kv-get-paced)" >&2; exit 2 ;;
   esac
 done
 [ ${#SCENARIO_ARGS[@]} -gt 0 ] && SCENARIOS="${SCENARIO_ARGS[*]}"
@@ -62,7 +65,7 @@ trap 'rc=$?; log "FAILED (exit $rc) at line $LINENO: $BASH_COMMAND"' ERR
 cleanup() {
   stop_all_runtimes
   s3_down
-  [ "${KEEP_STATE:-0}" = 1 ] || rm -rf "$STATE"
+  [ "${KEEP_STATE:-0}" = 1 ] || rm -rf "$STATE_ROOT"
 }
 trap cleanup EXIT
 

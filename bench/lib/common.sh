@@ -21,6 +21,12 @@ NAMES=${NAMES:-1000}                # objects in the *-many scenarios
 WARMUP=${WARMUP:-10}                # seconds of untimed load per route before measuring (JIT)
 EXACT_N=${EXACT_N:-1000}            # increments of each exact correctness check
 PEERS=${PEERS:-workerd}             # reference runtimes: workerd (raw binary), miniflare
+# The asset and KV-binding scenarios run bench/site, which raw workerd cannot run (no Workers
+# assets, no KV): their peer is miniflare, optionally beside workerd-disk (raw workerd's `disk`
+# service serving the same directory: a static file server, not Workers assets; asset only).
+SITE_PEERS=${SITE_PEERS:-miniflare}
+SITE_SCENARIO_NAMES="asset kv-get kv-get-paced"
+is_site_scenario() { [[ " $SITE_SCENARIO_NAMES " == *" $1 "* ]]; }
 CG_VARIANTS=${CG_VARIANTS:-"cg-file cg-s3 cg-off"}
 CG_JAVA_OPTS=${CG_JAVA_OPTS:--Xmx2g}
 MINIFLARE_VERSION=${MINIFLARE_VERSION:-4.20260730.0}
@@ -56,6 +62,7 @@ port_of() {
   case $1 in
     workerd) echo $((PORT_BASE)) ;;
     miniflare) echo $((PORT_BASE + 1)) ;;
+    workerd-disk) echo $((PORT_BASE + 2)) ;;
     cg-file) echo $((PORT_BASE + 10)) ;;
     cg-s3) echo $((PORT_BASE + 20)) ;;
     cg-off) echo $((PORT_BASE + 30)) ;;

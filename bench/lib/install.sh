@@ -17,8 +17,17 @@ install_apt_tools() {
 
 install_peers() {
   command -v npm >/dev/null || die "node and npm are required (Node 20+) to install miniflare"
-  local have
+  local have tools=${CELLGATE_NPM_TOOLS:-}
   have=$(node -p "try{require('$PEERS_DIR/node_modules/miniflare/package.json').version}catch(e){''}")
+  # The repo's own npm tools (.ci/npm-tools.sh, CELLGATE_NPM_TOOLS) carry the same miniflare:
+  # use them rather than a second install when bench/.peers has none.
+  if [ "$have" != "$MINIFLARE_VERSION" ] && [ -n "$tools" ] \
+    && [ "$(node -p "try{require('$tools/node_modules/miniflare/package.json').version}catch(e){''}")" = "$MINIFLARE_VERSION" ]; then
+    log "using miniflare $MINIFLARE_VERSION from CELLGATE_NPM_TOOLS ($tools)"
+    PEERS_DIR=$tools
+    WORKERD_BIN=$PEERS_DIR/node_modules/@cloudflare/workerd-linux-64/bin/workerd
+    have=$MINIFLARE_VERSION
+  fi
   if [ "$have" != "$MINIFLARE_VERSION" ]; then
     log "npm install miniflare@$MINIFLARE_VERSION into $PEERS_DIR"
     mkdir -p "$PEERS_DIR"
@@ -39,6 +48,11 @@ build_cellgate() {
 
 install_all() {
   install_apt_tools
+  # deploy-tool bundles bench/site with esbuild: the repo's npm tools carry it (and the same miniflare)
+  if [ -z "${CELLGATE_NPM_TOOLS:-}" ]; then
+    bash "$BENCH_DIR/../.ci/npm-tools.sh" >&2 || die "installing the repo's npm tools (.ci/npm-tools.sh) failed"
+    export CELLGATE_NPM_TOOLS=$BENCH_DIR/../.ci/npm-tools
+  fi
   install_peers
   if [ "${SKIP_BUILD:-0}" = 1 ] && [ -f "$CELLGATE_SRC/gateway/target/gateway.jar" ]; then
     log "SKIP_BUILD=1: using the existing $CELLGATE_SRC/gateway/target/gateway.jar"

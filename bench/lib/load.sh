@@ -6,6 +6,11 @@
 #   newdo     rt n ok p50_ms p99_ms ...   first request to never-seen objects on a warm process
 #   check     rt what verdict detail      correctness after the load
 #   exact     rt verdict detail           linearizability check under concurrency
+#   check     rt what=asset|kv-get verdict detail   (bench/site) the bytes served are the file's / the seeded value
+#
+# The scenarios of bench/worker and those of bench/site (asset, kv-get, kv-get-paced) run in two
+# groups, one after the other: each group deploys its own project and starts its own processes,
+# so bench/worker stays the very file raw workerd runs. The site group's peers are SITE_PEERS.
 
 SCENARIOS=${SCENARIOS:-"hello counter-hot counter-many kv-hot kv-many counter-light"}
 LOAD_TTL_MS=${LOAD_TTL_MS:-30000}
@@ -37,7 +42,12 @@ scenario_spec() {
     # each pausing PACE_MS after every response (≤ 2 × 1000 / PACE_MS req/s), increments or reads.
     counter-paced) echo "$base 1 2 BENCH_PREFIX=/counter/n BENCH_OBJECTS=$NAMES BENCH_PACE_MS=$PACE_MS" ;;
     read-paced) echo "$base 1 2 BENCH_PREFIX=/counter/n BENCH_OBJECTS=$NAMES BENCH_PACE_MS=$PACE_MS BENCH_QUERY=?op=get" ;;
-    *) die "unknown scenario '$2' (hello counter-hot counter-many kv-hot kv-many rpc-hot counter-light counter-paced read-paced)" ;;
+    # bench/site: one static file (8.5 KB of JavaScript) answered by the assets in front of the Worker.
+    asset) echo "$base$SITE_ASSET $THREADS $CONNS" ;;
+    # bench/site: env.KV.get of one seeded key (Workers KV binding, not a Durable Object's storage).
+    kv-get) echo "$base/kv/$KV_KEY $THREADS $CONNS" ;;
+    kv-get-paced) echo "$base/kv/$KV_KEY 1 2 BENCH_PACE_MS=$PACE_MS" ;;
+    *) die "unknown scenario '$2' (hello counter-hot counter-many kv-hot kv-many rpc-hot counter-light counter-paced read-paced asset kv-get kv-get-paced)" ;;
   esac
 }
 
@@ -178,9 +188,97 @@ new_objects_latency() {  # rt: never-seen objects on a warm process, one after t
   log "never-seen objects on warm $rt: $line"
 }
 
+# bench/site: the file of the asset scenario, and the KV key the kv-get scenarios read.
+SITE_ASSET=/app.js
+KV_KEY=bench-key
+
+# Whether a runtime can run a scenario: workerd-disk serves files only.
+runs_scenario() {  # rt sc
+  [ "$1" != workerd-disk ] || [ "$2" = asset ]
+}
+
+# Puts KV_KEY through the Worker's PUT route (the same on every runtime) and reads it back.
+seed_kv() {  # rt
+  local rt=$1 got
+  runs_scenario "$rt" kv-get || return 0
+  curl -sf -X PUT --data-binary "@$KV_VALUE_FILE" "$(base_of "$rt")/kv/$KV_KEY" >/dev/null || die "$rt: PUT /kv/$KV_KEY failed"
+  got=$(curl -sf "$(base_of "$rt")/kv/$KV_KEY") || die "$rt: GET /kv/$KV_KEY failed after the put"
+  [ "$got" = "$(cat "$KV_VALUE_FILE")" ] || die "$rt: GET /kv/$KV_KEY does not answer the value put"
+}
+
+# After the runs: the asset's bytes are the file's, and the key still reads as seeded.
+check_site() {  # rt
+  local rt=$1 want got verdict
+  alive "$rt" || { record check "rt=$rt" "what=site" "verdict=SKIPPED" "detail=node not running"; return 0; }
+  if [[ " $SCENARIOS " == *" asset "* ]]; then
+    want=$(sha256sum <"$BENCH_DIR/site/public${SITE_ASSET}" | cut -c1-64)
+    got=$(curl -sf "$(base_of "$rt")$SITE_ASSET" | sha256sum | cut -c1-64)
+    verdict=FAIL; [ "$got" = "$want" ] && verdict=OK
+    record check "rt=$rt" "what=asset" "verdict=$verdict" "detail=sha256 of GET $SITE_ASSET ${got:0:12}, of the file ${want:0:12}"
+    log "check $rt asset: $verdict"
+  fi
+  if runs_scenario "$rt" kv-get && [[ " $SCENARIOS " == *" kv-get"* ]]; then
+    got=$(curl -sf "$(base_of "$rt")/kv/$KV_KEY" || true)
+    verdict=FAIL; [ "$got" = "$(cat "$KV_VALUE_FILE")" ] && verdict=OK
+    record check "rt=$rt" "what=kv-get" "verdict=$verdict" "detail=GET /kv/$KV_KEY answers the $(wc -c <"$KV_VALUE_FILE")-byte value seeded"
+    log "check $rt kv-get: $verdict"
+  fi
+}
+
 load_section() {
-  local rts="$PEERS $CG_VARIANTS" rt sc rep
+  local all=$SCENARIOS sc worker_sc="" site_sc=""
+  for sc in $all; do
+    if is_site_scenario "$sc"; then site_sc+=" $sc"; else worker_sc+=" $sc"; fi
+  done
   mkdir -p "$OUT/wrk"
+  if [ -n "$worker_sc" ]; then
+    LOAD_PROJECT=worker STATE=$STATE_ROOT SCENARIOS=${worker_sc# } worker_group
+  fi
+  if [ -n "$site_sc" ]; then
+    LOAD_PROJECT=site STATE=$STATE_ROOT/site SCENARIOS=${site_sc# } site_group
+  fi
+  SCENARIOS=$all
+}
+
+# bench/site on SITE_PEERS and the cellgate variants: deploy, seed the key, warm up, then the
+# repetitions (interleaved as in worker_group) and the checks.
+site_group() {
+  local rts="$SITE_PEERS $CG_VARIANTS" rt sc rep
+  [[ " $rts " == *" workerd "* ]] && die "SITE_PEERS: raw workerd cannot run bench/site (no assets, no KV): use miniflare, workerd-disk"
+  log "--- bench/site: $SCENARIOS on $rts"
+  KV_VALUE_FILE=$OUT/kv-value.json
+  # A small JSON document, as a KV value typically is (a session, a feature-flag set): 512 bytes.
+  python3 -c 'import json; d={"user":"bench-7f3a","roles":["reader","billing"],"flags":{"beta":True,"theme":"dark"},"pad":""}; d["pad"]="x"*(512-len(json.dumps(d))); print(json.dumps(d), end="")' >"$KV_VALUE_FILE"
+  [[ " $rts " == *" cg-s3"[" ."]* ]] && s3_up
+  for rt in $rts; do is_cellgate "$rt" && deploy_bundle "$(bucket_of "$rt")"; done
+  for rt in $rts; do
+    CG_EXTRA_ENV="CELLD_TTL_MS=$LOAD_TTL_MS CELLD_IDLE_EVICT_MS=$LOAD_IDLE_EVICT_MS" start_runtime "$rt"
+    record start "rt=$rt" "ms=$START_MS" "phase=load-site"
+    log "$rt up in ${START_MS} ms"
+  done
+  for rt in $rts; do
+    alive "$rt" || { log "$rt is not running any more (see its log): no warm-up"; continue; }
+    seed_kv "$rt"
+    log "$rt: ${WARMUP}s of warm-up per scenario"
+    for sc in $SCENARIOS; do runs_scenario "$rt" "$sc" && wrk_once "$rt" "$sc" "$WARMUP" >/dev/null; done
+  done
+  LOAD_RTS=$rts
+  for rep in $(seq "$REPS"); do
+    for sc in $SCENARIOS; do
+      for rt in $rts; do
+        runs_scenario "$rt" "$sc" || continue
+        run_load "$rt" "$sc" "$rep"
+        sleep 1
+      done
+    done
+  done
+  for rt in $rts; do check_site "$rt"; done
+  for rt in $rts; do stop_runtime "$rt"; done
+}
+
+# bench/worker on PEERS and the cellgate variants.
+worker_group() {
+  local rts="$PEERS $CG_VARIANTS" rt sc rep
   [[ " $rts " == *" cg-s3"[" ."]* ]] && s3_up
   for rt in $rts; do is_cellgate "$rt" && deploy_bundle "$(bucket_of "$rt")"; done
   for rt in $rts; do
