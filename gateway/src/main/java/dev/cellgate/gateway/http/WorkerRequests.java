@@ -161,7 +161,7 @@ public final class WorkerRequests implements Handler<HttpServerRequest> {
         String search = q < 0 || q == uri.length() - 1 ? "" : uri.substring(q);
         String host = req.authority() == null ? "" : req.authority().host();
         return new AssetRequest(req.method().name(), host, UrlPaths.pathname(path), search, req.getHeader("if-none-match"),
-                req.getHeader("range") != null || req.getHeader("authorization") != null);
+                req.getHeader("range") != null || req.getHeader("authorization") != null, req.getHeader("range"), req.getHeader("if-range"));
     }
 
     private void writeAsset(HttpServerRequest req, String requestId, AssetServer.Served served) {

@@ -95,6 +95,11 @@ class AssetsIT {
             assertThat(old.statusCode()).isEqualTo(301);
             assertThat(old.headers().firstValue("location")).hasValue("/style.css?x=1");
             assertThat(get(n, "/style.css").body()).isEqualTo("body{}");
+            HttpResponse<String> part = get(n, "/style.css", "Range", "bytes=1-3");
+            assertThat(part.statusCode()).isEqualTo(206);
+            assertThat(part.body()).isEqualTo("ody");
+            assertThat(part.headers().firstValue("content-range")).hasValue("bytes 1-3/6");
+            assertThat(get(n, "/style.css", "Range", "bytes=6-").statusCode()).isEqualTo(416);
             assertThat(get(n, "/nothing/here").body()).as("run_worker_first routes: the rest is the assets', SPA fallback included")
                     .isEqualTo("home v1");
             assertThat(get(n, "/api/users").body()).as("run_worker_first").isEqualTo("worker /api/users");

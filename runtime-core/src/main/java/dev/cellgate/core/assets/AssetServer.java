@@ -77,6 +77,7 @@ public final class AssetServer {
         if (e == null) {
             return CompletableFuture.completedFuture(new Served(r.status(), r.headers(), new byte[0]));
         }
-        return cache.get(bucket, e.sha256()).thenApply(bytes -> new Served(r.status(), r.headers(), bytes));
+        return cache.get(bucket, e.sha256()).thenApply(bytes -> new Served(r.status(), r.headers(), r.range().status() == 206
+                ? java.util.Arrays.copyOfRange(bytes, (int) r.range().first(), (int) r.range().last() + 1) : bytes));
     }
 }

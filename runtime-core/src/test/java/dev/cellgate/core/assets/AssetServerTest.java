@@ -51,6 +51,30 @@ class AssetServerTest {
                 .containsEntry("content-type", "text/css; charset=utf-8").containsKey("etag");
     }
 
+    /** A public request with one byte range gets those bytes (206), as Cloudflare's cache serves assets; past the end, 416. */
+    @Test
+    void aRangeRequestGetsThosePartsOfTheFile() {
+        String m = store(Map.of("/index.html", "home", "/a.txt", "0123456789"), "");
+        AssetServer s = AssetServer.load(bucket, new BlobCache(1 << 20),
+                new AssetsConfig("auto-trailing-slash", "404-page", false, List.of(), m, false)).join();
+        AssetServer.Served part = s.servePublic(AssetRequest.get("/a.txt").withRange("bytes=2-4", null)).join();
+        assertThat(text(part)).isEqualTo("206 234");
+        assertThat(part.headers()).containsEntry("content-range", "bytes 2-4/10").doesNotContainKey("cache-control");
+        assertThat(text(s.servePublic(AssetRequest.get("/a.txt").withRange("bytes=-3", null)).join())).isEqualTo("206 789");
+        assertThat(text(s.servePublic(AssetRequest.get("/a.txt").withRange("bytes=7-", null)).join())).isEqualTo("206 789");
+        AssetServer.Served past = s.servePublic(AssetRequest.get("/a.txt").withRange("bytes=10-", null)).join();
+        assertThat(text(past)).isEqualTo("416 ");
+        assertThat(past.headers()).containsEntry("content-range", "bytes */10");
+        String etag = part.headers().get("etag");
+        assertThat(text(s.servePublic(AssetRequest.get("/a.txt").withRange("bytes=0-0", etag)).join())).isEqualTo("206 0");
+        assertThat(text(s.servePublic(AssetRequest.get("/a.txt").withRange("bytes=0-0", "\"other\"")).join()))
+                .as("If-Range naming another version: the whole file").isEqualTo("200 0123456789");
+        assertThat(text(s.servePublic(AssetRequest.get("/a.txt").withRange("bytes=0-1,4-5", null)).join()))
+                .as("several ranges: the whole file").isEqualTo("200 0123456789");
+        assertThat(text(s.servePublic(AssetRequest.get("/nope").withRange("bytes=0-1", null)).join()))
+                .as("a 404 page is not narrowed").isEqualTo("404 ");
+    }
+
     @Test
     void anAssetsOnlyDeploymentAnswersAMissItselfWithNoFallbackConfigured() {
         String m = store(Map.of("/index.html", "home"), "");

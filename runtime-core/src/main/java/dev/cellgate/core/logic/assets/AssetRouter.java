@@ -14,7 +14,8 @@ import java.util.Map;
  *   <li>a pathname not in its canonical form (the html_handling redirect, or the re-encoded
  *       spelling of the path): 307 to it, the query kept;</li>
  *   <li>{@code If-None-Match} naming the file's ETag (weak or strong): 304; else the file with its
- *       status (200, or 404 for a 404 page).</li>
+ *       status (200, or 404 for a 404 page), a 200 narrowed by {@code Range} to a 206 or 416
+ *       ({@link ByteRange}).</li>
  * </ol>
  * Headers are workerd's ({@code etag} quoted, {@code content-type} when the file has one,
  * {@code cache-control: public, max-age=0, must-revalidate} unless the request has Range or
@@ -41,7 +42,7 @@ public final class AssetRouter {
         Map<String, String> headers = new LinkedHashMap<>();
         AssetResponse answer = decide(req, headers);
         headerRules.apply(req.hostname(), req.pathname(), headers);
-        return new AssetResponse(answer.status(), headers, answer.body(), answer.file());
+        return new AssetResponse(answer.status(), headers, answer.body(), answer.file(), answer.range());
     }
 
     private AssetResponse decide(AssetRequest req, Map<String, String> headers) {
@@ -79,7 +80,17 @@ public final class AssetRouter {
         if (req.ifNoneMatch() != null && EntityTags.matches(req.ifNoneMatch(), asset.etag())) {
             return new AssetResponse(304, Map.of(), null, intent.file());
         }
-        return new AssetResponse(intent.status(), Map.of(), req.method().equals("HEAD") ? null : asset, intent.file());
+        AssetEntry body = req.method().equals("HEAD") ? null : asset;
+        ByteRange range = intent.status() == 200 ? ByteRange.of(req.range(), req.ifRange(), asset.etag(), asset.size()) : ByteRange.WHOLE;
+        if (range.status() == 416) {
+            headers.put("content-range", range.contentRange(asset.size()));
+            return new AssetResponse(416, Map.of(), null, intent.file());
+        }
+        if (range.status() == 206) {
+            headers.put("content-range", range.contentRange(asset.size()));
+            return new AssetResponse(206, Map.of(), body, intent.file(), range);
+        }
+        return new AssetResponse(intent.status(), Map.of(), body, intent.file());
     }
 
     /** The request's query on a destination that has none, before the destination's fragment. */
