@@ -87,6 +87,11 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
         /** Set when its activation was abandoned at the deadline; {@link #windingDown} completes when its late work is done. */
         volatile boolean abandoned;
         final CompletableFuture<Void> windingDown = new CompletableFuture<>();
+        /**
+         * Completes once the activation has settled and its entry is gone or resident. Its waiters
+         * ({@link #cell}) may be refused earlier, when the node fences while it runs.
+         */
+        final CompletableFuture<Void> settled = new CompletableFuture<>();
 
         Entry(CompletableFuture<Cell> cell, int fence) {
             this.cell = cell;
@@ -224,9 +229,9 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
         if (leaving != null) {
             return leaving.handle((v, x) -> null).thenCompose(x -> resolve(id));
         }
-        if (e.fence != fence && !e.cell.isDone()) {
+        if (e.fence != fence && !e.settled.isDone()) {
             // an activation of a fenced session: it never becomes resident; wait for it to go, then activate anew
-            return e.cell.handle((v, x) -> null).thenCompose(x -> resolve(id));
+            return e.settled.thenCompose(x -> resolve(id));
         }
         return e.cell;
     }
@@ -256,12 +261,14 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
                     entries.remove(id.scope(), entry); // past the deadline the entry stays until the late work is done
                 }
                 entry.cell.completeExceptionally(unwrap(err));
+                entry.settled.complete(null);
                 return;
             }
             synchronized (fenceLock) {
                 if (entry.fence == fences) {
                     owners.forget(id.scope());
                     cell.busyWhile(() -> entry.cell.complete(cell));
+                    entry.settled.complete(null);
                     return;
                 }
             }
@@ -275,6 +282,7 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
                 } finally {
                     entries.remove(id.scope(), entry);
                     entry.cell.completeExceptionally(fencedNow);
+                    entry.settled.complete(null);
                 }
             });
         });
@@ -378,8 +386,15 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
             fences++;
             for (java.util.Map.Entry<String, Entry> e : entries.entrySet()) {
                 Entry en = e.getValue();
-                if (en.fence >= fences || !en.cell.isDone() || en.cell.isCompletedExceptionally()) {
-                    continue; // an activation under way: dropped when it completes, its slot held until then
+                if (en.fence >= fences || en.cell.isCompletedExceptionally()) {
+                    continue;
+                }
+                if (!en.cell.isDone()) {
+                    // An activation under way: dropped when it completes, its slot held until then. Its
+                    // waiters are refused now (retryable), not after its bucket calls, which a stalled
+                    // bucket can hold until the activation deadline.
+                    en.cell.completeExceptionally(cause);
+                    continue;
                 }
                 Cell c = en.cell.join();
                 if (brokenFenceKeepsCells) {

@@ -136,4 +136,31 @@ class CellsFenceTest extends WithCellHost {
         assertThat(own(2).session()).isEqualTo("s2");
         assertThat(own(2).epoch()).as("a takeover of the dropped activation's record").isEqualTo(2);
     }
+    /**
+     * A request waiting on an activation when the node fences is answered at once (retryable), not
+     * when the activation's bucket calls end: CI saw one wait out the 30 s activation deadline while
+     * the S3 emulator stalled. A request after the rejoin still waits for the old activation to go.
+     */
+    @Test
+    void aRequestWaitingOnAnActivationIsRefusedAsSoonAsTheNodeFences() throws Exception {
+        Cells c = cells();
+        script.constructMs = 3000;
+        CompletableFuture<HttpResponseData> slow = c.fetch(CellsLifecycleTest.id(3), CellsLifecycleTest.get("/"));
+        CellsLifecycleTest.eventually(() -> c.activating() == 1, "activating");
+        leaseValid.set(false);
+        long t0 = System.nanoTime();
+        c.fence("test: lease lapsed").get(20, TimeUnit.SECONDS);
+        Throwable e = failure(slow);
+        long waitedMs = (System.nanoTime() - t0) / 1_000_000;
+        assertThat(e).isInstanceOf(StubCallException.class);
+        assertThat(((StubCallException) e).retryable()).isTrue();
+        assertThat(waitedMs).as("refused when the node fenced, not when the activation ended").isLessThan(1500);
+        assertThat(c.activating()).as("the activation itself is still under way").isEqualTo(1);
+        ownership.switchSession(new Self("n1", "s2"));
+        leaseValid.set(true);
+        script.constructMs = 0;
+        CompletableFuture<HttpResponseData> after = c.fetch(CellsLifecycleTest.id(3), CellsLifecycleTest.get("/"));
+        assertThat(CellsLifecycleTest.body(after)).as("after the rejoin: a new activation once the old one went").isEqualTo("1");
+        assertThat(own(3).session()).isEqualTo("s2");
+    }
 }
