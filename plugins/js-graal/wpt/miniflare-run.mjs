@@ -1,5 +1,5 @@
 // The workerd reference for the WPT subset (README, "Web Platform Tests subset"): runs the very
-// module texts that WptSubsetRun generated and ran on cellgate (target/wpt/bundles/*.mjs) on
+// module texts that WptSubsetRun generated and ran on cellgate (target/wpt/bundles/*/) on
 // workerd through miniflare, then compares the two.
 //
 //   node miniflare-run.mjs <target/wpt> <node_modules holding miniflare>
@@ -29,7 +29,10 @@ for (const c of cellgate) {
   let mf;
   try {
     mf = new Miniflare({
-      modules: [{ type: 'ESModule', path: 'index.mjs', contents: readFileSync(join(outDir, c.bundle), 'utf8') }],
+      modules: [
+        { type: 'ESModule', path: 'index.mjs', contents: readFileSync(join(outDir, c.bundle, 'index.mjs'), 'utf8') },
+        { type: 'CommonJS', path: 'wpt-body.cjs', contents: readFileSync(join(outDir, c.bundle, 'wpt-body.cjs'), 'utf8') },
+      ],
       compatibilityDate: '2025-04-01',
     });
     const res = await mf.dispatchFetch('http://wpt.test/' + c.file);

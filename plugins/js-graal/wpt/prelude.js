@@ -1,8 +1,8 @@
 // The Worker side of the WPT subset run (README, "Web Platform Tests subset"). WptSubsetRun puts
-// this file at the top of every generated module, then a function __wptRun() whose body is
-// testharness.js, the reporter hook, the test's META scripts and the test file, in that order,
-// and a fetch handler that calls __wptServe(__wptRun). The same module text runs on cellgate and
-// on workerd (miniflare-run.mjs), so both see exactly the same code.
+// this file in every generated main module, whose fetch handler calls __wptSetupGlobals() and then
+// __wptServe(__wptRun); __wptRun() is the export of the generated CommonJS module: testharness.js,
+// the reporter hook, the test's META scripts and the test file, in that order, in one function.
+// The same module texts run on cellgate and on workerd (miniflare-run.mjs).
 //
 // What a WPT dedicated worker has that a Workers global does not, and is faked here:
 // - `location` (subset-tests-by-key.js reads location.search; testharness.js names untitled
@@ -46,6 +46,7 @@ function __wptSetupGlobals() {
 }
 
 const __wptState = { known: [], seen: new Set(), completion: null, uncaught: [] };
+globalThis.__wptAttachReporter = __wptAttachReporter; // called from the CommonJS module, after testharness.js
 
 // Called right after testharness.js: add_*_callback are its globals by then.
 function __wptAttachReporter() {
