@@ -7,7 +7,10 @@ package dev.cellgate.core.logic;
  * run longer than {@code heldAfterNanos}, which a legitimate turn rarely does and a runaway always
  * does. Then the next lane that is not held takes it; when all are held, a new lane is opened if
  * the node allows more, else the request queues behind its preferred lane (its CPU budget ends
- * the runaway ahead of it).
+ * the runaway ahead of it). A request that went to a lane just before its turn became held (a
+ * runaway is only seen as one after {@code heldAfterNanos}) does not wait behind it: the pool
+ * looks at its lanes every {@code heldAfterNanos} and moves the requests queued in a held lane
+ * that have not started to a lane chosen again by this rule.
  *
  * <p>Pure: the caller passes what the lanes reported and the time.
  */
@@ -38,7 +41,8 @@ public final class LaneChoice {
         return n < maxLanes ? NEW_LANE : first;
     }
 
-    static boolean held(long turnStartedNanos, long nowNanos, long heldAfterNanos) {
+    /** Whether a lane whose running turn started at {@code turnStartedNanos} (0: none runs) is held now. */
+    public static boolean held(long turnStartedNanos, long nowNanos, long heldAfterNanos) {
         return turnStartedNanos != 0 && nowNanos - turnStartedNanos > heldAfterNanos;
     }
 }

@@ -57,6 +57,7 @@ public final class WorkerPool {
         for (int i = 0; i < lanes; i++) {
             this.lanes.add(new Lane(threads.newContext()));
         }
+        this.lanes.get(0).executor.context().owner().setPeriodic(HELD_AFTER_NANOS / 1_000_000, id -> moveFromHeldLanes());
     }
 
     /** Makes {@code script} the code every new request runs. */
@@ -82,9 +83,9 @@ public final class WorkerPool {
         if (current == null) {
             return CompletableFuture.failedFuture(new NoDeploymentException());
         }
-        Lane lane = laneFor(requestCtx);
+        Lane first = laneFor(requestCtx);
         CompletableFuture<HttpResponseData> answer = new CompletableFuture<>();
-        lane.executor.execute(() -> {
+        submit(first, lane -> {
             try (LogContext.Scope scope = LogContext.enter(request.requestId(), null)) {
                 LoadedScript script = current;
                 Slot s = lane.slotFor(script, this);
@@ -121,8 +122,7 @@ public final class WorkerPool {
      */
     public CompletableFuture<Void> scheduled(String cron, long scheduledTimeMs) {
         CompletableFuture<Void> done = new CompletableFuture<>();
-        Lane lane = laneFor(null);
-        lane.executor.execute(() -> {
+        submit(laneFor(null), lane -> {
             LoadedScript script = current;
             if (script == null) {
                 done.completeExceptionally(new NoDeploymentException());
@@ -147,6 +147,67 @@ public final class WorkerPool {
             }));
         });
         return done;
+    }
+
+    /**
+     * Queues a request's start in {@code lane}. The start runs once: in that lane, or in another
+     * one {@link #moveFromHeldLanes} moved it to, whichever takes it first.
+     */
+    private void submit(Lane lane, java.util.function.Consumer<Lane> body) {
+        enqueue(lane, new Start(body));
+    }
+
+    private static void enqueue(Lane lane, Start start) {
+        lane.waiting.add(start);
+        lane.executor.execute(() -> {
+            lane.waiting.remove(start);
+            start.runIn(lane);
+        });
+    }
+
+    /**
+     * Every {@link #HELD_AFTER_NANOS}: the starts queued behind a lane whose turn has become held
+     * go to a lane that is not (LaneChoice, or a new lane). Without this a request that reached a
+     * lane in the first 50 ms of a runaway's turn waited out the runaway's whole CPU budget
+     * (bench/runaway: other requests' p90 1.4 s beside a stateless spin with a 2 s budget).
+     */
+    private void moveFromHeldLanes() {
+        long now = System.nanoTime();
+        for (Lane held : lanes) {
+            if (held.waiting.isEmpty() || !LaneChoice.held(held.executor.turnStartedNanos(), now, HELD_AFTER_NANOS)) {
+                continue;
+            }
+            Start s;
+            while ((s = held.waiting.peek()) != null) {
+                Lane to = laneFor(null);
+                if (to == held || LaneChoice.held(to.executor.turnStartedNanos(), now, HELD_AFTER_NANOS)) {
+                    return; // every lane is held and no more may open: the starts wait where they are
+                }
+                if (held.waiting.remove(s) && !s.taken()) {
+                    enqueue(to, s);
+                }
+            }
+        }
+    }
+
+    /** A request's start: runs in the first lane that takes it, never twice. */
+    private static final class Start {
+        private final java.util.function.Consumer<Lane> body;
+        private final java.util.concurrent.atomic.AtomicBoolean taken = new java.util.concurrent.atomic.AtomicBoolean();
+
+        Start(java.util.function.Consumer<Lane> body) {
+            this.body = body;
+        }
+
+        boolean taken() {
+            return taken.get();
+        }
+
+        void runIn(Lane lane) {
+            if (taken.compareAndSet(false, true)) {
+                body.accept(lane);
+            }
+        }
     }
 
     /** The lane a task from {@code from} (an event loop, or null) runs in: {@link LaneChoice} decides. */
@@ -191,6 +252,8 @@ public final class WorkerPool {
     /** One lane: its serial executor and the instance of the current code in it (touched only on the lane). */
     private static final class Lane {
         final LaneExecutor executor;
+        /** Starts queued here that no lane has begun: what {@link #moveFromHeldLanes} may move. */
+        final java.util.concurrent.ConcurrentLinkedQueue<Start> waiting = new java.util.concurrent.ConcurrentLinkedQueue<>();
         Slot slot;
 
         Lane(Context ctx) {
