@@ -585,7 +585,26 @@ const CASES = {
   "pbkdf2-iteration-limit": [
     ["pbkdfBig", async () => s.importKey('raw', enc.encode('pw'), 'PBKDF2', false, ['deriveBits']).then(k=>s.deriveBits({name:'PBKDF2', hash:'SHA-256', salt:u8(8), iterations: 100001}, k, 256))],
   ],
+  // When a SubtleCrypto promise settles against a microtask queued right after the call (WPT's
+  // "promise resolved too early"): the order of the two callbacks, for success and for failure.
+  "settlement-order": [
+    ["importKey", async () => order(() => s.importKey('raw', u8(16), 'AES-GCM', true, ['encrypt']))],
+    ["importKeyEmptyUsages", async () => order(() => s.importKey('raw', u8(16), 'AES-GCM', true, []))],
+    ["exportKey", async () => s.importKey('raw', u8(16), 'AES-GCM', true, ['encrypt']).then(k => order(() => s.exportKey('raw', k)))],
+    ["digest", async () => order(() => s.digest('SHA-256', u8([1])))],
+    ["digestBadAlg", async () => order(() => s.digest('SHA-7', u8([1])))],
+    ["sign", async () => s.importKey('raw', u8(16), {name:'HMAC', hash:'SHA-256'}, false, ['sign']).then(k => order(() => s.sign('HMAC', k, u8([1]))))],
+    ["generateKey", async () => order(() => s.generateKey({name:'AES-GCM', length:128}, false, ['encrypt']))],
+  ],
 };
+
+// Calls op, then queues a microtask: which of the op's settlement and that microtask runs first.
+function order(op) {
+  const seen = [];
+  const p = op().then(() => seen.push('settled'), () => seen.push('rejected'));
+  Promise.resolve().then(() => seen.push('microtask'));
+  return p.then(() => seen.join(' then '));
+}
 
 export default {
   async fetch(request) {

@@ -64,7 +64,22 @@
 
   // ---- SubtleCrypto ----
 
-  const run = (fn) => { try { return Promise.resolve(fn()); } catch (e) { return Promise.reject(e); } };
+  // The operation runs now (it reads its arguments during the call, as workerd does), but its promise
+  // settles a microtask later: workerd's never settles before a microtask queued right after the call
+  // (WPT's "promise resolved too early"; the settlement-order conformance case).
+  const resolved = Promise.resolve();
+  const run = (fn) => {
+    let value;
+    let error;
+    let failed = false;
+    try {
+      value = fn();
+    } catch (e) {
+      failed = true;
+      error = e;
+    }
+    return new Promise((resolve, reject) => { resolved.then(() => (failed ? reject(error) : resolve(value))); });
+  };
 
   // The key must be of the requested algorithm and allow the usage (workerd: validateOperation).
   function validateOperation(key, requestedName, usage, usageName) {
