@@ -29,23 +29,34 @@ class WasmAndDataSafetyTest {
         return new BundleModule(ModuleType.ES_MODULE, s.getBytes(StandardCharsets.UTF_8));
     }
 
+    /** A bundle of {@code index} and spin.wasm, whose {@code spin} loops forever and {@code one} answers 1. */
+    static Map<String, BundleModule> withSpinWasm(String index) throws Exception {
+        Map<String, BundleModule> files = new LinkedHashMap<>();
+        files.put("index.js", js(index));
+        files.put("spin.wasm", new BundleModule(ModuleType.COMPILED_WASM,
+                Wat.assemble("(module (func (export \"spin\") (loop br 0)) (func (export \"one\") (result i32) i32.const 1))")));
+        return files;
+    }
+
+    /** {@code /spin} is stopped by the 300 ms budget, and then {@code /ok} answers {@code ok}. */
+    static void stoppedThenServes(TestWorker w, String ok) throws Exception {
+        assertThatThrownBy(() -> w.get("http://x.test/spin")).cause().isInstanceOf(LimitExceededException.class)
+                .hasMessageContaining("CPU budget of 300 ms");
+        assertThat(w.text("http://x.test/ok")).isEqualTo(ok);
+    }
+
     @Test
     void aWasmInfiniteLoopIsStoppedByTheCpuBudgetAndTheInstanceKeepsServing() throws Exception {
         Wat.assume();
-        Map<String, BundleModule> files = new LinkedHashMap<>();
-        files.put("index.js", js("""
+        Map<String, BundleModule> files = withSpinWasm("""
                 import spin from './spin.wasm';
                 const inst = new WebAssembly.Instance(spin, {});
                 export default { fetch(req) {
                   if (new URL(req.url).pathname === '/spin') inst.exports.spin();
                   return new Response('still serving ' + inst.exports.one());
-                } };"""));
-        files.put("spin.wasm", new BundleModule(ModuleType.COMPILED_WASM,
-                Wat.assemble("(module (func (export \"spin\") (loop br 0)) (func (export \"one\") (result i32) i32.const 1))")));
+                } };""");
         try (TestEngine engine = new TestEngine(new JsLimits(300, 1L << 30, 10)); TestWorker w = engine.worker(bundle(files))) {
-            assertThatThrownBy(() -> w.get("http://x.test/spin")).cause().isInstanceOf(LimitExceededException.class)
-                    .hasMessageContaining("CPU budget of 300 ms");
-            assertThat(w.text("http://x.test/ok")).isEqualTo("still serving 1");
+            stoppedThenServes(w, "still serving 1");
         }
     }
 
@@ -57,8 +68,7 @@ class WasmAndDataSafetyTest {
     @Test
     void aHandlerThatCatchesTheInterruptedWasmCallStillFailsWithTheLimit() throws Exception {
         Wat.assume();
-        Map<String, BundleModule> files = new LinkedHashMap<>();
-        files.put("index.js", js("""
+        Map<String, BundleModule> files = withSpinWasm("""
                 import spin from './spin.wasm';
                 const inst = new WebAssembly.Instance(spin, {});
                 export default { fetch(req) {
@@ -66,15 +76,11 @@ class WasmAndDataSafetyTest {
                     try { inst.exports.spin(); } catch (e) { return new Response('caught ' + e.message); }
                   }
                   return new Response('still serving ' + inst.exports.one());
-                } };"""));
-        files.put("spin.wasm", new BundleModule(ModuleType.COMPILED_WASM,
-                Wat.assemble("(module (func (export \"spin\") (loop br 0)) (func (export \"one\") (result i32) i32.const 1))")));
+                } };""");
         try (TestEngine engine = new TestEngine(new JsLimits(300, 1L << 30, 10)); TestWorker w = engine.worker(bundle(files))) {
             // The race is narrow (Chicory's return against the context's interrupt): several tries.
             for (int i = 0; i < 6; i++) {
-                assertThatThrownBy(() -> w.get("http://x.test/spin")).cause().isInstanceOf(LimitExceededException.class)
-                        .hasMessageContaining("CPU budget of 300 ms");
-                assertThat(w.text("http://x.test/ok")).isEqualTo("still serving 1");
+                stoppedThenServes(w, "still serving 1");
             }
         }
     }
@@ -89,9 +95,7 @@ class WasmAndDataSafetyTest {
                   return new Response('answered');
                 } };"""));
         try (TestEngine engine = new TestEngine(new JsLimits(300, 1L << 30, 10)); TestWorker w = engine.worker(bundle(files))) {
-            assertThatThrownBy(() -> w.get("http://x.test/spin")).cause().isInstanceOf(LimitExceededException.class)
-                    .hasMessageContaining("CPU budget of 300 ms");
-            assertThat(w.text("http://x.test/ok")).isEqualTo("answered");
+            stoppedThenServes(w, "answered");
         }
     }
 
