@@ -181,23 +181,22 @@ public final class WorkerRequests implements Handler<HttpServerRequest> {
         HttpServerResponse response = req.response();
         java.util.concurrent.atomic.AtomicBoolean tooLarge = new java.util.concurrent.atomic.AtomicBoolean();
         HttpExchange.read(req, requestId, maxBody, tooLarge)
-                .thenCompose(data -> {
-                    // The Worker starts here, on the event loop: what it logs synchronously names the request.
-                    try (LogContext.Scope s = LogContext.enter(requestId, null)) {
-                        return pool.fetch(ctx, withCf(req, data));
-                    }
-                })
+                // The Worker runs in a lane, which sets the request's log context itself.
+                .thenCompose(data -> pool.fetch(ctx, withCf(req, data)))
                 .whenComplete((resp, err) -> ctx.runOnContext(v -> {
+                    if (!tooLarge.get() && err == null && resp.webSocket() == null) {
+                        // The common path logs nothing here: no log context to set and restore.
+                        if (!hasHeader(resp, REQUEST_ID_HEADER)) {
+                            response.putHeader(REQUEST_ID_HEADER, requestId);
+                        }
+                        HttpExchange.write(response, ctx, resp);
+                        return;
+                    }
                     try (LogContext.Scope s = LogContext.enter(requestId, null)) {
                         if (tooLarge.get()) {
                             fail(req, requestId, new HttpExchange.TooLarge(maxBody));
-                        } else if (err == null && resp.webSocket() != null) {
-                            refuseSocket(req, requestId, resp);
                         } else if (err == null) {
-                            if (!hasHeader(resp, REQUEST_ID_HEADER)) {
-                                response.putHeader(REQUEST_ID_HEADER, requestId);
-                            }
-                            HttpExchange.write(response, ctx, resp);
+                            refuseSocket(req, requestId, resp);
                         } else {
                             fail(req, requestId, unwrap(err));
                         }
@@ -212,11 +211,7 @@ public final class WorkerRequests implements Handler<HttpServerRequest> {
      * closes sockets with 1012 instead of waiting for them).
      */
     private void upgrade(HttpServerRequest req, Context ctx, String requestId, java.util.function.IntConsumer finish) {
-        java.util.concurrent.CompletableFuture<dev.cellgate.core.spi.js.HttpResponseData> answer;
-        try (LogContext.Scope s = LogContext.enter(requestId, null)) {
-            answer = pool.fetch(ctx, withCf(req, HttpExchange.upgrade(req, requestId)));
-        }
-        answer.whenComplete((resp, err) -> ctx.runOnContext(v -> {
+        pool.fetch(ctx, withCf(req, HttpExchange.upgrade(req, requestId))).whenComplete((resp, err) -> ctx.runOnContext(v -> {
             try (LogContext.Scope s = LogContext.enter(requestId, null)) {
                 if (err != null || resp.webSocket() == null) {
                     req.resume();

@@ -22,19 +22,22 @@ public final class LaneChoice {
     }
 
     /**
-     * @param turnStartedNanos per lane, when its running turn started, or 0 when it runs none
+     * @param lanes            the lanes open now
+     * @param turnStartedNanos per lane index, when its running turn started, or 0 when it runs none
+     *                         (read lane by lane: a request's choice allocates nothing)
      * @param preferred        the request's preferred lane, any non-negative number (taken modulo the lane count)
      * @param maxLanes         the most lanes the node opens
      */
-    public static int choose(long[] turnStartedNanos, int preferred, long nowNanos, long heldAfterNanos, int maxLanes) {
-        int n = turnStartedNanos.length;
+    public static int choose(int lanes, java.util.function.IntToLongFunction turnStartedNanos, int preferred, long nowNanos,
+            long heldAfterNanos, int maxLanes) {
+        int n = lanes;
         if (n == 0) {
             return NEW_LANE;
         }
         int first = Math.floorMod(preferred, n);
         for (int k = 0; k < n; k++) {
             int i = (first + k) % n;
-            if (!held(turnStartedNanos[i], nowNanos, heldAfterNanos)) {
+            if (!held(turnStartedNanos.applyAsLong(i), nowNanos, heldAfterNanos)) {
                 return i;
             }
         }

@@ -14,8 +14,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -151,18 +153,12 @@ public final class WorkerPool {
 
     /**
      * Queues a request's start in {@code lane}. The start runs once: in that lane, or in another
-     * one {@link #moveFromHeldLanes} moved it to, whichever takes it first.
+     * one {@link #moveFromHeldLanes} moved it to. A start is in one lane's queue at a time and
+     * whoever takes it out of that queue (the lane polling it, or the move removing it) owns it.
      */
-    private void submit(Lane lane, java.util.function.Consumer<Lane> body) {
-        enqueue(lane, new Start(body));
-    }
-
-    private static void enqueue(Lane lane, Start start) {
+    private static void submit(Lane lane, Consumer<Lane> start) {
         lane.waiting.add(start);
-        lane.executor.execute(() -> {
-            lane.waiting.remove(start);
-            start.runIn(lane);
-        });
+        lane.executor.execute(lane.startNext);
     }
 
     /**
@@ -170,6 +166,8 @@ public final class WorkerPool {
      * go to a lane that is not (LaneChoice, or a new lane). Without this a request that reached a
      * lane in the first 50 ms of a runaway's turn waited out the runaway's whole CPU budget
      * (bench/runaway: other requests' p90 1.4 s beside a stateless spin with a 2 s budget).
+     * The held lane keeps one queued {@code startNext} per start it was given; those whose start
+     * moved find another start or none.
      */
     private void moveFromHeldLanes() {
         long now = System.nanoTime();
@@ -177,35 +175,15 @@ public final class WorkerPool {
             if (held.waiting.isEmpty() || !LaneChoice.held(held.executor.turnStartedNanos(), now, HELD_AFTER_NANOS)) {
                 continue;
             }
-            Start s;
+            Consumer<Lane> s;
             while ((s = held.waiting.peek()) != null) {
                 Lane to = laneFor(null);
                 if (to == held || LaneChoice.held(to.executor.turnStartedNanos(), now, HELD_AFTER_NANOS)) {
                     return; // every lane is held and no more may open: the starts wait where they are
                 }
-                if (held.waiting.remove(s) && !s.taken()) {
-                    enqueue(to, s);
+                if (held.waiting.remove(s)) {
+                    submit(to, s);
                 }
-            }
-        }
-    }
-
-    /** A request's start: runs in the first lane that takes it, never twice. */
-    private static final class Start {
-        private final java.util.function.Consumer<Lane> body;
-        private final java.util.concurrent.atomic.AtomicBoolean taken = new java.util.concurrent.atomic.AtomicBoolean();
-
-        Start(java.util.function.Consumer<Lane> body) {
-            this.body = body;
-        }
-
-        boolean taken() {
-            return taken.get();
-        }
-
-        void runIn(Lane lane) {
-            if (taken.compareAndSet(false, true)) {
-                body.accept(lane);
             }
         }
     }
@@ -214,12 +192,9 @@ public final class WorkerPool {
     private Lane laneFor(Context from) {
         Context loop = from instanceof ContextInternal ci ? ci.unwrap() : from;
         int want = loop == null ? 0 : preferred.computeIfAbsent(loop, k -> preferred.size());
-        List<Lane> now = List.copyOf(lanes);
-        long[] started = new long[now.size()];
-        for (int i = 0; i < started.length; i++) {
-            started[i] = now.get(i).executor.turnStartedNanos();
-        }
-        int i = LaneChoice.choose(started, want, System.nanoTime(), HELD_AFTER_NANOS, maxLanes);
+        List<Lane> now = lanes; // only ever grows: the first n stay where they are
+        int n = now.size();
+        int i = LaneChoice.choose(n, k -> now.get(k).executor.turnStartedNanos(), want, System.nanoTime(), HELD_AFTER_NANOS, maxLanes);
         if (i != LaneChoice.NEW_LANE) {
             return now.get(i);
         }
@@ -253,11 +228,19 @@ public final class WorkerPool {
     private static final class Lane {
         final LaneExecutor executor;
         /** Starts queued here that no lane has begun: what {@link #moveFromHeldLanes} may move. */
-        final java.util.concurrent.ConcurrentLinkedQueue<Start> waiting = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        final ConcurrentLinkedQueue<Consumer<Lane>> waiting = new ConcurrentLinkedQueue<>();
+        /** The lane's task for each start queued in it: runs the oldest start still queued here, if any. */
+        final Runnable startNext;
         Slot slot;
 
         Lane(Context ctx) {
             this.executor = new LaneExecutor(ctx);
+            this.startNext = () -> {
+                Consumer<Lane> start = waiting.poll();
+                if (start != null) {
+                    start.accept(this);
+                }
+            };
         }
 
         /** The instance of the current code in this lane, made on first use; the one it replaces retires. */

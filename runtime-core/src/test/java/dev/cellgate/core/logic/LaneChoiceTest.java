@@ -9,36 +9,40 @@ class LaneChoiceTest {
     static final long NOW = 10_000 * MS;
     static final long HELD_AFTER = 50 * MS;
 
+    private static int choose(long[] lanes, int preferred, long now, long heldAfter, int maxLanes) {
+        return LaneChoice.choose(lanes.length, i -> lanes[i], preferred, now, heldAfter, maxLanes);
+    }
+
     @Test
     void noLaneYetOpensOne() {
-        assertThat(LaneChoice.choose(new long[0], 3, NOW, HELD_AFTER, 4)).isEqualTo(LaneChoice.NEW_LANE);
+        assertThat(choose(new long[0], 3, NOW, HELD_AFTER, 4)).isEqualTo(LaneChoice.NEW_LANE);
     }
 
     @Test
     void aRequestStaysOnItsPreferredLaneWhileThatLaneIsNotHeld() {
         long[] lanes = {0, NOW - 10 * MS};
-        assertThat(LaneChoice.choose(lanes, 0, NOW, HELD_AFTER, 4)).isEqualTo(0);
-        assertThat(LaneChoice.choose(lanes, 1, NOW, HELD_AFTER, 4)).as("busy, but not for long").isEqualTo(1);
-        assertThat(LaneChoice.choose(lanes, 5, NOW, HELD_AFTER, 4)).as("taken modulo the lane count").isEqualTo(1);
+        assertThat(choose(lanes, 0, NOW, HELD_AFTER, 4)).isEqualTo(0);
+        assertThat(choose(lanes, 1, NOW, HELD_AFTER, 4)).as("busy, but not for long").isEqualTo(1);
+        assertThat(choose(lanes, 5, NOW, HELD_AFTER, 4)).as("taken modulo the lane count").isEqualTo(1);
     }
 
     @Test
     void aHeldLaneIsPassedOverForTheNextFreeOne() {
         long[] lanes = {NOW - 2_000 * MS, NOW - 60 * MS, 0};
-        assertThat(LaneChoice.choose(lanes, 0, NOW, HELD_AFTER, 3)).isEqualTo(2);
-        assertThat(LaneChoice.choose(lanes, 1, NOW, HELD_AFTER, 3)).isEqualTo(2);
+        assertThat(choose(lanes, 0, NOW, HELD_AFTER, 3)).isEqualTo(2);
+        assertThat(choose(lanes, 1, NOW, HELD_AFTER, 3)).isEqualTo(2);
     }
 
     @Test
     void allHeldOpensANewLaneWhileTheNodeAllowsOne() {
         long[] lanes = {NOW - 2_000 * MS, NOW - 60 * MS};
-        assertThat(LaneChoice.choose(lanes, 1, NOW, HELD_AFTER, 3)).isEqualTo(LaneChoice.NEW_LANE);
+        assertThat(choose(lanes, 1, NOW, HELD_AFTER, 3)).isEqualTo(LaneChoice.NEW_LANE);
     }
 
     @Test
     void allHeldAndNoRoomLeftQueuesBehindThePreferredLane() {
         long[] lanes = {NOW - 2_000 * MS, NOW - 60 * MS};
-        assertThat(LaneChoice.choose(lanes, 1, NOW, HELD_AFTER, 2)).isEqualTo(1);
+        assertThat(choose(lanes, 1, NOW, HELD_AFTER, 2)).isEqualTo(1);
     }
 
     @Test
