@@ -18,6 +18,9 @@ final class ActivationAttempt {
     private final AtomicReference<State> state = new AtomicReference<>(State.RUNNING);
     private volatile CompletableFuture<?> waitingOn;
     private volatile String stage = "queued";
+    /** Each stage entered and when (System.nanoTime), for the activation's phase timeline in its log line. */
+    private final java.util.List<String> stages = new java.util.ArrayList<>();
+    private final java.util.List<Long> stageStarts = new java.util.ArrayList<>();
 
     ActivationAttempt(String scope, boolean stopsLateWork) {
         this.scope = scope;
@@ -54,9 +57,32 @@ final class ActivationAttempt {
     /** The activation starts {@code next}; throws when it was abandoned (the late work stops here). */
     void enter(String next) {
         stage = next;
+        synchronized (stages) {
+            stages.add(next);
+            stageStarts.add(System.nanoTime());
+        }
         if (abandoned() && stopsLateWork) {
             throw new Abandoned(scope, next);
         }
+    }
+
+    /**
+     * How long each stage entered so far took, up to {@code endNanos}: "acquire=1.2 restore=0.4 ..."
+     * in milliseconds (the activation's phase timeline, issue 22).
+     */
+    String phases(long endNanos) {
+        StringBuilder b = new StringBuilder();
+        synchronized (stages) {
+            for (int i = 0; i < stages.size(); i++) {
+                long end = i + 1 < stages.size() ? stageStarts.get(i + 1) : endNanos;
+                if (b.length() > 0) {
+                    b.append(' ');
+                }
+                b.append(stages.get(i).replace(' ', '_')).append('=')
+                        .append(String.format(java.util.Locale.ROOT, "%.1f", (end - stageStarts.get(i)) / 1e6));
+            }
+        }
+        return b.toString();
     }
 
     /** A step the deadline cancels (the restore): cancelled at once when the attempt is already abandoned. */

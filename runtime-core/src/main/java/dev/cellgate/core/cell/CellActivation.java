@@ -156,7 +156,8 @@ final class CellActivation {
                 LOG.atInfo().setMessage("cell.activated").addKeyValue("scope", scope).addKeyValue("epoch", a.epoch())
                         .addKeyValue("reused_local", o.brought.reused)
                         .addKeyValue("restored_bytes", o.brought.restore.bytesRead())
-                        .addKeyValue("ms", env.ticker().nowMs() - t0).log();
+                        .addKeyValue("ms", env.ticker().nowMs() - t0)
+                        .addKeyValue("phases", attempt.phases(System.nanoTime())).log();
                 done.complete(cell);
             } catch (Exception e) {
                 cell.reset(e);
