@@ -390,9 +390,15 @@ final class Cell {
      * entry, written before it became durable) and is deleted, but only once the last commit is
      * durable (the stored alarm read here is then the durable one) and in order with this cell's
      * index writes: an alarm set meanwhile in the same minute writes the same key, and that write
-     * waits for the delete ({@link #afterEntryDrops}), so it is never deleted by it.
+     * waits for the delete ({@link #afterEntryDrops}), so it is never deleted by it. And only while
+     * this copy is still the owner's ({@code stillOwned}, checked after the last commit): a copy a
+     * peer took over without this node noticing yet must not judge the new owner's entry (the
+     * simulator, seed 4685: a superseded copy deleted the entry of an alarm whose owner then died,
+     * and the alarm never fired). A superseded copy is dropped and the wake fails, so the waker
+     * looks again later and the next wake activates the cell wherever it now belongs.
      */
-    CompletableFuture<WakeEntryVerdict.Reply> judgeWakeEntry(long entryMinuteMs, WakeEntryVerdict verdict) {
+    CompletableFuture<WakeEntryVerdict.Reply> judgeWakeEntry(long entryMinuteMs, WakeEntryVerdict verdict,
+                                                           java.util.function.Supplier<CompletableFuture<Boolean>> stillOwned) {
         if (wakeIndex == null || verdict.forStoredAlarm(entryMinuteMs, storage.storedAlarm()) == WakeEntryVerdict.Action.KEEP) {
             return CompletableFuture.completedFuture(WakeEntryVerdict.Reply.KEPT);
         }
@@ -401,7 +407,15 @@ final class Cell {
         }
         CompletableFuture<Void> durable = gate.lastCommit();
         CompletableFuture<Void> drop = entryDrops.handle((x, e) -> null).thenCompose(x -> durable)
-                .thenCompose(x -> wakeIndex.drop(scope, entryMinuteMs));
+                .thenCompose(x -> verdict.confirmsOwnership() ? stillOwned.get() : CompletableFuture.completedFuture(true))
+                .thenCompose(owned -> {
+                    if (!owned) {
+                        StaleCopyException stale = new StaleCopyException(scope, epoch);
+                        executor.execute(() -> reset(stale));
+                        return CompletableFuture.failedFuture(stale);
+                    }
+                    return wakeIndex.drop(scope, entryMinuteMs);
+                });
         entryDrops = drop;
         return drop.thenApply(x -> WakeEntryVerdict.Reply.DROPPED);
     }
@@ -544,6 +558,13 @@ final class Cell {
     static final class CellMovedException extends StubCallException {
         CellMovedException(String scope) {
             super("cell " + scope + " is no longer active on this node", true, null);
+        }
+    }
+
+    /** This copy of the cell is no longer the owner's: a peer took it over at a later epoch. */
+    static final class StaleCopyException extends IllegalStateException {
+        StaleCopyException(String scope, long epoch) {
+            super("cell " + scope + " at epoch " + epoch + " is no longer owned here (taken over by a peer): dropped, the wake is retried");
         }
     }
 }

@@ -784,7 +784,8 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
                     cell.alarms.rearm();
                     CompletableFuture<WakeEntryVerdict.Reply> j = entryMinuteMs.isEmpty()
                             ? CompletableFuture.completedFuture(WakeEntryVerdict.Reply.KEPT)
-                            : cell.judgeWakeEntry(entryMinuteMs.getAsLong(), wakeVerdict);
+                            : cell.judgeWakeEntry(entryMinuteMs.getAsLong(), wakeVerdict,
+                                    () -> ownership.confirm(cell.scope, cell.epoch, cell.ownershipVersion));
                     j.whenComplete((r, e) -> {
                         if (e != null) {
                             judged.completeExceptionally(e);

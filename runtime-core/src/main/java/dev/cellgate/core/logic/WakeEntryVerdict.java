@@ -32,24 +32,37 @@ public final class WakeEntryVerdict {
     public static final long MAX_REST_TICKS = 2;
 
     /** The protocol as built. */
-    public static final WakeEntryVerdict CORRECT = new WakeEntryVerdict(false, true);
+    public static final WakeEntryVerdict CORRECT = new WakeEntryVerdict(false, true, true);
     /**
      * Deliberately broken: no entry is ever deleted (the waker before issue 30). {@code WakerTest}
      * proves that its stale-entry check catches it.
      */
-    public static final WakeEntryVerdict NEVER_DELETES = new WakeEntryVerdict(true, true);
+    public static final WakeEntryVerdict NEVER_DELETES = new WakeEntryVerdict(true, true, true);
     /**
      * Deliberately broken: the host deletes a stale entry at once, not after the cell's earlier
      * index writes and its last commit ({@code CellWakeTest} proves that its race check catches it).
      */
-    public static final WakeEntryVerdict DROPS_OUT_OF_ORDER = new WakeEntryVerdict(false, false);
+    public static final WakeEntryVerdict DROPS_OUT_OF_ORDER = new WakeEntryVerdict(false, false, true);
+    /**
+     * Deliberately broken: the host deletes a stale-looking entry without first confirming that its
+     * copy of the cell is still the owner's, so a copy superseded by a takeover deletes the new
+     * owner's entry ({@code CellWakeTest} proves that its check catches it).
+     */
+    public static final WakeEntryVerdict SKIPS_OWNERSHIP_CHECK = new WakeEntryVerdict(false, true, false);
 
     private final boolean neverDeletes;
     private final boolean dropsInOrder;
+    private final boolean confirmsOwnership;
 
-    private WakeEntryVerdict(boolean neverDeletes, boolean dropsInOrder) {
+    private WakeEntryVerdict(boolean neverDeletes, boolean dropsInOrder, boolean confirmsOwnership) {
         this.neverDeletes = neverDeletes;
         this.dropsInOrder = dropsInOrder;
+        this.confirmsOwnership = confirmsOwnership;
+    }
+
+    /** Whether the host confirms its copy is still the owner's before deleting an entry (always, but in a broken variant). */
+    public boolean confirmsOwnership() {
+        return confirmsOwnership;
     }
 
     /** Whether the host orders a deletion after the cell's last commit and pending index writes (always, but in a broken variant). */

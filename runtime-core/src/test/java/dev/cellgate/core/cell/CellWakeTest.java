@@ -148,4 +148,42 @@ class CellWakeTest extends WithCellHost {
         assertThat(entryOfAnAlarmSetDuringTheDeletion(WakeEntryVerdict.DROPS_OUT_OF_ORDER))
                 .as("the deletion landed after the new alarm's entry: the alarm has none").isEmpty();
     }
+
+    /**
+     * A peer took the cell over (a later epoch in own.json) while this node still holds its copy, and
+     * wrote the entry of its own alarm; then the peer died. What is left of that entry after this
+     * node's stale copy was asked about it (the simulator's seed 4685).
+     */
+    Throwable staleCopyRefused;
+
+    List<String> theNewOwnersEntryAfterAStaleCopyJudgedIt(WakeEntryVerdict verdict) throws Exception {
+        Cells c = cells();
+        c.wakeVerdict(verdict);
+        CellIdentity id = id(6);
+        fetch(c, id, "/alarm/none"); // resident here at epoch 1, no alarm
+        bucket.put(Keys.ownership(id.scope()), new dev.cellgate.core.records.OwnershipRecord("n2", "s2", 2).encode()).get();
+        staleEntry(id, PAST_MINUTE); // the new owner's alarm
+        CompletableFuture<WakeEntryVerdict.Reply> judged = c.wake(id, OptionalLong.of(PAST_MINUTE));
+        staleCopyRefused = null;
+        try {
+            judged.get(30, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            staleCopyRefused = e.getCause();
+        }
+        return wakeKeys();
+    }
+
+    @Test
+    void aCopyATakeoverSupersededDoesNotDeleteTheNewOwnersEntry() throws Exception {
+        assertThat(theNewOwnersEntryAfterAStaleCopyJudgedIt(WakeEntryVerdict.CORRECT))
+                .containsExactly(WakeKeys.key(PAST_MINUTE, id(6).scope()));
+        assertThat(staleCopyRefused).as("the wake fails, so the waker looks again once the cell lives elsewhere")
+                .hasMessageContaining("no longer owned here");
+    }
+
+    @Test
+    void theOwnershipCheckCatchesAHostThatJudgesWithoutIt() throws Exception {
+        assertThat(theNewOwnersEntryAfterAStaleCopyJudgedIt(WakeEntryVerdict.SKIPS_OWNERSHIP_CHECK))
+                .as("the superseded copy deleted the new owner's entry: its alarm is lost if that owner dies").isEmpty();
+    }
 }

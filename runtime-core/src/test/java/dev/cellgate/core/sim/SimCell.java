@@ -190,9 +190,22 @@ final class SimCell {
                     w.reply().accept(null);
                     yield CompletableFuture.completedFuture(null);
                 }
-                yield node.index.drop(scope, minute).handle((x, e) -> {
-                    w.reply().accept(e == null ? WAKE_DROPPED : "stale wake entry not dropped: " + e);
-                    return (Void) null;
+                // As Cell.judgeWakeEntry: only a copy that is still the owner's deletes the entry; a
+                // superseded one is dropped and the wake fails (the waker looks again later).
+                long e0 = epoch;
+                String v0 = ownVersion;
+                yield node.ownership.confirm(scope, e0, v0).exceptionally(x -> null).thenCompose(owned -> {
+                    if (!Boolean.TRUE.equals(owned)) {
+                        if (Boolean.FALSE.equals(owned) && phase == Phase.SERVING) {
+                            lost();
+                        }
+                        w.reply().accept("wake: this copy is not the owner's (any more, or the bucket did not say)");
+                        return CompletableFuture.completedFuture((Void) null);
+                    }
+                    return node.index.drop(scope, minute).handle((x, e) -> {
+                        w.reply().accept(e == null ? WAKE_DROPPED : "stale wake entry not dropped: " + e);
+                        return (Void) null;
+                    });
                 });
             }
             case FIRE -> fire(w.alarmId());
