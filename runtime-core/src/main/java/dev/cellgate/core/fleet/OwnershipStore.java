@@ -33,6 +33,8 @@ public final class OwnershipStore {
     private volatile Self self;
     private final Ticker ticker;
     private final Liveness liveness;
+    /** The marker PUTs still in flight, by cell: a release waits for its cell's before deleting it. */
+    private final java.util.concurrent.ConcurrentHashMap<String, Marked> marks = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** With the default clock-skew margin (tests, tools); a node passes its configured one. */
     public OwnershipStore(BucketStore store, Self self, Ticker ticker) {
@@ -99,12 +101,16 @@ public final class OwnershipStore {
     private CompletableFuture<Acquisition> write(String scope, long epoch, long previous, CompletableFuture<WriteOutcome> w, int n,
                                                  Self me) {
         return w.thenCompose(outcome -> switch (outcome) {
-            case WriteOutcome.Written ok -> markHeld(scope, me).thenApply(x -> new Acquisition.Acquired(epoch, ok.version(), previous));
+            case WriteOutcome.Written ok -> {
+                markHeld(scope, me);
+                yield done(new Acquisition.Acquired(epoch, ok.version(), previous));
+            }
             case WriteOutcome.Rejected r -> attempt(scope, n + 1, me); // someone moved first: look again
             case WriteOutcome.Ambiguous a -> readOwnership(scope).thenCompose(now -> {
                 // The write may have landed: only the record can tell.
                 if (now.record != null && now.record.value().equals(mine(me, epoch))) {
-                    return markHeld(scope, me).thenApply(x -> new Acquisition.Acquired(epoch, now.record.version(), previous));
+                    markHeld(scope, me);
+                    return done(new Acquisition.Acquired(epoch, now.record.version(), previous));
                 }
                 return attempt(scope, n + 1, me);
             });
@@ -166,25 +172,39 @@ public final class OwnershipStore {
 
     /**
      * The {@code node-cells/} marker lets dead-node GC find what a node held. Losing one is a
-     * leak, not a safety problem, so a failed marker write is logged and the acquire stands.
+     * leak, not a safety problem, so a failed marker write is logged and the acquire stands; and
+     * nothing reads a marker to decide anything, so the acquire does not wait for it either (one
+     * bucket round trip less on every activation, issue 22). A release while the PUT is in flight
+     * deletes that very key once the PUT has settled, so a late PUT cannot outlive the release.
      */
-    private CompletableFuture<Void> markHeld(String scope, Self me) {
-        return store.put(Keys.marker(me.node(), me.session(), scope), new byte[0]).handle((o, e) -> {
+    private void markHeld(String scope, Self me) {
+        String key = Keys.marker(me.node(), me.session(), scope);
+        CompletableFuture<Void> written = store.put(key, new byte[0]).handle((o, e) -> {
             if (e != null || !(o instanceof WriteOutcome.Written)) {
                 LOG.atWarn().setMessage("cell.marker_failed").addKeyValue("scope", scope)
                         .addKeyValue("error", e != null ? Errors.rootMessage(e) : o.toString()).log();
             }
             return null;
         });
+        Marked m = new Marked(key, written);
+        marks.put(scope, m);
+        written.whenComplete((x, e) -> marks.remove(scope, m)); // settled: a release need not wait for it
     }
 
     private CompletableFuture<Void> unmark(String scope) {
-        return store.delete(Keys.marker(self.node(), self.session(), scope)).handle((o, e) -> {
+        Marked m = marks.remove(scope);
+        String key = m != null ? m.key() : Keys.marker(self.node(), self.session(), scope);
+        CompletableFuture<Void> settled = m != null ? m.written() : done(null);
+        return settled.thenCompose(x -> store.delete(key)).handle((o, e) -> {
             if (e != null) {
                 LOG.atWarn().setMessage("cell.unmark_failed").addKeyValue("scope", scope).addKeyValue("error", Errors.rootMessage(e)).log();
             }
             return null;
         });
+    }
+
+    /** A marker this node wrote for a cell it holds: its key and when its PUT settled. */
+    private record Marked(String key, CompletableFuture<Void> written) {
     }
 
     private OwnershipRecord mine(long epoch) {

@@ -46,10 +46,43 @@ class OwnershipStoreTest {
         Acquisition a = node("n1", "s1").acquire(SCOPE).get();
         assertThat(a).isInstanceOf(Acquisition.Acquired.class);
         assertThat(((Acquisition.Acquired) a).epoch()).isEqualTo(1);
-        assertThat(BucketStoreContract.listAll(bucket, Keys.markersOf("n1"), 10)).containsExactly(Keys.marker("n1", "s1", SCOPE));
+        awaitMarkers("n1", Keys.marker("n1", "s1", SCOPE)); // written beside the acquire, not before it
         String v = ((Acquisition.Acquired) a).version();
         assertThat(node("n1", "s1").confirm(SCOPE, 1, v).get()).isTrue();
         assertThat(node("n1", "s1").confirm(SCOPE, 2, "another-version").get()).isFalse();
+    }
+
+    /** The node's markers, once the in-flight marker PUTs have landed (they are not awaited by the acquire). */
+    void awaitMarkers(String node, String... expected) throws Exception {
+        long until = System.nanoTime() + 5_000_000_000L;
+        while (!BucketStoreContract.listAll(bucket, Keys.markersOf(node), 10).equals(java.util.List.of(expected))
+                && System.nanoTime() < until) {
+            Thread.sleep(5);
+        }
+        assertThat(BucketStoreContract.listAll(bucket, Keys.markersOf(node), 10)).containsExactly(expected);
+    }
+
+    @Test
+    void theAcquireDoesNotWaitForTheMarkerAndAReleaseDeletesItOnlyAfterItsPutLanded() throws Exception {
+        CompletableFuture<Void> markerMayLand = new CompletableFuture<>();
+        OwnershipStore slowMarkers = new OwnershipStore(new ForwardingBucketStore(bucket) {
+            @Override
+            public CompletableFuture<dev.cellgate.core.spi.bucket.WriteOutcome> put(String key, byte[] bytes) {
+                if (!key.startsWith(Keys.markersOf("n1"))) {
+                    return super.put(key, bytes);
+                }
+                return markerMayLand.thenCompose(x -> super.put(key, bytes));
+            }
+        }, new Self("n1", "s1"), now::get);
+        Acquisition.Acquired a = (Acquisition.Acquired) slowMarkers.acquire(SCOPE).get(5, java.util.concurrent.TimeUnit.SECONDS);
+        assertThat(a.epoch()).as("acquired while the marker PUT is still held back").isEqualTo(1);
+        CompletableFuture<Boolean> released = slowMarkers.release(SCOPE, a.epoch(), a.version());
+        Thread.sleep(100);
+        assertThat(released).as("the release waits for the marker PUT it must undo").isNotDone();
+        markerMayLand.complete(null);
+        assertThat(released.get(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(BucketStoreContract.listAll(bucket, Keys.markersOf("n1"), 10))
+                .as("the late marker PUT did not outlive the release").isEmpty();
     }
 
     @Test
@@ -69,8 +102,9 @@ class OwnershipStoreTest {
 
     @Test
     void releaseKeepsTheEpochAndTheNextAcquireBumpsIt() throws Exception {
-        Acquisition.Acquired a = (Acquisition.Acquired) node("n1", "s1").acquire(SCOPE).get();
-        assertThat(node("n1", "s1").release(SCOPE, a.epoch(), a.version()).get()).isTrue();
+        OwnershipStore n1 = node("n1", "s1"); // one store per node, as in production: it knows its marker PUTs in flight
+        Acquisition.Acquired a = (Acquisition.Acquired) n1.acquire(SCOPE).get();
+        assertThat(n1.release(SCOPE, a.epoch(), a.version()).get()).isTrue();
         byte[] raw = bucket.get(Keys.ownership(SCOPE)).get().orElseThrow().bytes();
         assertThat(OwnershipRecord.decode(raw)).isEqualTo(OwnershipRecord.released(1));
         assertThat(BucketStoreContract.listAll(bucket, Keys.markersOf("n1"), 10)).isEmpty();
