@@ -52,6 +52,12 @@ public final class GraalJsEngine implements JsEngine {
     private final Gates gates;
     private final dev.cellgate.js.graal.host.rpc.RpcExports rpcExports;
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Sets pooled Durable Object contexts up (bundle.CellPool), one at a time, off every cell's thread. */
+    private final java.util.concurrent.ExecutorService cellPools = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "js-cell-pool");
+        t.setDaemon(true);
+        return t;
+    });
 
     public GraalJsEngine(JsEngineConfig config, JsLimits limits) {
         this(config, limits, Gates.ENFORCED);
@@ -157,6 +163,11 @@ public final class GraalJsEngine implements JsEngine {
         return rpcExports;
     }
 
+    /** Where pooled Durable Object contexts are set up: one daemon thread, never a cell's or an event loop. */
+    public java.util.concurrent.Executor cellPoolRefills() {
+        return cellPools;
+    }
+
     public boolean gatesEnforced() {
         return gates == Gates.ENFORCED;
     }
@@ -173,6 +184,7 @@ public final class GraalJsEngine implements JsEngine {
             return;
         }
         OpenEngines.remove(this);
+        cellPools.shutdownNow();
         watchdog.close();
         http.close();
         // Cancels contexts still open: the plugin is going away and must release its class loader.

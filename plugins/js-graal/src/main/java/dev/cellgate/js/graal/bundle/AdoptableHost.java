@@ -16,10 +16,11 @@ import java.util.concurrent.Executor;
  * Worker instead of being thrown away: a new context costs a runtime and module evaluation, the
  * slowest part of a cold start. Until a real host {@link #adopt adopts} it, tasks posted to it wait
  * in a queue (nothing may run JavaScript on another thread) and stub calls are refused.
+ * {@link AdoptableCellHost} does the same for a pooled Durable Object context.
  */
-final class AdoptableHost implements InstanceHost {
+class AdoptableHost implements InstanceHost {
     private final List<Runnable> queued = new ArrayList<>();
-    private volatile InstanceHost target;
+    volatile InstanceHost target;
 
     @Override
     public Executor executor() {
@@ -34,6 +35,16 @@ final class AdoptableHost implements InstanceHost {
             }
         }
         target.executor().execute(task);
+    }
+
+    @Override
+    public void afterDurable(Runnable output) {
+        InstanceHost t = target;
+        if (t != null) {
+            t.afterDurable(output);
+        } else {
+            output.run();
+        }
     }
 
     @Override

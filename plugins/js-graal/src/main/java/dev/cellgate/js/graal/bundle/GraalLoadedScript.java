@@ -53,6 +53,8 @@ public final class GraalLoadedScript implements LoadedScript {
     /** This deployment's limits: the engine's, with its own limits.cpu_ms when it sets one. */
     private final JsLimits limits;
     private final AtomicReference<Probe> spare;
+    /** Durable Object contexts set up ahead ("Pooled contexts", README). */
+    private final CellPool cells;
 
     /** The load-time instance, kept for the first Worker. */
     private record Probe(JsInstance instance, BundleRuntime runtime, AdoptableHost host) {
@@ -69,6 +71,8 @@ public final class GraalLoadedScript implements LoadedScript {
         this.bundleJson = json;
         this.exportedClasses = exported;
         this.spare = new AtomicReference<>(spare);
+        this.cells = new CellPool(CellPool.configuredSize(),
+                () -> GraalCellInstance.prepare(engine, limits, fs, main, json, bindings, bundle.scriptName()), engine.cellPoolRefills());
     }
 
     public static GraalLoadedScript load(GraalJsEngine engine, ScriptBundle bundle) throws ScriptLoadException {
@@ -123,7 +127,11 @@ public final class GraalLoadedScript implements LoadedScript {
             probe.instance().close();
             throw e;
         }
-        return new GraalLoadedScript(engine, bundle, fs, main, json.encode(), Set.copyOf(exported), bindings, limits, probe);
+        GraalLoadedScript script = new GraalLoadedScript(engine, bundle, fs, main, json.encode(), Set.copyOf(exported), bindings, limits, probe);
+        if (!bundle.durableObjects().isEmpty()) {
+            script.cells.refill(); // a deployment with Durable Object bindings will construct cells: set contexts up now
+        }
+        return script;
     }
 
     /** The Worker's string bindings, vars and secrets: workerd's process.env (nodejs_compat) holds them. */
@@ -259,22 +267,38 @@ public final class GraalLoadedScript implements LoadedScript {
         if (!exportedClasses.contains(className)) {
             throw new ScriptLoadException("the deployment exports no class " + className + " (exported: " + exportedClasses + ")");
         }
-        return GraalCellInstance.construct(engine, limits, fileSystem, main, bundleJson, bindings, className, id, host);
+        return GraalCellInstance.construct(engine, limits, fileSystem, main, bundleJson, bindings, cells.take(), className, id, host);
     }
 
-    /** Drops the load-time context if no Worker took it. Compiled code belongs to the shared engine. */
+    /** Pooled Durable Object contexts ready now (tests). */
+    int pooledCells() {
+        return cells.ready();
+    }
+
+    /** The pooled contexts' instances (tests). */
+    java.util.List<JsInstance> pooledInstances() {
+        return cells.instances();
+    }
+
+    /**
+     * Drops the load-time context if no Worker took it, and the pooled Durable Object contexts no
+     * cell took. Compiled code belongs to the shared engine.
+     */
     @Override
     public void close() {
+        cells.close();
         Probe unused = spare.getAndSet(null);
         if (unused != null) {
             AdoptableHost host = unused.host();
             // The context must be closed on a thread that does not run it: no one runs it any more.
             unused.instance().close();
-            host.adopt(new ClosedHost());
+            host.adopt(CLOSED_HOST);
         }
     }
 
-    /** Where tasks of a closed, never-adopted probe go: nowhere. */
+    static final InstanceHost CLOSED_HOST = new ClosedHost();
+
+    /** Where tasks of a closed, never-adopted probe or pooled context go: nowhere. */
     private static final class ClosedHost implements InstanceHost {
         @Override
         public Executor executor() {

@@ -46,7 +46,7 @@ public final class JsInstance {
     private final JsLimits limits;
     private final java.util.function.Supplier<Context> contexts;
     private final Setup setup;
-    private final String label;
+    private volatile String label;
     private final Object turnLock = new Object();
     private final ArrayDeque<Runnable> afterTurn = new ArrayDeque<>();
     private final OpenEvents open = new OpenEvents();
@@ -78,6 +78,32 @@ public final class JsInstance {
 
     public String label() {
         return label;
+    }
+
+    /** Renames the instance (a pooled context once a cell adopts it): logs and limit errors name it. */
+    public void label(String label) {
+        this.label = label;
+    }
+
+    /** Whether {@link #close} ran. */
+    public boolean closed() {
+        return closed;
+    }
+
+    /**
+     * Runs a further set-up step in the context set up already (a pooled Durable Object context's
+     * constructor), as set-up: the start-up CPU allowance, failure charged to {@code startup}, what
+     * the step returns released with the context. If it fails the context is dropped, as when a
+     * set-up fails, and the next event sets up a fresh one through the full {@code setup}.
+     * Call on the executor.
+     */
+    public void continueSetUp(JsEvent startup, Setup step) {
+        Context c = context;
+        if (closed || c == null) {
+            startup.fail(new IllegalStateException(label + " has no context set up to continue"));
+            return;
+        }
+        runSetUp(startup, c, step, true);
     }
 
     /** Creates the context now (on the executor), charging the work to {@code startup}. */
@@ -284,6 +310,11 @@ public final class JsInstance {
         }
         Context c = contexts.get();
         context = c;
+        return runSetUp(event, c, setup, false);
+    }
+
+    /** {@code step} in {@code c}; {@code further}: the context was set up before (its resources are kept and added to). */
+    private boolean runSetUp(JsEvent event, Context c, Setup step, boolean further) {
         // Set-up (runtime scripts, module evaluation, a cell's constructor) has its own, larger
         // CPU allowance: on the interpreter it can take longer than a tight per-request budget.
         StartupEvent startup = new StartupEvent(event);
@@ -294,7 +325,19 @@ public final class JsInstance {
         }
         watchdog.turnStarted(this);
         try {
-            contextResources = setup.setUp(this, c);
+            Runnable resources = step.setUp(this, c);
+            if (further) {
+                Runnable before = contextResources;
+                contextResources = () -> {
+                    try {
+                        resources.run();
+                    } finally {
+                        before.run();
+                    }
+                };
+            } else {
+                contextResources = resources;
+            }
             return true;
         } catch (PolyglotException e) {
             onTurnError(startup, e);
@@ -316,6 +359,9 @@ public final class JsInstance {
         context = null;
         generation++;
         resetPending = false;
+        if (further) {
+            releaseResources();
+        }
         c.close(true);
         return false;
     }

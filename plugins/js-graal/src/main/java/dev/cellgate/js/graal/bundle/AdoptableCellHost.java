@@ -1,0 +1,31 @@
+package dev.cellgate.js.graal.bundle;
+
+import dev.cellgate.core.spi.js.CellHost;
+import dev.cellgate.core.spi.js.CellStorage;
+import dev.cellgate.core.spi.js.HibernatableSockets;
+
+/**
+ * The host of a pooled Durable Object context ({@link CellPool}): set up (runtime and module
+ * evaluation) before any cell exists, then adopted by the cell that takes it. Until then tasks
+ * queue, stub calls are refused ({@link AdoptableHost}) and there is no storage and no
+ * hibernatable WebSockets; afterwards all of them are the adopting cell host's.
+ */
+final class AdoptableCellHost extends AdoptableHost implements CellHost {
+
+    @Override
+    public CellStorage storage() {
+        return cell().storage();
+    }
+
+    @Override
+    public HibernatableSockets webSockets() {
+        return cell().webSockets();
+    }
+
+    private CellHost cell() {
+        if (target instanceof CellHost c) {
+            return c;
+        }
+        throw new IllegalStateException("a pooled Durable Object context has no storage before a cell adopts it");
+    }
+}
