@@ -176,6 +176,17 @@ public final class Fleet implements AutoCloseable {
         return n;
     }
 
+    /** Spawns a node with the fleet's settings (and {@code extra}) and returns at once, before it listens. */
+    public NodeProcess launch(String name, Map<String, String> extra) throws Exception {
+        Map<String, String> env = new HashMap<>();
+        env.put("CELLD_BUCKET", bucketUrl);
+        env.putAll(common);
+        env.putAll(extra);
+        NodeProcess n = NodeProcess.launch(name, root.resolve(name), env, List.of("-Xmx1g"));
+        nodes.add(n);
+        return n;
+    }
+
     @Override
     public void close() {
         nodes.forEach(NodeProcess::close);
