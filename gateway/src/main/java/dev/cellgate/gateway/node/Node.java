@@ -568,13 +568,23 @@ public final class Node {
         return l;
     }
 
-    /** Health: null when healthy. Not ready while draining, or until the current deployment is loaded. */
+    /**
+     * Health: null when healthy. Ready means a Worker request sent now is served (issue 22): not while
+     * draining, and not while no deployment is installed, whether the first one is still loading, its
+     * load failed (a later poll tries again), or the bucket holds none (docs/operations.md).
+     */
     private JsonObject unhealthyReason() {
         if (draining) {
             return new JsonObject().put("draining", true);
         }
-        if (firstDeployment != null && !firstDeployment.isDone()) {
-            return new JsonObject().put("loading", "deployment");
+        WorkerPool w = workers;
+        if (w == null || w.current() == null) {
+            if (firstDeployment == null || !firstDeployment.isDone()) {
+                return new JsonObject().put("loading", "deployment");
+            }
+            String failure = deployments.failure();
+            return failure != null ? new JsonObject().put("deployment", "failed").put("error", failure)
+                    : new JsonObject().put("deployment", "none").put("detail", "the bucket holds no deployment: push one with deploy-tool push");
         }
         return null;
     }

@@ -187,6 +187,16 @@ public final class Fleet implements AutoCloseable {
         return n;
     }
 
+    /**
+     * Starts a node on a bucket that holds no deployment yet and returns once it listens: it is not
+     * healthy (nothing would be served) until a deployment lands.
+     */
+    public NodeProcess startBeforeDeploying(String name) throws Exception {
+        NodeProcess n = launch(name, Map.of());
+        n.awaitLine(l -> l.contains("\"event\":\"node.listening\""), java.time.Duration.ofSeconds(300));
+        return n;
+    }
+
     @Override
     public void close() {
         nodes.forEach(NodeProcess::close);
