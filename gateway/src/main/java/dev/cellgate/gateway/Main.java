@@ -20,7 +20,11 @@ public final class Main {
     private Main() {
     }
 
+    /** When {@code main} began in this JVM (epoch ms; 0 when the node was started another way): the startup timeline's. */
+    private static volatile long enteredMs;
+
     public static void main(String[] args) {
+        enteredMs = System.currentTimeMillis();
         Path conf = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -69,6 +73,11 @@ public final class Main {
         System.out.flush();
         System.err.flush();
         Runtime.getRuntime().halt(code);
+    }
+
+    /** When {@code main} began in this JVM, or 0 when it did not run (a node started by a test). */
+    public static long enteredMs() {
+        return enteredMs;
     }
 
     private static void fail(String message) {

@@ -24,6 +24,10 @@ import java.util.function.BooleanSupplier;
 public final class JitLauncher {
     /** Set in the child so it never relaunches again. */
     static final String CHILD_PROPERTY = "cellgate.jit.child";
+    /** Set in the child: when the launcher's JVM started (epoch ms). */
+    static final String LAUNCHER_STARTED_PROPERTY = "cellgate.jit.launcher_started_ms";
+    /** Set in the child: when the launcher spawned it (epoch ms). */
+    static final String SPAWNED_PROPERTY = "cellgate.jit.spawned_ms";
     public static final String COMPILER_VERSION = "25.0.3";
     static final List<String> JVMCI_JARS = List.of("collections", "compiler", "truffle-compiler", "word");
 
@@ -78,6 +82,9 @@ public final class JitLauncher {
             cmd.add("--sun-misc-unsafe-memory-access=allow");
         }
         cmd.add("-D" + CHILD_PROPERTY + "=" + ProcessHandle.current().pid());
+        // For the child's startup timeline: when this launcher's JVM started and when it spawned the child.
+        cmd.add("-D" + LAUNCHER_STARTED_PROPERTY + "=" + ManagementFactory.getRuntimeMXBean().getStartTime());
+        cmd.add("-D" + SPAWNED_PROPERTY + "=" + System.currentTimeMillis());
         cmd.add("-jar");
         cmd.add(jar.toString());
         cmd.addAll(List.of(args));
@@ -89,6 +96,25 @@ public final class JitLauncher {
         Process child = pb.start();
         SignalForwarding.install(child);
         return child.waitFor();
+    }
+
+    /** In a relaunched child: when the launcher's JVM started (epoch ms); empty when this JVM was not relaunched. */
+    public static java.util.OptionalLong launcherStartedMs() {
+        return longProperty(LAUNCHER_STARTED_PROPERTY);
+    }
+
+    /** In a relaunched child: when the launcher spawned this JVM (epoch ms); empty when it was not relaunched. */
+    public static java.util.OptionalLong spawnedMs() {
+        return longProperty(SPAWNED_PROPERTY);
+    }
+
+    private static java.util.OptionalLong longProperty(String name) {
+        try {
+            String v = System.getProperty(name);
+            return v == null ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(Long.parseLong(v));
+        } catch (NumberFormatException e) {
+            return java.util.OptionalLong.empty();
+        }
     }
 
     /** In the child: exit when the launcher dies (kill -9 would otherwise orphan us). */

@@ -48,6 +48,7 @@ import dev.cellgate.core.worker.WorkerPool;
 import dev.cellgate.core.store.probe.ProbeResult;
 import dev.cellgate.core.store.probe.StorageProbe;
 import dev.cellgate.gateway.Distribution;
+import dev.cellgate.gateway.Main;
 import dev.cellgate.gateway.dashboard.DashboardData;
 import dev.cellgate.gateway.dashboard.DashboardRoutes;
 import dev.cellgate.gateway.metrics.CellsStatus;
@@ -145,6 +146,15 @@ public final class Node {
     /** Worker requests whose Durable Object call failed retryably: answered 503 + Retry-After when the Worker fails them. */
     private final RetryableCellCalls retryableCellCalls = new RetryableCellCalls();
     private SocketRegistry sockets;
+    /** Where this start went (issue 22): logged once as {@code node.startup}, the moment the node first is ready. */
+    private final StartupTimeline timeline = newTimeline();
+    /** The public listener is bound (health can answer 200 once a deployment is installed). */
+    private volatile boolean listening;
+    private final java.util.concurrent.atomic.AtomicBoolean startupLogged = new java.util.concurrent.atomic.AtomicBoolean();
+    /** When the first deployment's load steps ended (epoch ms), for the timeline. */
+    private volatile long deploymentFoundMs;
+    private volatile long deploymentFetchedMs;
+    private volatile long deploymentCompiledMs;
 
     Node(NodeConfig config, Distribution dist) {
         this.config = config;
@@ -174,6 +184,10 @@ public final class Node {
     }
 
     void start() throws StartupException {
+        long mark = now();
+        if (Main.enteredMs() > 0) {
+            timeline.span("config", Main.enteredMs(), mark); // configuration, the distribution's layout, the log setup
+        }
         Path watch = Path.of(config.watchDir()).toAbsolutePath().normalize();
         try {
             identity = NodeIdentity.resolve(config, watch);
@@ -190,6 +204,7 @@ public final class Node {
         // or CELLD_CPU_MS if larger): the JS pool does not call it blocked before that.
         vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(false).setEventLoopPoolSize(loops));
         jsThreads = new JsThreads(vertx, config.jsThreads(), WorkerCpuLimit.longestEventMs(config.cpuMs()));
+        mark = timeline.span("vertx", mark, now());
 
         Path pluginsDir = config.pluginsDir().map(Path::of).orElse(dist.defaultPluginsDir()).toAbsolutePath().normalize();
         plugins = new PluginHost(pluginsDir);
@@ -198,6 +213,7 @@ public final class Node {
         } catch (RuntimeException e) {
             throw new StartupException(ExitCodes.STARTUP_FAILED, e.getMessage());
         }
+        mark = timeline.span("plugins", mark, now());
         stores = new BucketStores(plugins);
         try {
             bucket = metrics.instrument(stores.open(config.bucket(), new StoreOptions(config.storeOptions())));
@@ -206,12 +222,14 @@ public final class Node {
         } catch (RuntimeException e) {
             throw new StartupException(ExitCodes.STARTUP_FAILED, "cannot open bucket " + config.bucket() + ": " + e.getMessage());
         }
+        mark = timeline.span("bucket", mark, now());
         if (config.storageProbe()) {
             // Ownership rests on atomic conditional writes: refuse a bucket that does not prove them.
             ProbeResult probe = StorageProbe.run(bucket, identity.nodeId());
             if (!probe.ok()) {
                 throw new StartupException(ExitCodes.STARTUP_FAILED, probe.summary());
             }
+            mark = timeline.span("probe", mark, now());
         }
 
         // Worker egress: the settings' policy, this node's listeners (added as they bind) and the peers' leases.
@@ -227,9 +245,11 @@ public final class Node {
                     .addKeyValue("impact", "JavaScript runs several times slower without the Graal JIT")
                     .addKeyValue("fix", "start with java -jar gateway.jar (CELLD_JIT=1) on Temurin 25.0.3+ with lib/jvmci present").log();
         }
+        mark = timeline.span("engine", mark, now());
         sockets = new SocketRegistry(vertx);
         startCells();
         workers = new WorkerPool(retryableCellCalls.watching(router), jsThreads, loops, Math.max(loops, jsThreads.size() / 2));
+        mark = timeline.span("cells", mark, now());
 
         compileExecutor = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "deployment-loader");
@@ -238,7 +258,9 @@ public final class Node {
         });
         deployments = new DeploymentWatcher(new DeploymentStore(bucket), engine, config.varOverrides(),
                 Scheduler.system("deployment-watch"), compileExecutor, DEPLOY_POLL_MS, this::installDeployment,
-                new DeploymentPlugins(new DeploymentStore(bucket), plugins, watch.resolve("deployment-plugins"), compileExecutor));
+                new DeploymentPlugins(new DeploymentStore(bucket), plugins, watch.resolve("deployment-plugins"), compileExecutor))
+                .loadSteps(this::deploymentStep);
+        timeline.moment("deployment_watch", now());
         // Not awaited: compiling a deployment can take long on a busy machine; health says "loading" meanwhile.
         firstDeployment = deployments.start();
         // The lease gauge shows what this node may still serve for: its monotonic validity, as an instant.
@@ -261,10 +283,12 @@ public final class Node {
         new PeerSocketRoute(() -> peerAuth, identity.nodeId(), cells, () -> draining, sockets).mount(internal.router());
         internalServer = await(internal.listen(config.internalAddr().host(), config.internalAddr().port()),
                 "internal listener on " + config.internalAddr());
+        mark = timeline.span("internal_listener", mark, now());
         advertise = config.advertise().orElse(config.internalAddr().host() + ":" + internalServer.actualPort());
         egress.listeners(ownListeners(false));
         startLease();
         startWaker(new Self(identity.nodeId(), identity.session()));
+        mark = timeline.span("lease", mark, now());
         // The waker's first pass ran before the deployment loaded and could wake no cell: scan again the
         // moment it has, so alarms that came due while the node was down fire now, not a tick later (SPEC §18).
         firstDeployment.whenComplete((x, e) -> {
@@ -278,6 +302,8 @@ public final class Node {
         egress.listeners(ownListeners(true));
         crons = NodeCrons.start(bucket, identity.nodeId(), deployments, workers,
                 () -> !draining && !degraded() && leaseValid());
+        mark = timeline.span("public_listener", mark, now());
+        timeline.moment("listening", mark);
 
         LOG.atInfo().setMessage("node.listening")
                 .addKeyValue("public", config.addr().host() + ":" + publicPort)
@@ -287,6 +313,63 @@ public final class Node {
                 .addKeyValue("deployment", deployments.runningId())
                 .addKeyValue("plugins_dir", pluginsDir.toString())
                 .log();
+        listening = true;
+        logStartupIfReady();
+    }
+
+    /** The timeline from the first JVM of this start: the launcher's, when this one was relaunched for the JIT. */
+    private static StartupTimeline newTimeline() {
+        long jvm = java.lang.management.ManagementFactory.getRuntimeMXBean().getStartTime();
+        java.util.OptionalLong launcher = JitLauncher.launcherStartedMs();
+        java.util.OptionalLong spawned = JitLauncher.spawnedMs();
+        StartupTimeline t = new StartupTimeline(launcher.orElse(jvm));
+        if (launcher.isPresent() && spawned.isPresent()) {
+            t.span("launcher", launcher.getAsLong(), spawned.getAsLong()); // the launcher JVM's start, main, config check
+            t.span("relaunch", spawned.getAsLong(), jvm); // spawning this JVM until it started
+        }
+        if (Main.enteredMs() > 0) {
+            t.span("jvm_to_main", jvm, Main.enteredMs());
+        }
+        return t;
+    }
+
+    private static long now() {
+        return System.currentTimeMillis();
+    }
+
+    /** The first deployment's load steps, for the timeline; then readiness (issue 22). */
+    private void deploymentStep(String id, DeploymentWatcher.Step step) {
+        long at = now();
+        switch (step) {
+            case FOUND -> deploymentFoundMs = at;
+            case FETCHED -> deploymentFetchedMs = at;
+            case COMPILED -> deploymentCompiledMs = at;
+            case INSTALLED -> {
+                if (!timeline.has("deployment_loaded") && deploymentCompiledMs > 0) {
+                    timeline.moment("deployment_found", deploymentFoundMs);
+                    timeline.span("deployment_fetch", deploymentFoundMs, deploymentFetchedMs);
+                    timeline.span("deployment_compile", deploymentFetchedMs, deploymentCompiledMs);
+                    timeline.span("deployment_install", deploymentCompiledMs, at);
+                    timeline.moment("deployment_loaded", at);
+                }
+                logStartupIfReady();
+            }
+        }
+    }
+
+    /**
+     * Logs {@code node.startup} once, the first moment health would answer 200: the public listener
+     * is bound and a deployment is installed (whichever comes last calls this successfully).
+     */
+    private void logStartupIfReady() {
+        if (!listening || workers == null || workers.current() == null || startupLogged.getAndSet(true)) {
+            return;
+        }
+        timeline.moment("ready", now());
+        var line = LOG.atInfo().setMessage("node.startup");
+        timeline.fields().forEach(line::addKeyValue);
+        line.addKeyValue("relaunched", JitLauncher.launcherStartedMs().isPresent())
+                .addKeyValue("deployment", deployments.runningId()).log();
     }
 
     /** Ownership, lease, the cell registry and the stub router. */
@@ -568,13 +651,23 @@ public final class Node {
         return l;
     }
 
-    /** Health: null when healthy. Not ready while draining, or until the current deployment is loaded. */
+    /**
+     * Health: null when healthy. Ready means a Worker request sent now is served (issue 22): not while
+     * draining, and not while no deployment is installed, whether the first one is still loading, its
+     * load failed (a later poll tries again), or the bucket holds none (docs/operations.md).
+     */
     private JsonObject unhealthyReason() {
         if (draining) {
             return new JsonObject().put("draining", true);
         }
-        if (firstDeployment != null && !firstDeployment.isDone()) {
-            return new JsonObject().put("loading", "deployment");
+        WorkerPool w = workers;
+        if (w == null || w.current() == null) {
+            if (firstDeployment == null || !firstDeployment.isDone()) {
+                return new JsonObject().put("loading", "deployment");
+            }
+            String failure = deployments.failure();
+            return failure != null ? new JsonObject().put("deployment", "failed").put("error", failure)
+                    : new JsonObject().put("deployment", "none").put("detail", "the bucket holds no deployment: push one with deploy-tool push");
         }
         return null;
     }

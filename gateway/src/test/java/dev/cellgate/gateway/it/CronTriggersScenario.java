@@ -72,7 +72,7 @@ class CronTriggersScenario {
     static void everyOccurrenceOnce(Fleet fleet, List<String> names, int occurrences) throws Exception {
         List<NodeProcess> nodes = new ArrayList<>();
         for (String n : names) {
-            nodes.add(fleet.start(n));
+            nodes.add(fleet.startBeforeDeploying(n)); // not healthy before the publish below
         }
         long published = System.currentTimeMillis();
         try (BucketStore b = fleet.openBucket()) {

@@ -176,6 +176,27 @@ public final class Fleet implements AutoCloseable {
         return n;
     }
 
+    /** Spawns a node with the fleet's settings (and {@code extra}) and returns at once, before it listens. */
+    public NodeProcess launch(String name, Map<String, String> extra) throws Exception {
+        Map<String, String> env = new HashMap<>();
+        env.put("CELLD_BUCKET", bucketUrl);
+        env.putAll(common);
+        env.putAll(extra);
+        NodeProcess n = NodeProcess.launch(name, root.resolve(name), env, List.of("-Xmx1g"));
+        nodes.add(n);
+        return n;
+    }
+
+    /**
+     * Starts a node on a bucket that holds no deployment yet and returns once it listens: it is not
+     * healthy (nothing would be served) until a deployment lands.
+     */
+    public NodeProcess startBeforeDeploying(String name) throws Exception {
+        NodeProcess n = launch(name, Map.of());
+        n.awaitLine(l -> l.contains("\"event\":\"node.listening\""), java.time.Duration.ofSeconds(300));
+        return n;
+    }
+
     @Override
     public void close() {
         nodes.forEach(NodeProcess::close);

@@ -58,6 +58,17 @@ public final class NodeProcess implements AutoCloseable {
 
     /** As {@link #start(String, Path, Map)} with the launcher's JVM options (the JIT child inherits them). */
     public static NodeProcess start(String name, Path workDir, Map<String, String> env, List<String> jvmArgs) throws Exception {
+        NodeProcess n = launch(name, workDir, env, jvmArgs);
+        n.awaitLine(l -> l.contains("\"event\":\"node.listening\""), Duration.ofSeconds(300));
+        n.awaitHealthy(Duration.ofSeconds(300));
+        return n;
+    }
+
+    /**
+     * Spawns a node and returns at once, before it listens: for tests that watch a start from its
+     * first moment (give it a fixed {@code CELLD_ADDR} to know where to look).
+     */
+    public static NodeProcess launch(String name, Path workDir, Map<String, String> env, List<String> jvmArgs) throws Exception {
         Files.createDirectories(workDir);
         Map<String, String> e = new HashMap<>();
         e.put("CELLD_NODE", name);
@@ -78,10 +89,7 @@ public final class NodeProcess implements AutoCloseable {
         pb.environment().putAll(e);
         Path logs = Path.of("target", "it-logs").toAbsolutePath();
         Files.createDirectories(logs);
-        NodeProcess n = new NodeProcess(name, pb.start(), logs.resolve(name + "-" + System.currentTimeMillis() + ".log"));
-        n.awaitLine(l -> l.contains("\"event\":\"node.listening\""), Duration.ofSeconds(300));
-        n.awaitHealthy(Duration.ofSeconds(300));
-        return n;
+        return new NodeProcess(name, pb.start(), logs.resolve(name + "-" + System.currentTimeMillis() + ".log"));
     }
 
     private void pump() {

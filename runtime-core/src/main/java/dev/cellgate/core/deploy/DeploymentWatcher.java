@@ -36,6 +36,26 @@ public final class DeploymentWatcher {
     private volatile String runningId;
     private volatile String lastSeenId;
     private volatile boolean stopped;
+    private volatile LoadSteps steps = (id, step) -> { };
+    /** Why the deployment {@code current} names is not running (null: it runs, or none is named). */
+    private volatile String failure;
+
+    /** The steps of loading one deployment, in order. */
+    public enum Step {
+        /** {@code current.json} names a deployment this node does not run. */
+        FOUND,
+        /** Its manifest, modules, plugin jars and secrets are read. */
+        FETCHED,
+        /** The engine has compiled it. */
+        COMPILED,
+        /** New requests run it. */
+        INSTALLED
+    }
+
+    /** Told as each step of a load ends (the startup timeline); called on the loading threads, must not block. */
+    public interface LoadSteps {
+        void ended(String deployment, Step step);
+    }
 
     public DeploymentWatcher(DeploymentStore deployments, JsEngine engine, Map<String, String> varOverrides, Scheduler scheduler,
                              Executor compileExecutor, long pollMs, Consumer<LoadedScript> onLoaded, DeploymentPlugins plugins) {
@@ -56,6 +76,8 @@ public final class DeploymentWatcher {
         recentTriggers.put(id, triggers);
         remember(id, script);
         onLoaded.accept(script);
+        failure = null;
+        steps.ended(id, Step.INSTALLED);
         LOG.atInfo().setMessage("deployment.loaded").addKeyValue("deployment", id).addKeyValue("previous", previous).log();
     }
 
@@ -86,6 +108,20 @@ public final class DeploymentWatcher {
         stopped = true;
     }
 
+    /** Reports each load's steps to {@code l}; set before {@link #start}. */
+    public DeploymentWatcher loadSteps(LoadSteps l) {
+        this.steps = l;
+        return this;
+    }
+
+    /**
+     * Why the deployment {@code current.json} names does not run here, or null when it runs (or
+     * the bucket names none): the last load's error, kept until a load succeeds.
+     */
+    public String failure() {
+        return failure;
+    }
+
     /** The cron triggers of the deployment this node runs, or null before one is loaded. */
     public ActiveTriggers activeTriggers() {
         return activeTriggers;
@@ -105,6 +141,7 @@ public final class DeploymentWatcher {
     private CompletableFuture<Void> check() {
         return deployments.current().thenCompose(cur -> {
             if (cur.isEmpty()) {
+                failure = null;
                 return CompletableFuture.completedFuture(null);
             }
             String id = cur.get().value().deployment();
@@ -113,6 +150,7 @@ public final class DeploymentWatcher {
                 return CompletableFuture.completedFuture(null);
             }
             lastSeenId = id;
+            steps.ended(id, Step.FOUND);
             LoadedScript cached;
             synchronized (recent) {
                 cached = recent.get(id);
@@ -132,9 +170,15 @@ public final class DeploymentWatcher {
                     .thenCompose(d -> plugins.install(d.manifest()).thenApply(x -> d))
                     // the secret values this deployment names (their versions are in its manifest, so every node reads the same)
                     .thenCompose(d -> deployments.secretValues(d.manifest()).thenApply(secrets -> Map.entry(d, secrets)))
+                    .thenApply(loaded -> {
+                        steps.ended(id, Step.FETCHED);
+                        return loaded;
+                    })
                     .thenApplyAsync(loaded -> {
                         try {
-                            return engine.load(loaded.getKey().toBundle(varOverrides, loaded.getValue()));
+                            LoadedScript script = engine.load(loaded.getKey().toBundle(varOverrides, loaded.getValue()));
+                            steps.ended(id, Step.COMPILED);
+                            return script;
                         } catch (Exception e) {
                             throw new java.util.concurrent.CompletionException(e);
                         }
@@ -145,6 +189,8 @@ public final class DeploymentWatcher {
             while (c instanceof java.util.concurrent.CompletionException && c.getCause() != null) {
                 c = c.getCause();
             }
+            failure = (lastSeenId == null || lastSeenId.equals(runningId) ? "the current deployment" : "deployment " + lastSeenId)
+                    + " did not load: " + c.getMessage();
             if (!(c instanceof dev.cellgate.core.spi.js.ScriptLoadException) && !(c instanceof MalformedManifestException)) {
                 lastSeenId = runningId; // a bucket error, not bad code or a bad manifest: try again next poll
             }
