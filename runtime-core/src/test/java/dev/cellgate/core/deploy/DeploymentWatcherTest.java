@@ -183,40 +183,17 @@ class DeploymentWatcherTest {
     }
 
     /** A store whose reads of the keys {@code fails} picks fail. */
-    private record FailingReads(BucketStore inner, java.util.function.Predicate<String> fails) implements BucketStore {
-        @Override
-        public String url() {
-            return inner.url();
+    private static final class FailingReads extends dev.cellgate.core.spi.bucket.ForwardingBucketStore {
+        private final java.util.function.Predicate<String> fails;
+
+        FailingReads(BucketStore inner, java.util.function.Predicate<String> fails) {
+            super(inner);
+            this.fails = fails;
         }
 
         @Override
         public CompletableFuture<Optional<StoredObject>> get(String key) {
             return fails.test(key) ? CompletableFuture.failedFuture(new IllegalStateException("manifest read failed")) : inner.get(key);
-        }
-
-        @Override
-        public CompletableFuture<WriteOutcome> putIfAbsent(String key, byte[] bytes) {
-            return inner.putIfAbsent(key, bytes);
-        }
-
-        @Override
-        public CompletableFuture<WriteOutcome> putIfVersion(String key, byte[] bytes, String version) {
-            return inner.putIfVersion(key, bytes, version);
-        }
-
-        @Override
-        public CompletableFuture<WriteOutcome> put(String key, byte[] bytes) {
-            return inner.put(key, bytes);
-        }
-
-        @Override
-        public CompletableFuture<ListPage> list(String prefix, String cursor, int limit) {
-            return inner.list(prefix, cursor, limit);
-        }
-
-        @Override
-        public CompletableFuture<Void> delete(String key) {
-            return inner.delete(key);
         }
     }
 }
