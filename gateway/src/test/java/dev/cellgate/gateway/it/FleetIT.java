@@ -221,7 +221,7 @@ class FleetIT {
 
     @Test
     @Order(5)
-    void anotherNodeServesAKilledOwnersCellWithinTheTtlPlusTwoSecondsWithEveryAcknowledgedWrite() throws Exception {
+    void anotherNodeServesAKilledOwnersCellWithinTtlPlusSkewMarginPlusTwoSecondsWithEveryAcknowledgedWrite() throws Exception {
         List<NodeProcess> live = List.copyOf(fleet.nodes);
         assertThat(live).as("nodes left after the fence test").hasSize(2);
         NodeProcess first = live.get(0);
@@ -259,7 +259,10 @@ class FleetIT {
         assertThat(value).as("the other node serves the cell").isNotNull();
         // Every acknowledged increment is there; an unacknowledged one (none expected) may or may not be.
         assertThat(Integer.parseInt(value)).as("the counter after the takeover").isBetween(acked, 21);
-        assertThat(tookMs).as("time from the SIGKILL to the first answer from the other node").isLessThanOrEqualTo(TTL_MS + 2000);
+        // SPEC §20: a peer judges the lease dead only at expires_ms + CELLD_CLOCK_SKEW_MS (default 2 s), and
+        // expires_ms is up to a TTL after the kill; 2 s more for noticing, activating and answering.
+        assertThat(tookMs).as("time from the SIGKILL to the first answer from the other node")
+                .isLessThanOrEqualTo(TTL_MS + dev.cellgate.core.logic.Liveness.DEFAULT_SKEW_MS + 2000);
         fleet.nodes.remove(owner);
     }
 }
