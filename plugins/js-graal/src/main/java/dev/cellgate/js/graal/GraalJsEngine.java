@@ -52,6 +52,7 @@ public final class GraalJsEngine implements JsEngine {
     private final Gates gates;
     private final dev.cellgate.js.graal.host.rpc.RpcExports rpcExports;
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final int cellPoolSize;
     /** Sets pooled Durable Object contexts up (bundle.CellPool), one at a time, off every cell's thread. */
     private final java.util.concurrent.ExecutorService cellPools = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "js-cell-pool");
@@ -67,6 +68,7 @@ public final class GraalJsEngine implements JsEngine {
         this.config = config;
         this.limits = limits;
         this.gates = gates;
+        this.cellPoolSize = dev.cellgate.js.graal.bundle.CellPool.configuredSize(); // a bad value stops the start here
         this.rpcExports = new dev.cellgate.js.graal.host.rpc.RpcExports(config.nodeId() == null ? "local" : config.nodeId());
         this.engine = Engine.newBuilder("js")
                 // We report the mode ourselves (EngineInfo), loudly, through the node's log.
@@ -81,7 +83,7 @@ public final class GraalJsEngine implements JsEngine {
         OpenEngines.add(this);
         LOG.atInfo().setMessage("js.engine.started").addKeyValue("name", info.name()).addKeyValue("mode", info.mode())
                 .addKeyValue("detail", info.detail()).addKeyValue("cpu_budget_ms", limits.cpuBudgetMs())
-                .addKeyValue("input_gates", gates)
+                .addKeyValue("input_gates", gates).addKeyValue("cell_pool", cellPoolSize)
                 .addKeyValue("max_event_allocated_bytes", limits.maxEventAllocatedBytes()).log();
     }
 
@@ -164,6 +166,11 @@ public final class GraalJsEngine implements JsEngine {
     }
 
     /** Where pooled Durable Object contexts are set up: one daemon thread, never a cell's or an event loop. */
+    /** Durable Object contexts each deployment keeps set up ahead (0: none). */
+    public int cellPoolSize() {
+        return cellPoolSize;
+    }
+
     public java.util.concurrent.Executor cellPoolRefills() {
         return cellPools;
     }

@@ -16,9 +16,9 @@ import org.slf4j.LoggerFactory;
  * "Pooled contexts"). Each context still becomes one cell's and only that cell's. Refilled in the
  * background, one context at a time, on the engine's pool thread (never a cell's thread nor an
  * event loop). Size: system property {@value #SIZE_PROPERTY} (default {@value #DEFAULT_SIZE},
- * 0 turns the pool off).
+ * 0 turns the pool off; any other value outside 0–16 stops the engine from starting).
  */
-final class CellPool {
+public final class CellPool {
     private static final Logger LOG = LoggerFactory.getLogger(CellPool.class);
     static final String SIZE_PROPERTY = "cellgate.js.cellPool";
     static final int DEFAULT_SIZE = 2;
@@ -43,9 +43,30 @@ final class CellPool {
         this.refills = refills;
     }
 
-    static int configuredSize() {
-        Integer n = Integer.getInteger(SIZE_PROPERTY);
-        return n == null ? DEFAULT_SIZE : Math.max(0, Math.min(MAX_SIZE, n));
+    /** The size {@value #SIZE_PROPERTY} asks for; read once when the engine starts, which a bad value stops. */
+    public static int configuredSize() {
+        return sizeFrom(System.getProperty(SIZE_PROPERTY));
+    }
+
+    /**
+     * The pool size a value of {@value #SIZE_PROPERTY} asks for: unset is the default; anything but
+     * an integer from 0 to {@value #MAX_SIZE} is refused by name (never clamped, never defaulted).
+     */
+    static int sizeFrom(String raw) {
+        if (raw == null) {
+            return DEFAULT_SIZE;
+        }
+        int n;
+        try {
+            n = Integer.parseInt(raw.strip());
+        } catch (NumberFormatException e) {
+            n = -1;
+        }
+        if (n < 0 || n > MAX_SIZE) {
+            throw new IllegalArgumentException(SIZE_PROPERTY + " must be an integer from 0 to " + MAX_SIZE
+                    + " (Durable Object contexts set up ahead per deployment; 0 turns the pool off), got '" + raw + "'");
+        }
+        return n;
     }
 
     /** A set-up context, or null when none is ready; starts a refill either way. */

@@ -71,7 +71,7 @@ public final class GraalLoadedScript implements LoadedScript {
         this.bundleJson = json;
         this.exportedClasses = exported;
         this.spare = new AtomicReference<>(spare);
-        this.cells = new CellPool(CellPool.configuredSize(),
+        this.cells = new CellPool(engine.cellPoolSize(),
                 () -> GraalCellInstance.prepare(engine, limits, fs, main, json, bindings, bundle.scriptName()), engine.cellPoolRefills());
     }
 
