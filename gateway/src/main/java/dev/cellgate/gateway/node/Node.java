@@ -45,8 +45,6 @@ import dev.cellgate.core.time.Scheduler;
 import dev.cellgate.core.worker.JsThreads;
 import dev.cellgate.core.logic.WorkerCpuLimit;
 import dev.cellgate.core.worker.WorkerPool;
-import dev.cellgate.core.store.probe.ProbeResult;
-import dev.cellgate.core.store.probe.StorageProbe;
 import dev.cellgate.gateway.Distribution;
 import dev.cellgate.gateway.Main;
 import dev.cellgate.gateway.dashboard.DashboardData;
@@ -102,6 +100,8 @@ public final class Node {
     private final long startedMs = System.currentTimeMillis();
     private final CompletableFuture<Integer> exit = new CompletableFuture<>();
     private final CompletableFuture<Void> started = new CompletableFuture<>();
+    /** Completes once cells and the Worker pool exist (after the storage probe): a deployment installs only then. */
+    private final CompletableFuture<Void> cellsUp = new CompletableFuture<>();
     /** How every lease of another process is judged, and how much of its own lease this node uses (SPEC §20). */
     private final Liveness liveness;
 
@@ -174,6 +174,7 @@ public final class Node {
         } catch (StartupException e) {
             LOG.atError().setMessage("node.start_failed").addKeyValue("error", e.getMessage()).log();
             System.err.println("cellgate: " + e.getMessage());
+            node.cellsUp.completeExceptionally(e); // a deployment compiled meanwhile is never installed
             node.closeQuietly();
             return e.exitCode();
         }
@@ -223,14 +224,10 @@ public final class Node {
             throw new StartupException(ExitCodes.STARTUP_FAILED, "cannot open bucket " + config.bucket() + ": " + e.getMessage());
         }
         mark = timeline.span("bucket", mark, now());
-        if (config.storageProbe()) {
-            // Ownership rests on atomic conditional writes: refuse a bucket that does not prove them.
-            ProbeResult probe = StorageProbe.run(bucket, identity.nodeId());
-            if (!probe.ok()) {
-                throw new StartupException(ExitCodes.STARTUP_FAILED, probe.summary());
-            }
-            mark = timeline.span("probe", mark, now());
-        }
+        // Ownership rests on atomic conditional writes: a bucket that does not prove them is refused.
+        // The probe runs while the engine starts and the first deployment compiles (neither writes
+        // to the bucket nor serves anything); everything that rests on the proof waits for it below.
+        BackgroundProbe probe = config.storageProbe() ? BackgroundProbe.start(bucket, identity.nodeId(), Node::now) : null;
 
         // Worker egress: the settings' policy, this node's listeners (added as they bind) and the peers' leases.
         egress = dev.cellgate.core.fleet.NodeEgress.of(config.egressPolicy(), () -> fleet == null ? java.util.List.of() : fleet.knownLeases(),
@@ -246,10 +243,6 @@ public final class Node {
                     .addKeyValue("fix", "start with java -jar gateway.jar (CELLD_JIT=1) on Temurin 25.0.3+ with lib/jvmci present").log();
         }
         mark = timeline.span("engine", mark, now());
-        sockets = new SocketRegistry(vertx);
-        startCells();
-        workers = new WorkerPool(retryableCellCalls.watching(router), jsThreads, loops, Math.max(loops, jsThreads.size() / 2));
-        mark = timeline.span("cells", mark, now());
 
         compileExecutor = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "deployment-loader");
@@ -263,6 +256,16 @@ public final class Node {
         timeline.moment("deployment_watch", now());
         // Not awaited: compiling a deployment can take long on a busy machine; health says "loading" meanwhile.
         firstDeployment = deployments.start();
+        if (probe != null) {
+            probe.awaitOk(timeline);
+            mark = timeline.span("probe_wait", mark, now());
+        }
+
+        sockets = new SocketRegistry(vertx);
+        startCells();
+        workers = new WorkerPool(retryableCellCalls.watching(router), jsThreads, loops, Math.max(loops, jsThreads.size() / 2));
+        cellsUp.complete(null);
+        mark = timeline.span("cells", mark, now());
         // The lease gauge shows what this node may still serve for: its monotonic validity, as an instant.
         metrics.gauges(new CellsStatus(cells, () -> draining, this::degraded,
                 () -> lease == null ? 0 : System.currentTimeMillis() + lease.validForMs(), deployments::runningId, sockets::count), info);
@@ -375,6 +378,8 @@ public final class Node {
     /** Ownership, lease, the cell registry and the stub router. */
     /** New Worker requests go to the new code at once; resident cells follow between their events. */
     private void installDeployment(LoadedScript script) {
+        // The first deployment may compile before the probe has passed and the Worker pool exists.
+        cellsUp.join();
         workers.install(script);
         if (cells != null) {
             cells.moveToCurrentCode();

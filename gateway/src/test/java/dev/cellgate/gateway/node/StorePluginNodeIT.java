@@ -128,6 +128,11 @@ class StorePluginNodeIT {
             assertThat(stderr).singleElement().asString()
                     .contains("storage probe FAILED on gs://racy-bucket/fleet at step 'race'")
                     .contains("not atomic");
+            // Nothing that rests on the proof was started: the probe runs beside the engine's start and the
+            // first deployment's load (issue 22), but the fleet key, the lease and the listeners wait for it.
+            assertThat(broken.objectNames("racy-bucket")).as("objects the refused node wrote")
+                    .allSatisfy(n -> assertThat(n).startsWith("fleet/probe/"));
+            assertThat(Files.readString(tmp.resolve("stdout.txt"))).doesNotContain("node.listening").doesNotContain("lease.acquired");
         }
     }
 

@@ -92,6 +92,12 @@ public final class GcsEmulator implements AutoCloseable {
         return this;
     }
 
+    /** The names of every object in bucket {@code name}, in order (what a test may check was written). */
+    public List<String> objectNames(String name) {
+        EmulatedBucket b = buckets.get(name);
+        return b == null ? List.of() : b.list("", null, Integer.MAX_VALUE).stream().map(EmulatedBucket.StoredBlob::name).toList();
+    }
+
     public long requests() {
         return requests.get();
     }
