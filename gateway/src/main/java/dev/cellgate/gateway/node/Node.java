@@ -100,6 +100,8 @@ public final class Node {
     private final long startedMs = System.currentTimeMillis();
     private final CompletableFuture<Integer> exit = new CompletableFuture<>();
     private final CompletableFuture<Void> started = new CompletableFuture<>();
+    /** How long an install waits for the lanes' new instances before it switches without them. */
+    private static final long WARM_TIMEOUT_MS = 30_000;
     /** Completes once cells and the Worker pool exist (after the storage probe): a deployment installs only then. */
     private final CompletableFuture<Void> cellsUp = new CompletableFuture<>();
     /** How every lease of another process is judged, and how much of its own lease this node uses (SPEC §20). */
@@ -380,6 +382,18 @@ public final class Node {
     private void installDeployment(LoadedScript script) {
         // The first deployment may compile before the probe has passed and the Worker pool exists.
         cellsUp.join();
+        // Every lane gets its instance of the new code before the code takes requests (and, the first
+        // time, before health says ready): no request pays a context's set-up (issue 22).
+        long warmFrom = now();
+        try {
+            workers.warm(script).get(WARM_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            LOG.atWarn().setMessage("worker.warm_failed").addKeyValue("error", String.valueOf(e.getCause() != null ? e.getCause() : e))
+                    .addKeyValue("impact", "the first requests set their Worker instances up themselves").log();
+        }
+        timeline.span("deployment_warm", warmFrom, now());
         workers.install(script);
         if (cells != null) {
             cells.moveToCurrentCode();

@@ -67,6 +67,35 @@ public final class WorkerPool {
         current = script;
     }
 
+    /**
+     * Makes an instance of {@code script} in every open lane ahead of its first request (issue 22:
+     * the first request otherwise pays a new context's set-up, ~1 s at start on this box). Until
+     * {@link #install} makes it current, the lanes keep serving the current code; the instance made
+     * here takes over at the lane's first request for {@code script}. Completes when every lane has
+     * one; fails with the first lane's failure to make it.
+     */
+    public CompletableFuture<Void> warm(LoadedScript script) {
+        List<CompletableFuture<Void>> each = new java.util.ArrayList<>();
+        for (Lane lane : lanes) {
+            CompletableFuture<Void> done = new CompletableFuture<>();
+            lane.executor.execute(() -> {
+                try {
+                    lane.warm(script, this).whenComplete((x, e) -> {
+                        if (e != null) {
+                            done.completeExceptionally(e);
+                        } else {
+                            done.complete(null);
+                        }
+                    });
+                } catch (RuntimeException e) {
+                    done.completeExceptionally(e);
+                }
+            });
+            each.add(done);
+        }
+        return CompletableFuture.allOf(each.toArray(CompletableFuture[]::new));
+    }
+
     public LoadedScript current() {
         return current;
     }
@@ -232,6 +261,8 @@ public final class WorkerPool {
         /** The lane's task for each start queued in it: runs the oldest start still queued here, if any. */
         final Runnable startNext;
         Slot slot;
+        /** An instance of code not current yet, made ahead by {@link WorkerPool#warm}. */
+        Slot warmed;
 
         Lane(Context ctx) {
             this.executor = new LaneExecutor(ctx);
@@ -247,13 +278,30 @@ public final class WorkerPool {
         Slot slotFor(LoadedScript script, WorkerPool pool) {
             if (slot == null || slot.script != script) {
                 Slot old = slot;
-                slot = new Slot(script, script.newWorker(pool.host(executor)), executor);
+                if (warmed != null && warmed.script == script) {
+                    slot = warmed;
+                    warmed = null;
+                } else {
+                    slot = new Slot(script, script.newWorker(pool.host(executor)), executor);
+                }
                 if (old != null) {
-                    old.retired = true;
-                    old.closeIfIdle();
+                    old.retire();
                 }
             }
             return slot;
+        }
+
+        /** Makes and sets up an instance of {@code script} ahead, unless the lane has one; one made for other code retires. */
+        CompletableFuture<Void> warm(LoadedScript script, WorkerPool pool) {
+            if ((slot != null && slot.script == script) || (warmed != null && warmed.script == script)) {
+                return CompletableFuture.completedFuture(null);
+            }
+            Slot stale = warmed;
+            warmed = new Slot(script, script.newWorker(pool.host(executor)), executor);
+            if (stale != null) {
+                stale.retire();
+            }
+            return warmed.instance.start();
         }
     }
 
@@ -274,6 +322,11 @@ public final class WorkerPool {
             this.script = script;
             this.instance = instance;
             this.lane = lane;
+        }
+
+        void retire() {
+            retired = true;
+            closeIfIdle();
         }
 
         /**

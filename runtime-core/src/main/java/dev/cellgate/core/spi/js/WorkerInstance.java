@@ -5,6 +5,13 @@ import java.util.concurrent.CompletableFuture;
 /** A stateless Worker: the module's default export. Events are delivered on the instance's executor. */
 public interface WorkerInstance extends AutoCloseable {
 
+    /**
+     * Sets the instance up now (its context, the runtime, the module's evaluation) instead of at its
+     * first event, so that event does not pay for it. Call on the instance's executor. Completes once
+     * set up; fails with the set-up's error (the next event then tries again and fails with it).
+     */
+    CompletableFuture<Void> start();
+
     /** Runs {@code export default { fetch }}; the future completes with the response or fails with the JS error. */
     CompletableFuture<HttpResponseData> fetch(HttpRequestData request);
 

@@ -21,6 +21,20 @@ final class GraalWorkerInstance implements WorkerInstance {
     }
 
     @Override
+    public CompletableFuture<Void> start() {
+        ResultEvent startup = new ResultEvent(instance, null, "module evaluation ahead of the first request");
+        try {
+            instance.start(startup);
+        } catch (RuntimeException e) {
+            startup.fail(e); // the engine closed, say
+        }
+        if (!startup.future().isDone()) {
+            startup.done();
+        }
+        return startup.future().thenApply(b -> null);
+    }
+
+    @Override
     public CompletableFuture<HttpResponseData> fetch(HttpRequestData request) {
         FetchEvent event = new FetchEvent(instance, runtime::functions, request.requestId(), "fetch " + request.method() + " " + request.url());
         instance.runTurn(event, () -> runtime.functions().dispatchFetch().executeVoid(event, request.method(), request.url(),
