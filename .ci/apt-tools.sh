@@ -10,9 +10,10 @@
 #   libfaketime  runs one node of ClockSkewIT with its clock 8 s ahead or behind (LD_PRELOAD)
 #   wabt      wat2wasm: the WebAssembly modules of the js-graal tests are built from .wat text
 #   clang, lld  clang --target=wasm32 and wasm-ld: one of those modules is compiled from C
+#   openjdk-17-jre-headless  an older Java: JavaVersionGateIT checks gateway.jar refuses it in one line
 set -euo pipefail
 
-PACKAGES=(chromium fonts-dejavu-core nginx-light libnginx-mod-stream libfaketime wabt clang lld)
+PACKAGES=(chromium fonts-dejavu-core nginx-light libnginx-mod-stream libfaketime wabt clang lld openjdk-17-jre-headless)
 
 if [[ $(id -u) -eq 0 ]]; then
   SUDO=()
