@@ -10,9 +10,12 @@
 #   libfaketime  runs one node of ClockSkewIT with its clock 8 s ahead or behind (LD_PRELOAD)
 #   wabt      wat2wasm: the WebAssembly modules of the js-graal tests are built from .wat text
 #   clang, lld  clang --target=wasm32 and wasm-ld: one of those modules is compiled from C
+#   systemd   systemd-analyze verify checks packaging/systemd/cellgate.service (PackagingTest);
+#             only the tool is used, nothing is started
+#   umoci     packaging/oci/build-image.sh builds the OCI image without a container daemon
 set -euo pipefail
 
-PACKAGES=(chromium fonts-dejavu-core nginx-light libnginx-mod-stream libfaketime wabt clang lld)
+PACKAGES=(chromium fonts-dejavu-core nginx-light libnginx-mod-stream libfaketime wabt clang lld systemd umoci)
 
 if [[ $(id -u) -eq 0 ]]; then
   SUDO=()
