@@ -13,10 +13,10 @@
 #   systemd   systemd-analyze verify checks packaging/systemd/cellgate.service (PackagingTest);
 #             only the tool is used, nothing is started
 #   umoci     packaging/oci/build-image.sh builds the OCI image without a container daemon
-#   jq, curl  packaging/oci/smoke-test.sh reads the image's config and asks the node in it
+#   jq, curl, python3  packaging/oci/smoke-test.sh reads the image's config, enters it, asks the node
 set -euo pipefail
 
-PACKAGES=(chromium fonts-dejavu-core nginx-light libnginx-mod-stream libfaketime wabt clang lld systemd umoci jq curl)
+PACKAGES=(chromium fonts-dejavu-core nginx-light libnginx-mod-stream libfaketime wabt clang lld systemd umoci jq curl python3)
 
 if [[ $(id -u) -eq 0 ]]; then
   SUDO=()

@@ -86,14 +86,7 @@ printf 'root:x:0:\ncellgate:x:%s:\n' $UID_GID > "$ROOTFS/etc/group"
 printf 'hosts: files dns\n' > "$ROOTFS/etc/nsswitch.conf"
 # The default configuration: listen on every interface of the container (the node's own default
 # is loopback, for a laptop). Mount your node.json over /etc/cellgate (k8s/configmap.yaml).
-cat > "$ROOTFS/etc/cellgate/node.json" <<'JSON'
-{
-  "addr": "0.0.0.0:8080",
-  "internal_addr": "0.0.0.0:9090",
-  "watch": "/var/lib/cellgate/node",
-  "bucket": "file:///var/lib/cellgate/bucket"
-}
-JSON
+cp "$ROOT/packaging/oci/node.json" "$ROOTFS/etc/cellgate/node.json"
 chmod 1777 "$ROOTFS/tmp"
 chown -R $UID_GID:$UID_GID "$ROOTFS/var/lib/cellgate" 2>/dev/null || echo "build-image: not root: /var/lib/cellgate stays owned by $(id -u)"
 chmod 0750 "$ROOTFS/var/lib/cellgate"

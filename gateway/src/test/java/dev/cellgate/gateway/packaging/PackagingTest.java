@@ -2,6 +2,9 @@ package dev.cellgate.gateway.packaging;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cellgate.core.config.ConfigException;
+import dev.cellgate.core.config.ConfigLoader;
+import dev.cellgate.core.config.NodeConfig;
 import dev.cellgate.core.config.Settings;
 import dev.cellgate.gateway.node.ExitCodes;
 import java.io.IOException;
@@ -11,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -106,6 +110,56 @@ class PackagingTest {
         Result r = run("node", validator().toString(), REPO.resolve("packaging/k8s-validate/fixtures").resolve(fixture).toString());
         assertThat(r.exit).as("%s was accepted:%n%s", fixture, r.output).isEqualTo(1);
         assertThat(r.output).contains("INVALID").contains(reason);
+    }
+
+    @Test
+    void theNodeAcceptsEachPackagedConfigurationWithItsStopWindow(@org.junit.jupiter.api.io.TempDir Path tmp) throws IOException {
+        // What the node itself would say at start (exit 2 on any of these): unknown keys, wrong
+        // types, and a drain bound not below the stop grace the packaging declares.
+        Unit unit = Unit.read(UNIT);
+        Map<String, String> unitEnv = Map.of("CELLD_SHUTDOWN_DRAIN_MS", unit.env("CELLD_SHUTDOWN_DRAIN_MS"),
+                "CELLD_STOP_GRACE_MS", unit.env("CELLD_STOP_GRACE_MS"));
+        NodeConfig systemd = load(REPO.resolve("packaging/systemd/node.json"), unitEnv);
+        assertThat(systemd.shutdownDrainMs()).isEqualTo(25_000);
+
+        String sts = Files.readString(REPO.resolve("k8s/statefulset.yaml"));
+        Map<String, String> podEnv = Map.of("CELLD_SHUTDOWN_DRAIN_MS", envIn(sts, "CELLD_SHUTDOWN_DRAIN_MS"),
+                "CELLD_STOP_GRACE_MS", envIn(sts, "CELLD_STOP_GRACE_MS"));
+        Path configMapJson = tmp.resolve("configmap-node.json");
+        Files.writeString(configMapJson, embeddedNodeJson(Files.readString(REPO.resolve("k8s/configmap.yaml"))));
+        load(configMapJson, podEnv);
+
+        load(REPO.resolve("packaging/oci/node.json"), Map.of());
+    }
+
+    private static NodeConfig load(Path nodeJson, Map<String, String> env) {
+        try {
+            return ConfigLoader.load(nodeJson, env);
+        } catch (ConfigException e) {
+            throw new AssertionError(nodeJson + " with " + env + " is refused by the node: " + e.getMessage(), e);
+        }
+    }
+
+    /** The value of an env entry written as {@code - name: X} then {@code value: "..."}. */
+    private static String envIn(String yaml, String name) {
+        var m = java.util.regex.Pattern.compile("- name: " + name + "\\s+value: \"([^\"]*)\"").matcher(yaml);
+        assertThat(m.find()).as("%s in the StatefulSet", name).isTrue();
+        return m.group(1);
+    }
+
+    /** The block scalar under {@code node.json: |} in the ConfigMap, its indentation removed. */
+    private static String embeddedNodeJson(String yaml) {
+        List<String> lines = yaml.lines().toList();
+        int start = lines.indexOf("  node.json: |");
+        assertThat(start).as("node.json in the ConfigMap").isNotNegative();
+        StringBuilder json = new StringBuilder();
+        for (String line : lines.subList(start + 1, lines.size())) {
+            if (!line.startsWith("    ") && !line.isBlank()) {
+                break;
+            }
+            json.append(line.length() >= 4 ? line.substring(4) : "").append('\n');
+        }
+        return json.toString();
     }
 
     private static Path validator() {
