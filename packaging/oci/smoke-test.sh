@@ -2,7 +2,8 @@
 # Runs the image built by build-image.sh the way a container runtime would, without one: unpacks
 # it with umoci, enters its root file system with chroot in new mount and PID namespaces (the
 # node's launcher JVM is PID 1, as in a container), as the image's user, with the image's env and
-# working directory, on this host's network (loopback ports chosen here). Then checks:
+# working directory, a read-only root but for /tmp and /var/lib/cellgate, on this host's network
+# (loopback ports chosen here). Then checks:
 #   1. /__celld/health answers 503 "deployment":"none" (no deployment yet: not ready)
 #   2. /state says the engine runs on the Graal JIT (the jlink'd runtime can relaunch with JVMCI)
 #   3. after deploy-tool push examples/hello into the image's bucket, /hello answers "hello"
@@ -50,8 +51,13 @@ os.setgroups([]); os.setgid(p["user"]["gid"]); os.setuid(p["user"]["uid"])
 env = dict(e.split("=", 1) for e in p["env"])
 env.update(e.split("=", 1) for e in sys.argv[3:])
 os.execve(p["args"][0], p["args"], env)'
+# The root file system is read-only but for /tmp and /var/lib/cellgate, as k8s/statefulset.yaml
+# runs it (readOnlyRootFilesystem with emptyDirs there): a write anywhere else fails the test.
 unshare --mount --pid --fork --kill-child bash -c '
-  set -e; mount -t proc proc "$1/proc"; mount --rbind /dev "$1/dev"
+  set -e; R=$1
+  mount --bind "$R/tmp" "$R/tmp"; mount --bind "$R/var/lib/cellgate" "$R/var/lib/cellgate"
+  mount --rbind "$R" "$R"; mount -o remount,bind,ro "$R"
+  mount -t proc proc "$R/proc"; mount --rbind /dev "$R/dev"
   exec python3 -c "$0" "$@"' "$enter" "$R" "$CFG" CELLD_ADDR="127.0.0.1:$PUB" CELLD_INTERNAL_ADDR="127.0.0.1:$INT" >"$LOG" 2>&1 &
 UNSHARE_PID=$!
 t0=$(date +%s%N)
