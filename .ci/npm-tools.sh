@@ -9,13 +9,16 @@
 #              playwright-core downloads no browser of its own
 #   ignore     the gitignore matcher Wrangler applies to .assetsignore: deploy-tool's differential
 #              test asks it which asset files Wrangler would leave out
+#   kubernetes-models  the Kubernetes API schemas with their validators: packaging/k8s-validate.mjs
+#              checks k8s/*.yaml offline (kubectl needs an API server even for a client dry run)
+#   yaml       parses those manifests (multi-document YAML) for that validator
 #
 # Tests find the tools through CELLGATE_NPM_TOOLS (default: <repo>/.ci/npm-tools).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PREFIX="${CELLGATE_NPM_TOOLS:-$ROOT/.ci/npm-tools}"
-PACKAGES=("miniflare@4.20260730.0" "esbuild@0.28.2" "playwright-core@1.65.1" "ignore@5.3.1")
+PACKAGES=("miniflare@4.20260730.0" "esbuild@0.28.2" "playwright-core@1.65.1" "ignore@5.3.1" "kubernetes-models@5.1.0" "yaml@2.9.1")
 
 command -v node >/dev/null || { echo "npm-tools: node is not installed (need Node 20+)" >&2; exit 1; }
 command -v npm >/dev/null || { echo "npm-tools: npm is not installed" >&2; exit 1; }
