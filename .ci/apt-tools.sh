@@ -11,10 +11,10 @@
 #   wabt      wat2wasm: the WebAssembly modules of the js-graal tests are built from .wat text
 #   clang, lld  clang --target=wasm32 and wasm-ld: one of those modules is compiled from C
 #   openjdk-17-jre-headless  an older Java: JavaVersionGateIT checks gateway.jar refuses it in one line
-#   systemd   systemd-analyze verify checks packaging/systemd/cellgate.service (PackagingTest);
+#   systemd   systemd-analyze verify checks gateway/packaging/systemd/cellgate.service (PackagingTest);
 #             only the tool is used, nothing is started
-#   umoci     packaging/oci/build-image.sh builds the OCI image without a container daemon
-#   jq, curl, python3  packaging/oci/smoke-test.sh reads the image's config, enters it, asks the node
+#   umoci     gateway/packaging/oci/build-image.sh builds the OCI image without a container daemon
+#   jq, curl, python3  gateway/packaging/oci/smoke-test.sh reads the image's config, enters it, asks the node
 set -euo pipefail
 
 PACKAGES=(chromium fonts-dejavu-core nginx-light libnginx-mod-stream libfaketime wabt clang lld openjdk-17-jre-headless systemd umoci jq curl python3)

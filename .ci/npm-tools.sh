@@ -9,7 +9,7 @@
 #              playwright-core downloads no browser of its own
 #   ignore     the gitignore matcher Wrangler applies to .assetsignore: deploy-tool's differential
 #              test asks it which asset files Wrangler would leave out
-#   kubernetes-models  the Kubernetes API schemas with their validators: packaging/k8s-validate.mjs
+#   kubernetes-models  the Kubernetes API schemas with their validators: gateway/packaging/k8s-validate/validate-manifests.mjs
 #              checks k8s/*.yaml offline (kubectl needs an API server even for a client dry run)
 #   yaml       parses those manifests (multi-document YAML) for that validator
 #

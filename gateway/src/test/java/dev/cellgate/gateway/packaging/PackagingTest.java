@@ -22,7 +22,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The packaging a fleet is run with (packaging/systemd, k8s/) is checked by the tools an operator
+ * The packaging a fleet is run with (gateway/packaging/systemd, k8s/) is checked by the tools an operator
  * would use, run as processes: {@code systemd-analyze verify} for the unit, the offline Kubernetes
  * schema validator for the manifests. The stop window and the restart policy are checked against
  * the node's own default drain bound and exit codes, so a change there breaks this test rather
@@ -30,12 +30,12 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class PackagingTest {
     private static final Path REPO = repoRoot();
-    private static final Path UNIT = REPO.resolve("packaging/systemd/cellgate.service");
+    private static final Path UNIT = REPO.resolve("gateway/packaging/systemd/cellgate.service");
     private static final long AFTER_DRAIN_MS = UnitPolicy.AFTER_DRAIN_MS;
 
     @Test
     void theUnitPassesSystemdAnalyzeVerifyWithoutAWarning() throws Exception {
-        Result r = run(REPO.resolve("packaging/systemd/verify-unit.sh").toString(), UNIT.toString());
+        Result r = run(REPO.resolve("gateway/packaging/systemd/verify-unit.sh").toString(), UNIT.toString());
         assertThat(r.exit).as(r.output).isZero();
         assertThat(r.output).contains("clean");
     }
@@ -68,8 +68,8 @@ class PackagingTest {
         "broken-restart-on-config-error.service | RestartPreventExitStatus must name 2",
     })
     void aBrokenUnitIsRejected(String fixture, String reason) throws Exception {
-        Path unit = REPO.resolve("packaging/systemd/fixtures").resolve(fixture);
-        Result verify = run(REPO.resolve("packaging/systemd/verify-unit.sh").toString(), unit.toString());
+        Path unit = REPO.resolve("gateway/packaging/systemd/fixtures").resolve(fixture);
+        Result verify = run(REPO.resolve("gateway/packaging/systemd/verify-unit.sh").toString(), unit.toString());
         List<String> policy = UnitPolicy.problems(unit);
         String all = verify.output + String.join("\n", policy);
         assertThat(verify.exit != 0 || !policy.isEmpty()).as("%s was accepted:%n%s", fixture, all).isTrue();
@@ -93,7 +93,7 @@ class PackagingTest {
         // fleet-rules.mjs assumes this default when the variable is unset; the StatefulSet states it.
         String sts = Files.readString(REPO.resolve("k8s/statefulset.yaml"));
         assertThat(sts).containsPattern("name: CELLD_SHUTDOWN_DRAIN_MS\\s+value: \"" + Settings.SHUTDOWN_DRAIN_MS.defaultValue() + "\"");
-        assertThat(Files.readString(REPO.resolve("packaging/k8s-validate/fleet-rules.mjs")))
+        assertThat(Files.readString(REPO.resolve("gateway/packaging/k8s-validate/fleet-rules.mjs")))
                 .contains("const DEFAULT_DRAIN_MS = " + Settings.SHUTDOWN_DRAIN_MS.defaultValue() + ";")
                 .contains("const AFTER_DRAIN_MS = " + AFTER_DRAIN_MS + ";");
     }
@@ -107,7 +107,7 @@ class PackagingTest {
         "broken-peers-service.yaml | set publishNotReadyAddresses: true",
     })
     void aBrokenManifestIsRejected(String fixture, String reason) throws Exception {
-        Result r = run("node", validator().toString(), REPO.resolve("packaging/k8s-validate/fixtures").resolve(fixture).toString());
+        Result r = run("node", validator().toString(), REPO.resolve("gateway/packaging/k8s-validate/fixtures").resolve(fixture).toString());
         assertThat(r.exit).as("%s was accepted:%n%s", fixture, r.output).isEqualTo(1);
         assertThat(r.output).contains("INVALID").contains(reason);
     }
@@ -119,7 +119,7 @@ class PackagingTest {
         Unit unit = Unit.read(UNIT);
         Map<String, String> unitEnv = Map.of("CELLD_SHUTDOWN_DRAIN_MS", unit.env("CELLD_SHUTDOWN_DRAIN_MS"),
                 "CELLD_STOP_GRACE_MS", unit.env("CELLD_STOP_GRACE_MS"));
-        NodeConfig systemd = load(REPO.resolve("packaging/systemd/node.json"), unitEnv);
+        NodeConfig systemd = load(REPO.resolve("gateway/packaging/systemd/node.json"), unitEnv);
         assertThat(systemd.shutdownDrainMs()).isEqualTo(25_000);
 
         String sts = Files.readString(REPO.resolve("k8s/statefulset.yaml"));
@@ -129,7 +129,7 @@ class PackagingTest {
         Files.writeString(configMapJson, embeddedNodeJson(Files.readString(REPO.resolve("k8s/configmap.yaml"))));
         load(configMapJson, podEnv);
 
-        load(REPO.resolve("packaging/oci/node.json"), Map.of());
+        load(REPO.resolve("gateway/packaging/oci/node.json"), Map.of());
     }
 
     private static NodeConfig load(Path nodeJson, Map<String, String> env) {
@@ -163,7 +163,7 @@ class PackagingTest {
     }
 
     private static Path validator() {
-        return REPO.resolve("packaging/k8s-validate/validate-manifests.mjs");
+        return REPO.resolve("gateway/packaging/k8s-validate/validate-manifests.mjs");
     }
 
     record Result(int exit, String output) {
@@ -185,10 +185,10 @@ class PackagingTest {
     /** The repository root: surefire runs in the gateway module, an IDE perhaps at the root. */
     private static Path repoRoot() {
         for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
-            if (Files.isDirectory(p.resolve("packaging/systemd")) && Files.isDirectory(p.resolve("k8s"))) {
+            if (Files.isDirectory(p.resolve("gateway/packaging/systemd")) && Files.isDirectory(p.resolve("k8s"))) {
                 return p;
             }
         }
-        throw new IllegalStateException("no packaging/systemd and k8s/ above " + Path.of("").toAbsolutePath());
+        throw new IllegalStateException("no gateway/packaging/systemd and k8s/ above " + Path.of("").toAbsolutePath());
     }
 }

@@ -9,15 +9,15 @@
 #   3. after deploy-tool push examples/hello into the image's bucket, /hello answers "hello"
 #   4. SIGTERM to PID 1 stops the node with exit code 0 and node.stopped in its log
 # Needs root (unshare, mount, chroot), umoci, jq, curl, and deploy-tool/target/deploy-tool.jar.
-#   bash packaging/oci/smoke-test.sh [--tag TAG]
+#   bash gateway/packaging/oci/smoke-test.sh [--tag TAG]
 set -euo pipefail
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-OUT="$ROOT/packaging/oci/target"
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
+OUT="$ROOT/gateway/packaging/oci/target"
 TAG="$(sed -n 's:^  <version>\(.*\)</version>$:\1:p' "$ROOT/pom.xml" | head -1)"
 [[ "${1:-}" == "--tag" ]] && TAG="$2"
 die() { echo "smoke-test: FAILED: $*" >&2; [[ -f "${LOG:-}" ]] && tail -20 "$LOG" >&2; exit 1; }
 [[ $(id -u) -eq 0 ]] || die "needs root (unshare --mount --pid, chroot)"
-[[ -d "$OUT/cellgate-oci" ]] || die "no image in $OUT/cellgate-oci: run packaging/oci/build-image.sh"
+[[ -d "$OUT/cellgate-oci" ]] || die "no image in $OUT/cellgate-oci: run gateway/packaging/oci/build-image.sh"
 
 WORK=$(mktemp -d /tmp/cellgate-smoke.XXXXXX)
 NODE_PID=

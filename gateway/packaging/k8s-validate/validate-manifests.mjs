@@ -16,7 +16,7 @@ import { checkFields } from "./known-fields.mjs";
 import { checkFleetRules } from "./fleet-rules.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const tools = process.env.CELLGATE_NPM_TOOLS || path.resolve(here, "../../.ci/npm-tools");
+const tools = process.env.CELLGATE_NPM_TOOLS || path.resolve(here, "../../../.ci/npm-tools");
 const requireTools = createRequire(path.join(tools, "node_modules", "noop.js"));
 
 function resolveTool(spec) {

@@ -4,19 +4,19 @@
 # (copied from this host), and nothing else ("from scratch": no base image, no shell, no package
 # manager). umoci writes the image as an OCI layout directory and an oci-archive tarball.
 #
-#   bash packaging/oci/build-image.sh [--tag TAG]
+#   bash gateway/packaging/oci/build-image.sh [--tag TAG]
 #
 # Input:  gateway/target/ (mvn -o -pl gateway -am package -DskipTests), CELLGATE_DIST to override.
-# Output: packaging/oci/target/cellgate-oci/ (OCI layout, tag TAG, default the project version)
-#         packaging/oci/target/cellgate-<TAG>.oci.tar (the same, as one file)
+# Output: gateway/packaging/oci/target/cellgate-oci/ (OCI layout, tag TAG, default the project version)
+#         gateway/packaging/oci/target/cellgate-<TAG>.oci.tar (the same, as one file)
 # Needs:  jlink (JAVA_HOME, default Temurin 25), umoci (Debian: apt-get install umoci), ldd, tar.
-# Layout and how to load or run it: packaging/oci/README.md.
+# Layout and how to load or run it: gateway/packaging/oci/README.md.
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
 JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
 DIST="${CELLGATE_DIST:-$ROOT/gateway/target}"
-OUT="$ROOT/packaging/oci/target"
+OUT="$ROOT/gateway/packaging/oci/target"
 TAG="$(sed -n 's:^  <version>\(.*\)</version>$:\1:p' "$ROOT/pom.xml" | head -1)"
 while (($#)); do
   case "$1" in
@@ -29,7 +29,7 @@ UID_GID=10001
 # The JDK modules the node uses, found with
 #   jdeps --ignore-missing-deps --multi-release 25 --print-module-deps JAR   (each jar without a module-info)
 #   jar --describe-module --file JAR --release 25                            (the "requires" of each module jar)
-# over gateway.jar, lib/, lib/jvmci/, plugins/ and optional-plugins/ (packaging/oci/README.md has the output).
+# over gateway.jar, lib/, lib/jvmci/, plugins/ and optional-plugins/ (gateway/packaging/oci/README.md has the output).
 # Added for what no class file names: jdk.internal.vm.ci (JVMCI, required by lib/jvmci's Graal
 # compiler: without it the launcher cannot relaunch with the JIT and JavaScript runs interpreted),
 # jdk.zipfs (the zip file system provider, for plugin jars), jdk.crypto.cryptoki is not needed
@@ -86,7 +86,7 @@ printf 'root:x:0:\ncellgate:x:%s:\n' $UID_GID > "$ROOTFS/etc/group"
 printf 'hosts: files dns\n' > "$ROOTFS/etc/nsswitch.conf"
 # The default configuration: listen on every interface of the container (the node's own default
 # is loopback, for a laptop). Mount your node.json over /etc/cellgate (k8s/configmap.yaml).
-cp "$ROOT/packaging/oci/node.json" "$ROOTFS/etc/cellgate/node.json"
+cp "$ROOT/gateway/packaging/oci/node.json" "$ROOTFS/etc/cellgate/node.json"
 chmod 1777 "$ROOTFS/tmp"
 chown -R $UID_GID:$UID_GID "$ROOTFS/var/lib/cellgate" 2>/dev/null || echo "build-image: not root: /var/lib/cellgate stays owned by $(id -u)"
 chmod 0750 "$ROOTFS/var/lib/cellgate"
@@ -111,7 +111,7 @@ umoci config --image "$LAYOUT:$TAG" \
   --config.label org.opencontainers.image.version="$TAG" \
   --config.label org.opencontainers.image.description="cellgate node: Workers and Durable Objects on the JVM" \
   --author cellgate --os linux --architecture amd64 \
-  --history.created_by "packaging/oci/build-image.sh"
+  --history.created_by "gateway/packaging/oci/build-image.sh"
 umoci gc --layout "$LAYOUT"
 tar -C "$LAYOUT" -cf "$OUT/cellgate-$TAG.oci.tar" .
 mv "$OUT/bundle/rootfs" "$OUT/rootfs" # kept for inspection (and the smoke test); not part of the image files
