@@ -48,6 +48,8 @@ public final class WorkerRequests implements Handler<HttpServerRequest> {
     private final dev.cellgate.core.logic.RequestCf cf;
     private final RetryableCellCalls unserved;
     private final DeployedAssets assets;
+    /** What a Worker request is told while no deployment is installed: loading, failed or none (as health says). */
+    private volatile java.util.function.Supplier<String> noWorker = () -> new WorkerPool.NoDeploymentException().getMessage();
 
     public WorkerRequests(WorkerPool pool, long maxBody, java.util.function.BooleanSupplier draining, SocketRegistry sockets,
             RequestMetrics metrics) {
@@ -71,6 +73,12 @@ public final class WorkerRequests implements Handler<HttpServerRequest> {
         this.sockets = sockets;
         this.metrics = metrics;
         this.unserved = unserved;
+    }
+
+    /** Sets what a request is answered (503) while no deployment is installed; the node says whether it loads, failed or has none. */
+    public WorkerRequests noWorker(java.util.function.Supplier<String> why) {
+        this.noWorker = why;
+        return this;
     }
 
     /** {@code request.cf}: the HTTP version, TLS when it ended here, and the trusted balancer's headers. */
@@ -294,7 +302,7 @@ public final class WorkerRequests implements Handler<HttpServerRequest> {
             body = e.getMessage();
         } else if (e instanceof WorkerPool.NoDeploymentException) {
             status = 503;
-            body = e.getMessage();
+            body = noWorker.get();
             resp.putHeader("retry-after", "1");
         } else if (e instanceof StubCallException s && s.retryable()) {
             status = 503;

@@ -637,7 +637,8 @@ public final class Node {
     private void startPublicServers(int loops) throws StartupException {
         WorkerRequests handler = new WorkerRequests(workers, config.maxRequestBodyBytes(), () -> draining, sockets,
                 metrics.requests(), config.requestCf(), retryableCellCalls,
-                new dev.cellgate.core.assets.DeployedAssets(bucket, new dev.cellgate.core.assets.BlobCache(ASSET_CACHE_BYTES)));
+                new dev.cellgate.core.assets.DeployedAssets(bucket, new dev.cellgate.core.assets.BlobCache(ASSET_CACHE_BYTES)))
+                .noWorker(this::whyNoWorker);
         publicRequests = handler;
         String host = config.addr().host();
         int port = config.addr().port();
@@ -689,6 +690,18 @@ public final class Node {
                     : new JsonObject().put("deployment", "none").put("detail", "the bucket holds no deployment: push one with deploy-tool push");
         }
         return null;
+    }
+
+    /** The 503 body of a Worker request while no deployment is installed: the same state health reports. */
+    private String whyNoWorker() {
+        JsonObject r = unhealthyReason();
+        if (r != null && r.containsKey("loading")) {
+            return "loading: this node is still loading its deployment; retry in a moment (health answers 503 loading meanwhile)";
+        }
+        if (r != null && "failed".equals(r.getString("deployment"))) {
+            return "no Worker is running here: " + r.getString("error");
+        }
+        return new WorkerPool.NoDeploymentException().getMessage();
     }
 
     /**
@@ -868,6 +881,16 @@ public final class Node {
     private void closeQuietly() {
         if (deployments != null) {
             deployments.stop();
+        }
+        LeaseKeeper l = lease;
+        if (l != null) {
+            // A start that failed after the lease was written: peers must not count this node alive until it expires.
+            try {
+                l.stop(true).get(5, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                LOG.atWarn().setMessage("lease.delete_failed").addKeyValue("error", e.toString())
+                        .addKeyValue("impact", "peers see this node until its lease expires").log();
+            }
         }
         try {
             if (vertx != null) {

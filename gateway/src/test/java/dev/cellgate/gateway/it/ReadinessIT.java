@@ -43,7 +43,7 @@ class ReadinessIT {
     void onAFileBucketHealthSays200OnlyOnceRequestsAreServed() throws Exception {
         try (Fleet f = Fleet.onFileBucket(dir, Map.of())) {
             publish(f);
-            watchTheStart(f, "ready-file", n -> { });
+            watchTheStart(f, "ready-file", true, n -> { });
         }
     }
 
@@ -52,7 +52,7 @@ class ReadinessIT {
         S3Env s3 = S3Env.require();
         try (Fleet f = Fleet.onBucket(dir, s3.freshUrl("readiness"), Map.of())) {
             publish(f);
-            watchTheStart(f, "ready-s3", n -> { });
+            watchTheStart(f, "ready-s3", true, n -> { });
         }
     }
 
@@ -71,7 +71,7 @@ class ReadinessIT {
             proxy.plan().add("the manifest cannot be read until the node logged a failed load",
                     c -> failing.get() && c.method().equals("GET") && c.key().endsWith("/manifest.json"), 1.0, Action.SERVER_ERROR_500);
             publish(f);
-            NodeProcess n = watchTheStart(f, "ready-fault", node -> {
+            NodeProcess n = watchTheStart(f, "ready-fault", false, node -> {
                 if (failing.get() && !node.events("deployment.load_failed").isEmpty()) {
                     failing.set(false);
                 }
@@ -96,7 +96,9 @@ class ReadinessIT {
             HttpResponse<String> h = get(base + "/__celld/health");
             assertThat(h.statusCode()).as("health with nothing deployed: " + h.body()).isEqualTo(503);
             assertThat(new JsonObject(h.body()).getString("deployment")).isEqualTo("none");
-            assertThat(get(base + "/hello").statusCode()).isEqualTo(503);
+            HttpResponse<String> none = get(base + "/hello");
+            assertThat(none.statusCode()).isEqualTo(503);
+            assertThat(none.body()).startsWith("no Worker is deployed");
 
             publish(f);
             long end = System.nanoTime() + Duration.ofSeconds(60).toNanos();
@@ -121,13 +123,15 @@ class ReadinessIT {
      * and again, until 30 requests have followed the first 200 from health. Every one of those must
      * be served.
      */
-    private static NodeProcess watchTheStart(Fleet f, String name, java.util.function.Consumer<NodeProcess> eachRound) throws Exception {
+    private static NodeProcess watchTheStart(Fleet f, String name, boolean expectLoading, java.util.function.Consumer<NodeProcess> eachRound)
+            throws Exception {
         int port = NodeProcess.freePort();
         NodeProcess n = f.launch(name, Map.of("CELLD_ADDR", "127.0.0.1:" + port));
         String base = "http://127.0.0.1:" + port;
         List<String> trace = new ArrayList<>();
         List<String> unserved = new ArrayList<>();
         int servedAfterReady = 0;
+        int loadingAnswers = 0;
         boolean ready = false;
         long end = System.nanoTime() + Duration.ofSeconds(300).toNanos();
         while (servedAfterReady + unserved.size() < 30) {
@@ -145,6 +149,12 @@ class ReadinessIT {
             HttpResponse<String> r = get(base + "/hello");
             trace.add(h.statusCode() + "/" + r.statusCode());
             ready |= healthy;
+            if (!ready && h.statusCode() == 503 && h.body().contains("\"loading\"") && r.statusCode() != 200) {
+                // Issue 26 item 5: while the node loads, a Worker request says so, not "no Worker is deployed".
+                assertThat(r.statusCode()).as(r.body()).isEqualTo(503);
+                assertThat(r.body()).as("a request while the node loads").startsWith("loading:").doesNotContain("no Worker is deployed");
+                loadingAnswers++;
+            }
             if (ready) {
                 if (r.statusCode() == 200 && r.body().equals("hello")) {
                     servedAfterReady++;
@@ -155,6 +165,9 @@ class ReadinessIT {
         }
         assertThat(unserved).as("requests after health first said 200 (health/request statuses from the first answer: "
                 + compress(trace) + ")").isEmpty();
+        if (expectLoading) {
+            assertThat(loadingAnswers).as("requests answered 'loading' before ready (trace " + compress(trace) + ")").isPositive();
+        }
         System.out.println(name + ": health/request statuses from the first answer: " + compress(trace));
         return n;
     }
