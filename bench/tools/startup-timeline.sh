@@ -7,7 +7,8 @@
 #   bash bench/tools/startup-timeline.sh file:///tmp/st-bucket [N]
 #   (source .ci/work/s3-server/s3.env first) bash bench/tools/startup-timeline.sh "s3://$S3_BUCKET/st-$(date +%s)" [N]
 #
-# PORT (18480) and CG_JAVA_OPTS (-Xmx2g, as the bench) can be set. Run it on a quiet machine; with
+# PORT (18480) and CG_JAVA_OPTS (-Xmx2g, as the bench) can be set; LAUNCHER=bin starts the node with
+# gateway/bin/cellgate (one JVM on the JIT) instead of java -jar (which relaunches itself). Run it on a quiet machine; with
 # QUIET_LOCK=FILE each start first waits while FILE exists (another measurement holds the machine).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
@@ -28,7 +29,8 @@ for i in $(seq "$N"); do
   t0=$(date +%s%N)
   # shellcheck disable=SC2086
   env CELLD_BUCKET="$BUCKET" CELLD_ADDR="127.0.0.1:$PORT" CELLD_INTERNAL_ADDR="127.0.0.1:$((PORT + 1))" \
-    CELLD_WATCH="$WORK/node" CELLD_LOG_FORMAT=json "$JAVA" ${CG_JAVA_OPTS:--Xmx2g} -jar gateway/target/gateway.jar >"$log" 2>&1 &
+    CELLD_WATCH="$WORK/node" CELLD_LOG_FORMAT=json CELLGATE_JAVA_OPTS="${CG_JAVA_OPTS:--Xmx2g}" \
+    $(if [ "${LAUNCHER:-jar}" = bin ]; then echo gateway/bin/cellgate; else echo "$JAVA ${CG_JAVA_OPTS:--Xmx2g} -jar gateway/target/gateway.jar"; fi) >"$log" 2>&1 &
   pid=$!
   ms=$(python3 bench/tools/probe.py ready "http://127.0.0.1:$PORT/hello" hello "$t0" "$pid" 300) \
     || { tail -20 "$log" >&2; exit 1; }

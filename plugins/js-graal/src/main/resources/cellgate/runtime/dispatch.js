@@ -140,6 +140,21 @@
     settle(event, result);
   };
 
+  // A request through the runtime's own request and response path, never the Worker's code: made
+  // once per lane before the lane takes traffic (WorkerPool.warm), so the first real request does
+  // not pay for parsing and first runs of that path (issue 22). Nothing the Worker can observe.
+  internal.dispatchWarmUp = function (event, method, url, headerLines, bodyKind, body) {
+    try {
+      const request = internal.requestFromHost(method, url, headerLines, bodyKind, body, null);
+      const response = new Response(request.method + ' ' + new URL(request.url).pathname, {
+        status: 200, headers: { 'content-type': 'text/plain;charset=UTF-8', 'x-warm': request.headers.get('x-warm') ?? '' },
+      });
+      answer(event, response);
+    } catch (e) {
+      event.fail(...internal.errorParts(e));
+    }
+  };
+
   const hasFetch = (h) => (typeof h === 'function' && h.prototype && typeof h.prototype.fetch === 'function')
     || (h !== null && typeof h === 'object' && typeof h.fetch === 'function');
 

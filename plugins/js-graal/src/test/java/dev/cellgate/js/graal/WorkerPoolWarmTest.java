@@ -25,8 +25,8 @@ import org.junit.jupiter.api.Test;
  */
 class WorkerPoolWarmTest {
     static String worker(String version) {
-        return "const evaluatedAt = Date.now();\n"
-                + "export default { fetch() { return Response.json({ version: '" + version + "', evaluatedAt }); } };";
+        return "const evaluatedAt = Date.now(); let calls = 0;\n"
+                + "export default { fetch() { calls++; return Response.json({ version: '" + version + "', evaluatedAt, calls }); } };";
     }
 
     @Test
@@ -47,6 +47,7 @@ class WorkerPoolWarmTest {
                 assertThat(a.getString("version")).isEqualTo("v1");
                 assertThat(a.getLong("evaluatedAt")).as("this lane's instance was made before its first request")
                         .isLessThanOrEqualTo(warmedBy);
+                assertThat(a.getInteger("calls")).as("the warm-up request never reaches the Worker's fetch").isEqualTo(1);
             }
 
             pool.warm(v2).get(60, TimeUnit.SECONDS);

@@ -31,7 +31,49 @@ final class GraalWorkerInstance implements WorkerInstance {
         if (!startup.future().isDone()) {
             startup.done();
         }
-        return startup.future().thenApply(b -> null);
+        return startup.future().thenCompose(b -> warmUpRequest());
+    }
+
+    /**
+     * One request through the runtime's request and response code (not the Worker's handler: it
+     * would be a side effect), so its parsing and first runs are paid before traffic arrives.
+     */
+    private CompletableFuture<Void> warmUpRequest() {
+        HttpRequestData warm = new HttpRequestData("GET", "http://warm-up.invalid/", java.util.List.of(java.util.Map.entry("x-warm", "1")),
+                dev.cellgate.core.spi.js.Body.EMPTY, "warm-up");
+        FetchEvent event = new FetchEvent(instance, runtime::functions, warm.requestId(), "warm-up request");
+        instance.runTurn(event, () -> runtime.functions().dispatchWarmUp().executeVoid(event, warm.method(), warm.url(),
+                HeaderLines.encode(warm.headers()), BodyArgs.kindOf(warm.body()), BodyArgs.valueOf(instance, event, warm.body())));
+        return event.future().thenCompose(r -> drained(r.body()));
+    }
+
+    /** Reads a body to its end (a streamed one holds the instance's event open until read). */
+    private static CompletableFuture<Void> drained(dev.cellgate.core.spi.js.Body body) {
+        if (!(body instanceof dev.cellgate.core.spi.js.Body.Stream stream)) {
+            return CompletableFuture.completedFuture(null);
+        }
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        stream.publisher().subscribe(new java.util.concurrent.Flow.Subscriber<>() {
+            @Override
+            public void onSubscribe(java.util.concurrent.Flow.Subscription s) {
+                s.request(Long.MAX_VALUE);
+            }
+
+            @Override
+            public void onNext(java.nio.ByteBuffer item) {
+            }
+
+            @Override
+            public void onError(Throwable e) {
+                done.completeExceptionally(e);
+            }
+
+            @Override
+            public void onComplete() {
+                done.complete(null);
+            }
+        });
+        return done;
     }
 
     @Override

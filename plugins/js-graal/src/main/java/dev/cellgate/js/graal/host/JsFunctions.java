@@ -18,6 +18,7 @@ public final class JsFunctions {
     private Value dispatchServiceFetch;
     private Value dispatchServiceCall;
     private Value dispatchScheduled;
+    private Value dispatchWarmUp;
 
     private JsFunctions(Value internal) {
         this.internal = internal;
@@ -45,6 +46,14 @@ public final class JsFunctions {
 
     public Value fireTimer() {
         return fireTimer;
+    }
+
+    /** The runtime's request path without the Worker's code ({@code dispatch.js}), looked up on first use. */
+    public Value dispatchWarmUp() {
+        if (dispatchWarmUp == null) {
+            dispatchWarmUp = fn(internal, "dispatchWarmUp");
+        }
+        return dispatchWarmUp;
     }
 
     /** A call on (or the disposal of) an object this context exported by reference: {@code dispatch.js}, looked up on first use. */
