@@ -119,6 +119,8 @@ public final class Node {
     private Cells cells;
     private CellRouter router;
     private volatile LeaseKeeper lease;
+    /** The resident-cell limit in force (CELLD_MAX_RESIDENT_CELLS, else what the open-file limit allows); -1: none. */
+    private volatile int residentCeiling = -1;
     /** Serving, fenced-degraded, rejoining (issue 29): its decisions; the object is also their lock. */
     private NodeAuthority authority;
     private Rejoin rejoin;
@@ -410,6 +412,7 @@ public final class Node {
         Replicator replicator = Replicators.create(plugins, bucket, cellIo);
         ownership = new OwnershipStore(bucket, self, Ticker.SYSTEM, liveness);
         OptionalInt maxResident = ResidentCeiling.of(config);
+        residentCeiling = maxResident.orElse(-1);
         OptionalInt lowWater = maxResident.equals(config.maxResidentCells()) ? config.residentLowWater()
                 : OptionalInt.of(Math.max(1, (int) (maxResident.getAsInt() * 0.8)));
         CellsConfig cc = new CellsConfig(Path.of(config.watchDir()).toAbsolutePath().normalize(), config.outputGate(),
@@ -514,7 +517,8 @@ public final class Node {
         if (cells == null) {
             return LeaseRecord.Load.IDLE;
         }
-        return new LeaseRecord.Load(cells.resident(), config.maxResidentCells().orElse(-1), cells.full(), cells.restoringCount());
+        // The ceiling the node enforces (the open-file limit may set it), so diagnose and peers see what it logged.
+        return new LeaseRecord.Load(cells.resident(), residentCeiling, cells.full(), cells.restoringCount());
     }
 
     JsonObject loadJson() {

@@ -41,6 +41,14 @@ class CellgateScriptIT {
             assertThat(node.children().toList()).as("no relaunched child JVM").isEmpty();
             assertThat(node.info().command().orElse("")).endsWith("/bin/java");
             assertThat(log).contains("\"event\":\"engine.started\"").contains("\"mode\":\"jit\"");
+            // Issue 26 item 5: the resident ceiling the node logs (the open-file limit sets it here) is the one
+            // its lease publishes, which diagnose and the dashboard show.
+            io.vertx.core.json.JsonObject ceiling = log.lines().filter(l -> l.contains("\"event\":\"cells.resident_ceiling\""))
+                    .map(io.vertx.core.json.JsonObject::new).findFirst().orElseThrow();
+            String nodeId = ceiling.getString("node");
+            // the file store frames the lease JSON with its own header: the JSON is inside
+            String lease = new String(Files.readAllBytes(dir.resolve("bucket/nodes/" + nodeId + ".json")), java.nio.charset.StandardCharsets.ISO_8859_1);
+            assertThat(lease).contains("\"max_resident\":" + ceiling.getInteger("max_resident") + ",");
             node.destroy(); // SIGTERM, straight to the node
             assertThat(node.waitFor(60, TimeUnit.SECONDS)).as("exited after SIGTERM").isTrue();
             assertThat(node.exitValue()).as(Files.readString(out)).isZero();
