@@ -8,6 +8,7 @@ import dev.cellgate.deploy.cli.ExitCodes;
 import dev.cellgate.deploy.cli.Output;
 import dev.cellgate.deploy.cli.StoreOpener;
 import dev.cellgate.deploy.cli.ToolPlugins;
+import dev.cellgate.deploy.cells.CellsCommand;
 import dev.cellgate.deploy.dev.DevCommand;
 import dev.cellgate.deploy.diagnose.DiagnoseCommand;
 import dev.cellgate.deploy.history.ListCommand;
@@ -25,13 +26,13 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * {@code deploy-tool push|list|rollback|diagnose|node|kv|r2|secret|dev}. Exit codes are in {@link ExitCodes} and
+ * {@code deploy-tool push|list|rollback|diagnose|node|kv|r2|secret|dev|cells}. Exit codes are in {@link ExitCodes} and
  * docs/deploy.md. Everything a run needs from its process comes through {@link Env}, so tests
  * drive this same entry point in-process.
  */
 public final class DeployTool {
     private static final List<Command> COMMANDS = List.of(new PushCommand(), new ListCommand(), new RollbackCommand(),
-            new DiagnoseCommand(), new NodeCommand(), new KvCommand(), new R2Command(), new SecretCommand(), new DevCommand());
+            new DiagnoseCommand(), new NodeCommand(), new KvCommand(), new R2Command(), new SecretCommand(), new DevCommand(), new CellsCommand());
 
     private DeployTool() {
     }
