@@ -22,8 +22,8 @@ import java.util.Set;
  * several files: one reload). Directories that are never sources are skipped.
  */
 final class SourceWatch {
-    static final long POLL_MS = 50;
-    static final long QUIET_MS = 60;
+    static final long POLL_MS = 25;
+    static final long QUIET_MS = 30;
     /** Never sources: dev's own state, dependencies, version control, tools' caches. */
     static final Set<String> SKIPPED = Set.of(".cellgate", "node_modules", ".git", ".wrangler", ".idea", ".vscode");
 
