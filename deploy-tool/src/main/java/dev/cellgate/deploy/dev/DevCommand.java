@@ -181,6 +181,7 @@ public final class DevCommand implements Command {
         private final DevConsole console;
         private final Set<String> notesShown = new HashSet<>();
         private volatile List<Path> roots;
+        private volatile boolean ranBuild;
         private String serving;
 
         Reloads(Path dir, Args args, Tool tool, BucketStore store, DevConsole console) {
@@ -200,6 +201,7 @@ public final class DevCommand implements Command {
                 Bundle bundle = Push.read(dir, args.get("config") == null ? null : Path.of(args.get("config")), args.get("name"),
                         args.get("env"), List.of(), tool.env(), this::note);
                 roots = watchRoots(bundle.config());
+                ranBuild = bundle.config().build() != null;
                 Push.Published p = Push.publish(store, bundle, Progress.OFF);
                 serving = p.result().current();
                 console.deployed(serving, t0, "deployed " + bundle.name() + " as " + serving + " (" + why + "; "
@@ -223,8 +225,11 @@ public final class DevCommand implements Command {
                     if (!roots.equals(watched)) {
                         watched = roots;
                         w = new SourceWatch(watched);
-                    } else {
-                        w.settle(); // what a build.command wrote is not a change to deploy again
+                    } else if (ranBuild) {
+                        // what a build.command wrote under the watched files is not a change to deploy again
+                        // (a save during that build is then seen with the next one); without one, a save made
+                        // while dev deployed is a change against what was deployed, and deploys again
+                        w.settle();
                     }
                 }
             } catch (InterruptedException e) {

@@ -71,10 +71,7 @@ class DevLoopIT {
             reloads.add(ms);
             assertThat(get(dev, "/sql/it?op=get")).as("the counter kept its value across reload %d", i).isEqualTo(tag + " 2");
         }
-        // the first reload runs while both JVMs are still cold; the bound is for a developer's loop, from the second on
-        List<Long> warm = reloads.subList(1, reloads.size()).stream().sorted().toList();
         System.out.println("dev reloads (save to new answer, ms): " + reloads + "\n" + dev.out());
-        assertThat(warm.get(warm.size() / 2)).as("median of the warm reloads %s (all: %s)", warm, reloads).isLessThanOrEqualTo(RELOAD_BOUND_MS);
         assertThat(reloads).as("every reload, cold ones included").allMatch(ms -> ms <= 5 * RELOAD_BOUND_MS);
 
         // 2. a broken save is printed and the previous code keeps answering
@@ -92,7 +89,8 @@ class DevLoopIT {
 
         // 4. nothing beyond loopback: every listening socket of dev and its node is on 127.0.0.1
         List<String> listening = ListeningSockets.of(dev.process.toHandle());
-        assertThat(listening).as("listening sockets of dev and its node").isNotEmpty().allMatch(a -> a.startsWith("127.0.0.1:"));
+        assertThat(listening).as("listening sockets of dev and its node").isNotEmpty()
+                .allMatch(a -> a.startsWith("127.0.0.1:") || a.startsWith("[::1]:"));
 
         // 5. Ctrl-C stops dev and the node with it, cleanly
         stop(dev);
@@ -106,6 +104,11 @@ class DevLoopIT {
         assertThat(await(clean, "/sql/it?op=get")).isEqualTo("fixed 0");
         assertThat(get(clean, "/sql/it")).isEqualTo("fixed 1");
         stop(clean);
+
+        // last, so that everything above is proved whatever the box's load: the bound of a developer's loop.
+        // The first reload runs while both JVMs are still cold; the bound is for the ones after it.
+        List<Long> warm = reloads.subList(1, reloads.size()).stream().sorted().toList();
+        assertThat(warm.get(warm.size() / 2)).as("median of the warm reloads %s (all: %s)", warm, reloads).isLessThanOrEqualTo(RELOAD_BOUND_MS);
     }
 
     private Path copyOfCounter() throws IOException {

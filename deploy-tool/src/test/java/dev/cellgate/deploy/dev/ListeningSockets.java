@@ -57,6 +57,12 @@ final class ListeningSockets {
             return Integer.parseInt(a.substring(6, 8), 16) + "." + Integer.parseInt(a.substring(4, 6), 16) + "."
                     + Integer.parseInt(a.substring(2, 4), 16) + "." + Integer.parseInt(a.substring(0, 2), 16) + ":" + port;
         }
-        return "[" + a + "]:" + port; // IPv6: anything but loopback fails the check
+        if (a.startsWith("0000000000000000FFFF0000")) { // an IPv4-mapped IPv6 address (a dual-stack JVM socket)
+            return address(a.substring(24) + ":" + parts[1]);
+        }
+        if (a.equals("00000000000000000000000001000000")) {
+            return "[::1]:" + port;
+        }
+        return "[" + a + "]:" + port; // any other IPv6 address, the wildcard included, fails the check
     }
 }
