@@ -133,8 +133,11 @@ final class DevProxy implements AutoCloseable {
         });
         resp.closeHandler(v -> {
             if (done.compareAndSet(false, true)) {
-                in.request().reset(); // nobody reads the rest: free the node's side too
-                console.request(req.method().name(), req.uri(), in.statusCode(), ms(started), "(the client went away before the end)");
+                boolean cut = !resp.ended();
+                if (cut) {
+                    in.request().reset(); // nobody reads the rest: free the node's side too
+                }
+                console.request(req.method().name(), req.uri(), in.statusCode(), ms(started), cut ? "(the client went away before the end)" : null);
             }
         });
     }
