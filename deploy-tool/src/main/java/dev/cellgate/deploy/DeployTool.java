@@ -106,7 +106,8 @@ public final class DeployTool {
                   --region REGION   S3 region (default: $AWS_REGION); credentials: the AWS/Google default chains
                   --json            one JSON object on stdout (errors too); progress off unless --progress
 
-                Environment: CELLD_ESBUILD (esbuild binary), CELLD_PLUGINS_DIR, CELLD_PROGRESS, CELLD_CPU_MS.
+                Environment: CELLD_ESBUILD (esbuild binary), CELLD_PLUGINS_DIR, CELLD_PROGRESS, CELLD_CPU_MS,
+                CELLD_GATEWAY_JAR (the node dev starts), NO_COLOR (dev without colour).
 
                 Exit codes: 0 done; 1 bucket, network or installation failure; 2 bad usage;
                 3 refused by validation (nothing written); 4 conflict with a concurrent change (re-run);
