@@ -92,6 +92,11 @@ final class DevConsole {
                         : " (" + java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started) + " ms after the reload began)"));
                 return true;
             }
+            case "shutdown.drained" -> {
+                step("the node drained: " + e.getValue("released") + " Durable Object(s) released"
+                        + (Boolean.FALSE.equals(e.getValue("complete")) ? ", NOT complete (see node.log)" : ""));
+                return true;
+            }
             case "deployment.load_failed" -> {
                 problem("the node could not load the new code, it keeps serving the previous one: " + e.getString("error", ""));
                 return true;

@@ -126,7 +126,9 @@ final class DevNode implements AutoCloseable {
     @Override
     public void close() {
         if (process.isAlive()) {
-            process.destroy();
+            // the handle's destroy only signals: Process.destroy() also closes our end of the node's stdout,
+            // and the drain's log lines (shutdown.requested … node.stopped) would be lost
+            process.toHandle().destroy();
             try {
                 if (!process.waitFor(DRAIN_MS + 10_000, TimeUnit.MILLISECONDS)) {
                     process.descendants().forEach(ProcessHandle::destroyForcibly);
@@ -168,12 +170,18 @@ final class DevNode implements AutoCloseable {
                     console.raw(line);
                     continue;
                 }
-                if ("node.listening".equals(e.getString("event"))) {
-                    publicPort.complete(port(e.getString("public", "")));
+                try {
+                    if ("node.listening".equals(e.getString("event"))) {
+                        publicPort.complete(port(e.getString("public", "")));
+                    }
+                    console.nodeLine(e);
+                } catch (RuntimeException shown) {
+                    // one odd line must not stop the reading: the node would block on a full pipe
+                    console.raw(line);
                 }
-                console.nodeLine(e);
             }
         } catch (IOException | RuntimeException e) {
+            console.problem("reading the node's output failed: " + e);
             publicPort.completeExceptionally(e);
         } finally {
             pumpDone = true;

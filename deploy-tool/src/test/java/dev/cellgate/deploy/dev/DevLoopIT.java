@@ -82,6 +82,15 @@ class DevLoopIT {
         assertThat(get(dev, "/sql/it?op=get")).isEqualTo("edit4 2");
         Files.writeString(source, good.replace("edit4 ", "fixed "));
         awaitAnswer(dev, "/sql/it?op=get", "fixed 2", 10_000);
+        // a bad config too: refused by name, nothing published
+        Path config = project.resolve("wrangler.jsonc");
+        String goodConfig = Files.readString(config);
+        Files.writeString(config, goodConfig.replaceFirst("\\{", "{ \"not_a_wrangler_key\": 1,"));
+        awaitOutput(dev, "not_a_wrangler_key");
+        assertThat(get(dev, "/sql/it?op=get")).isEqualTo("fixed 2");
+        int deployed = count(dev.out(), "ms to bundle and publish)");
+        Files.writeString(config, goodConfig);
+        awaitCount(dev, "ms to bundle and publish)", deployed + 1);
 
         // 3. requests and the Worker's console output are printed, without colour when stdout is not a terminal
         awaitOutput(dev, "GET /sql/it?op=get 200");
@@ -128,7 +137,11 @@ class DevLoopIT {
         return to;
     }
 
-    record Dev(Process process, Path output, int port) {
+    record Dev(Process process, Path output, int port, Path project) {
+        Path nodeLog() {
+            return project.resolve(".cellgate/dev/node.log");
+        }
+
         String out() {
             try {
                 return Files.readString(output);
@@ -154,7 +167,7 @@ class DevLoopIT {
         while (System.nanoTime() < end) {
             Matcher m = READY.matcher(Files.readString(out));
             if (m.find()) {
-                return new Dev(p, out, Integer.parseInt(m.group(1)));
+                return new Dev(p, out, Integer.parseInt(m.group(1)), project);
             }
             assertThat(p.isAlive()).as("dev exited early:\n%s", Files.readString(out)).isTrue();
             Thread.sleep(100);
@@ -177,6 +190,11 @@ class DevLoopIT {
         assertThat(dev.process.waitFor(60, TimeUnit.SECONDS)).as("dev stops on SIGINT:\n%s", dev.out()).isTrue();
         assertThat(dev.process.exitValue()).as(dev.out()).isZero();
         assertThat(dev.out()).contains("[dev] stopped");
+        // cleanly: the node drained and logged its own clean stop
+        String nodeLog = Files.readString(dev.nodeLog());
+        assertThat(nodeLog).contains("\"event\":\"node.stopped\"");
+        assertThat(nodeLog.lines().filter(l -> l.contains("\"event\":\"node.stopped\"")).reduce((a, b) -> b).orElseThrow())
+                .contains("\"exit_code\":0");
         for (ProcessHandle h : tree) {
             assertThat(h.isAlive()).as("process %s of the node outlived dev", h.pid()).isFalse();
         }
@@ -209,14 +227,27 @@ class DevLoopIT {
     }
 
     private void awaitOutput(Dev dev, String text) throws Exception {
+        awaitCount(dev, text, 1);
+    }
+
+    /** Until dev printed {@code text} at least {@code times} times. */
+    private void awaitCount(Dev dev, String text, int times) throws Exception {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (System.nanoTime() < end) {
-            if (dev.out().contains(text)) {
+            if (count(dev.out(), text) >= times) {
                 return;
             }
             Thread.sleep(50);
         }
-        throw new AssertionError("dev never printed '" + text + "':\n" + dev.out());
+        throw new AssertionError("dev never printed '" + text + "' " + times + " time(s):\n" + dev.out());
+    }
+
+    private static int count(String haystack, String needle) {
+        int n = 0;
+        for (int i = haystack.indexOf(needle); i >= 0; i = haystack.indexOf(needle, i + 1)) {
+            n++;
+        }
+        return n;
     }
 
     /** The first answer that is not the node's "loading" 503 (its first deployment may still be compiling). */
