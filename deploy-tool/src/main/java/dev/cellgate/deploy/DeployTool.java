@@ -8,6 +8,8 @@ import dev.cellgate.deploy.cli.ExitCodes;
 import dev.cellgate.deploy.cli.Output;
 import dev.cellgate.deploy.cli.StoreOpener;
 import dev.cellgate.deploy.cli.ToolPlugins;
+import dev.cellgate.deploy.cells.CellsCommand;
+import dev.cellgate.deploy.dev.DevCommand;
 import dev.cellgate.deploy.diagnose.DiagnoseCommand;
 import dev.cellgate.deploy.history.ListCommand;
 import dev.cellgate.deploy.history.RollbackCommand;
@@ -24,13 +26,13 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * {@code deploy-tool push|list|rollback|diagnose|node|kv|r2|secret}. Exit codes are in {@link ExitCodes} and
+ * {@code deploy-tool push|list|rollback|diagnose|node|kv|r2|secret|dev|cells}. Exit codes are in {@link ExitCodes} and
  * docs/deploy.md. Everything a run needs from its process comes through {@link Env}, so tests
  * drive this same entry point in-process.
  */
 public final class DeployTool {
     private static final List<Command> COMMANDS = List.of(new PushCommand(), new ListCommand(), new RollbackCommand(),
-            new DiagnoseCommand(), new NodeCommand(), new KvCommand(), new R2Command(), new SecretCommand());
+            new DiagnoseCommand(), new NodeCommand(), new KvCommand(), new R2Command(), new SecretCommand(), new DevCommand(), new CellsCommand());
 
     private DeployTool() {
     }
@@ -104,7 +106,8 @@ public final class DeployTool {
                   --region REGION   S3 region (default: $AWS_REGION); credentials: the AWS/Google default chains
                   --json            one JSON object on stdout (errors too); progress off unless --progress
 
-                Environment: CELLD_ESBUILD (esbuild binary), CELLD_PLUGINS_DIR, CELLD_PROGRESS, CELLD_CPU_MS.
+                Environment: CELLD_ESBUILD (esbuild binary), CELLD_PLUGINS_DIR, CELLD_PROGRESS, CELLD_CPU_MS,
+                CELLD_GATEWAY_JAR (the node dev starts), NO_COLOR (dev without colour).
 
                 Exit codes: 0 done; 1 bucket, network or installation failure; 2 bad usage;
                 3 refused by validation (nothing written); 4 conflict with a concurrent change (re-run);

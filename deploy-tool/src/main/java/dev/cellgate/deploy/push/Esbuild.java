@@ -98,12 +98,29 @@ public final class Esbuild {
         }
     }
 
+    /** Versions already asked, by binary and its modification time: {@code dev} bundles on every save, and each ask is a process. */
+    private static final java.util.Map<String, String> VERSIONS = new java.util.concurrent.ConcurrentHashMap<>();
+
     public String version() {
+        String key;
+        try {
+            key = binary.toRealPath() + "@" + Files.getLastModifiedTime(binary.toRealPath()).toMillis();
+        } catch (java.io.IOException e) {
+            key = null;
+        }
+        String known = key == null ? null : VERSIONS.get(key);
+        if (known != null) {
+            return known;
+        }
         Run r = run(List.of(binary.toString(), "--version"), binary.getParent() == null ? Path.of(".") : binary.getParent());
         if (r.exit != 0) {
             throw CommandException.refused(binary + " --version failed (exit " + r.exit + "): " + r.output.strip());
         }
-        return r.output.strip();
+        String v = r.output.strip();
+        if (key != null) {
+            VERSIONS.put(key, v);
+        }
+        return v;
     }
 
     /**

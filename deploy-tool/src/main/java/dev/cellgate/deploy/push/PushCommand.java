@@ -61,12 +61,11 @@ public final class PushCommand implements Command {
         } catch (IllegalArgumentException e) {
             throw CommandException.usage(e.getMessage());
         }
-        Bundle bundle = BundleReader.read(Path.of(args.positional().get(0)),
-                args.get("config") == null ? null : Path.of(args.get("config")), args.get("name"), args.get("env"), tool.env(),
-                tool.out()::note);
-        bundle = bundle.withPlugins(PluginJars.read(args.all("plugin")));
-        tool.out().note("checking " + bundle.name() + " (" + bundle.origin() + ") in GraalJS");
-        Set<String> exported = LoadCheck.check(bundle, tool.plugins(), tool.env());
+        Push.Checked checked = Push.check(Path.of(args.positional().get(0)),
+                args.get("config") == null ? null : Path.of(args.get("config")), args.get("name"), args.get("env"),
+                args.all("plugin"), tool.env(), tool.plugins(), tool.out()::note);
+        Bundle bundle = checked.bundle();
+        Set<String> exported = checked.exported();
         JsonObject summary = new JsonObject().put("name", bundle.name()).put("main", bundle.main()).put("origin", bundle.origin())
                 .put("modules", new JsonArray(bundle.modules().keySet().stream().toList()))
                 .put("plugins", new JsonArray(bundle.plugins().stream().map(p -> p.fileName() + " (" + p.pluginId() + ")").toList()))
@@ -78,24 +77,9 @@ public final class PushCommand implements Command {
         }
         Progress progress = mode.open(tool.out().err());
         try (BucketStore store = tool.stores().open(args)) {
-            Publisher.Result r;
-            // before anything is uploaded: secrets.required all set, no secret named like a binding
-            java.util.Map<String, String> secrets;
-            try {
-                secrets = PushSecrets.inForce(store, bundle);
-            } catch (CommandException e) {
-                throw e;
-            } catch (RuntimeException e) {
-                throw CommandException.failed("cannot read the secrets of " + bundle.name() + " in " + store.url() + ": " + rootMessage(e), e);
-            }
-            try {
-                r = new Publisher(store, progress).publish(bundle, secrets);
-            } catch (CommandException e) {
-                throw e;
-            } catch (RuntimeException e) {
-                throw CommandException.failed("push to " + store.url() + " failed: " + rootMessage(e)
-                        + " (nothing was made current; blobs already uploaded are reused by the next push)", e);
-            }
+            Push.Published published = Push.publish(store, bundle, progress);
+            Publisher.Result r = published.result();
+            java.util.Map<String, String> secrets = published.secrets();
             summary.put("deployment", r.deployment()).put("previous", r.previous()).put("bucket", store.url())
                     .put("secrets", new JsonArray(secrets.keySet().stream().toList())).put("secrets_settled", r.secretsSettled())
                     .put("blobs_uploaded", r.blobsUploaded()).put("blobs_reused", r.blobsReused()).put("cas_retries", r.casRetries());
@@ -103,13 +87,5 @@ public final class PushCommand implements Command {
                     + (r.previous() == null ? "" : " (previous: " + r.previous() + ")"));
             return ExitCodes.OK;
         }
-    }
-
-    static String rootMessage(Throwable e) {
-        Throwable c = e;
-        while (c.getCause() != null && (c instanceof java.util.concurrent.CompletionException || c.getMessage() == null)) {
-            c = c.getCause();
-        }
-        return c.getMessage() == null ? c.toString() : c.getMessage();
     }
 }

@@ -66,7 +66,18 @@ public record WranglerConfig(String name, String main, String compatibilityDate,
     }
 
     /** {@code build}: the command run before bundling, in {@code cwd} (relative to the config; null: its directory). */
-    public record Build(String command, String cwd) {
+    /**
+     * @param watchDirs {@code build.watch_dir} (one string or several), relative to the config: what
+     *                  {@code deploy-tool dev} watches instead of the whole project; empty when unset
+     */
+    public record Build(String command, String cwd, List<String> watchDirs) {
+        public Build {
+            watchDirs = List.copyOf(watchDirs);
+        }
+
+        public Build(String command, String cwd) {
+            this(command, cwd, List.of());
+        }
     }
 
     /**
@@ -246,15 +257,16 @@ public record WranglerConfig(String name, String main, String compatibilityDate,
                 string(o, "base_dir", where), bool(o, "no_bundle", where), bool(o, "upload_source_maps", where));
     }
 
-    /** {@code build}: {@code command} and {@code cwd} are run; {@code watch_dir} is for a watcher push does not have (a note). */
+    /** {@code build}: {@code command} and {@code cwd} are run; {@code watch_dir} is what {@code dev} watches (a note for push). */
     private static Build build(JsonObject o, Problems problems) {
         JsonObject bo = section(o, "build", List.of("command", "cwd", "watch_dir"));
         if (bo == null) {
             return null;
         }
         if (bo.containsKey("watch_dir")) {
-            problems.note("note: build.watch_dir has no effect on push (it tells wrangler dev what to watch; push builds once)");
+            problems.note("note: build.watch_dir has no effect on push (it tells deploy-tool dev what to watch; push builds once)");
         }
+        List<String> watchDirs = watchDirs(bo.getValue("watch_dir"));
         String command = string(bo, "command", "build");
         String cwd = string(bo, "cwd", "build");
         if (command == null) {
@@ -263,7 +275,21 @@ public record WranglerConfig(String name, String main, String compatibilityDate,
             }
             return null;
         }
-        return new Build(command, cwd);
+        return new Build(command, cwd, watchDirs);
+    }
+
+    /** {@code build.watch_dir}: a string or an array of strings, as Wrangler takes it. */
+    private static List<String> watchDirs(Object v) {
+        if (v == null) {
+            return List.of();
+        }
+        if (v instanceof String s && !s.isBlank()) {
+            return List.of(s);
+        }
+        if (v instanceof JsonArray a && !a.isEmpty() && a.stream().allMatch(x -> x instanceof String s && !s.isBlank())) {
+            return a.stream().map(String.class::cast).toList();
+        }
+        throw new IllegalArgumentException("build.watch_dir must be a directory or a non-empty array of directories, got " + v);
     }
 
     /** An object-valued key whose own keys are only {@code allowed}; null when absent. */

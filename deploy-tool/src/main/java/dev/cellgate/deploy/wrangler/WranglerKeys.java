@@ -80,7 +80,7 @@ public final class WranglerKeys {
         implemented("base_dir", inh, "the module root");
         implemented("no_bundle", inh, "push main as it is, with the files the rules type");
         implemented("upload_source_maps", inh, "stack traces name the original sources");
-        implemented("build", inh, "build.command runs before bundling (build.cwd; build.watch_dir is for a later dev command)");
+        implemented("build", inh, "build.command runs before bundling (build.cwd; build.watch_dir: what deploy-tool dev watches)");
         implemented("limits", inh, "limits.cpu_ms (1 to 300000): the CPU time each event of the Worker may use, in place of the node's CELLD_CPU_MS (docs/configuration.md \"CPU limit per event\"); limits.subrequests is refused");
         implemented("env", top, "named environments: deploy-tool push --env NAME");
         implemented("legacy_env", top, "false: Wrangler's deprecated service environments, the Worker keeps its top-level name");

@@ -36,6 +36,15 @@ public interface BucketStore extends AutoCloseable {
         return get(key).thenApply(o -> o.map(StoredObject::version));
     }
 
+    /**
+     * The object's size and last-write time, or an empty optional when it does not exist: for listings
+     * shown to operators, never for a decision. The default reads the object and knows no time; a
+     * store whose objects carry a modification time (a file, an S3 HEAD) overrides it.
+     */
+    default CompletableFuture<Optional<ObjectInfo>> info(String key) {
+        return get(key).thenApply(o -> o.map(x -> new ObjectInfo(x.bytes().length, ObjectInfo.UNKNOWN_TIME)));
+    }
+
     /** Creates the object only when no object exists under the key (create-only). */
     CompletableFuture<WriteOutcome> putIfAbsent(String key, byte[] bytes);
 

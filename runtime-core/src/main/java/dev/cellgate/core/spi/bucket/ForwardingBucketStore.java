@@ -25,6 +25,11 @@ public abstract class ForwardingBucketStore implements BucketStore {
     }
 
     @Override
+    public CompletableFuture<Optional<ObjectInfo>> info(String key) {
+        return inner.info(key);
+    }
+
+    @Override
     public CompletableFuture<WriteOutcome> putIfAbsent(String key, byte[] bytes) {
         return inner.putIfAbsent(key, bytes);
     }

@@ -109,6 +109,23 @@ public final class FileBucketStore implements BucketStore {
         });
     }
 
+    /** The object's size (its bytes, without the file's version header) and its file's modification time. */
+    @Override
+    public CompletableFuture<Optional<dev.cellgate.core.spi.bucket.ObjectInfo>> info(String key) {
+        return read(key, () -> {
+            Path p = pathOf(key);
+            byte[] raw;
+            long modified;
+            try {
+                raw = Files.readAllBytes(p);
+                modified = Files.getLastModifiedTime(p).toMillis();
+            } catch (NoSuchFileException e) {
+                return Optional.empty();
+            }
+            return Optional.of(new dev.cellgate.core.spi.bucket.ObjectInfo(decode(raw, key).bytes().length, modified));
+        });
+    }
+
     @Override
     public CompletableFuture<WriteOutcome> putIfAbsent(String key, byte[] bytes) {
         return write(key, bytes, p -> Files.exists(p) ? "object exists" : null);

@@ -80,6 +80,21 @@ public abstract class BucketStoreContract {
         assertThat(await(store.version("v/one"))).isEmpty();
     }
 
+    /** {@link BucketStore#info}: the size get() would give; a time, when the store keeps one, by a clock near this one. */
+    @Test
+    void infoGivesTheSizeAndATimeNearTheWrite() throws Exception {
+        long before = System.currentTimeMillis();
+        await(store.put("info/a", new byte[321]));
+        long after = System.currentTimeMillis();
+        ObjectInfo info = await(store.info("info/a")).orElseThrow();
+        assertThat(info.size()).isEqualTo(321);
+        if (info.timeKnown()) {
+            // S3 keeps whole seconds; servers on loopback share this host's clock
+            assertThat(info.lastModifiedMs()).isBetween(before - 2_000, after + 2_000);
+        }
+        assertThat(await(store.info("info/missing"))).isEmpty();
+    }
+
     @Test
     void createThenRead() throws Exception {
         WriteOutcome w = await(store.putIfAbsent("a/one.json", b("{\"n\":1}")));
