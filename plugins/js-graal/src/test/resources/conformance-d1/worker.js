@@ -110,6 +110,8 @@ const CASES = {
     return s.getBookmark() > a;
   },
   'session-number': (DB) => DB.withSession(5),
+  'session-garbage-bookmark': (DB) => DB.withSession('garbage').prepare('SELECT 1 AS one').first(),
+  'bind-number-storage-class': (DB) => DB.prepare('SELECT typeof(?) AS i, typeof(?) AS f, typeof(?) AS t').bind(2, 2.5, true).first(),
   'session-prototype': (DB) => [Object.getPrototypeOf(DB.withSession()).constructor.name, typeof DB.withSession().exec, typeof DB.withSession().getBookmark],
   'prototypes': (DB) => [Object.getPrototypeOf(DB).constructor.name, Object.getOwnPropertyNames(Object.getPrototypeOf(DB)),
     Object.getPrototypeOf(DB.prepare('SELECT 1')).constructor.name, Object.getOwnPropertyNames(Object.getPrototypeOf(DB.prepare('SELECT 1')))],
