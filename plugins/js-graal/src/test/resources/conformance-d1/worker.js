@@ -120,8 +120,19 @@ const CASES = {
     const m = async (sql) => { const r = await DB.prepare(sql).run(); return [r.meta.rows_read, r.meta.rows_written]; };
     return [await m('SELECT 1'), await m("SELECT name FROM t WHERE name = 'a'"), await m("INSERT INTO t (name) VALUES ('rc')"), await m("DELETE FROM t WHERE name = 'rc'")];
   },
+  'from-a-durable-object': async (DB, env) => [await (await env.READER.get(env.READER.idFromName('r')).fetch('http://do/')).json(), await count(DB, "name = 'from-object'")],
   'second-binding-same-database': async (DB, env) => [await env.SAME.prepare("SELECT count(*) AS n FROM t WHERE name = 'a'").first('n'), await env.OTHER.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 't'").first('n')],
 };
+
+// A Durable Object's env has the same D1 binding: its call goes from the object's cell to the database's.
+export class Reader {
+  constructor(ctx, env) { this.env = env; }
+  async fetch() {
+    const n = await this.env.DB.prepare("SELECT count(*) AS n FROM t WHERE name = 'a'").first('n');
+    const r = await this.env.DB.batch([this.env.DB.prepare("INSERT INTO t (name) VALUES ('from-object')")]);
+    return Response.json([n, r[0].meta.changes]);
+  }
+}
 
 export default {
   async fetch(request, env) {

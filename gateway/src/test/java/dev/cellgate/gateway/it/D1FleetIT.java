@@ -46,8 +46,22 @@ class D1FleetIT {
     Path dir;
 
     @Test
-    void theDatabaseIsServedByEveryNodeAndSurvivesItsOwnersSigkillAndAFleetRestart() throws Exception {
-        try (Fleet f = Fleet.onFileBucket(dir, Map.of("CELLD_TTL_MS", String.valueOf(TTL_MS))); BucketStore b = f.openBucket()) {
+    void onAFileBucket() throws Exception {
+        try (Fleet f = Fleet.onFileBucket(dir, Map.of("CELLD_TTL_MS", String.valueOf(TTL_MS)))) {
+            servedByEveryNodeAndSurvivesItsOwnersSigkillAndAFleetRestart(f);
+        }
+    }
+
+    /** The same on the S3-compatible server (.ci/s3-server.sh; S3Env says what is missing). */
+    @Test
+    void onS3() throws Exception {
+        try (Fleet f = Fleet.onBucket(dir, S3Env.require().freshUrl("d1-fleet"), Map.of("CELLD_TTL_MS", String.valueOf(TTL_MS)))) {
+            servedByEveryNodeAndSurvivesItsOwnersSigkillAndAFleetRestart(f);
+        }
+    }
+
+    private void servedByEveryNodeAndSurvivesItsOwnersSigkillAndAFleetRestart(Fleet f) throws Exception {
+        try (BucketStore b = f.openBucket()) {
             TestDeployments.publish(b, "notes", Map.of("index.js", WORKER), "index.js", Map.of(),
                     List.of(new D1DatabaseBinding("DB", "notes", DATABASE_ID)));
             NodeProcess n1 = f.start("n1");
