@@ -30,7 +30,8 @@ import java.util.Set;
  */
 public final class DeployTool {
     private static final List<Command> COMMANDS = List.of(new PushCommand(), new ListCommand(), new RollbackCommand(),
-            new DiagnoseCommand(), new NodeCommand(), new KvCommand(), new R2Command(), new SecretCommand());
+            new DiagnoseCommand(), new NodeCommand(), new KvCommand(), new R2Command(), new SecretCommand(),
+            new dev.cellgate.deploy.operator.D1Command());
 
     private DeployTool() {
     }

@@ -184,6 +184,22 @@
       return { results, bookmark: bookmarkText(kv.get(BOOKMARK_KEY) || 0) };
     }
 
+    /**
+     * The operator's way in (`deploy-tool d1 execute` through the node's POST /d1/<scope>): a JSON
+     * body {queries: [{sql, params?}]} runs as one transaction; the answer is d1()'s, as JSON.
+     * No Worker holds a stub to this class (it is not among the exports), only env.DB's own.
+     */
+    async fetch(request) {
+      if (request.method !== 'POST') return Response.json({ error: 'POST a JSON body {queries: [{sql, params}]}' }, { status: 405 });
+      let body;
+      try { body = await request.json(); } catch (e) { return Response.json({ error: 'the body is not JSON: ' + messageOf(e) }, { status: 400 }); }
+      if (body === null || !Array.isArray(body.queries) || !body.queries.every((q) => q !== null && typeof q.sql === 'string'
+        && (q.params === undefined || Array.isArray(q.params)))) {
+        return Response.json({ error: 'the body must be {queries: [{sql: string, params?: array}]}' }, { status: 400 });
+      }
+      return Response.json(this.d1(body.queries.map((q) => ({ sql: q.sql, params: q.params || [] })), 'ARRAY_OF_OBJECTS'));
+    }
+
     run(sql, query, format) {
       const changesNow = () => sql.exec('SELECT total_changes() AS c, last_insert_rowid() AS r').one();
       const started = performance.now();
