@@ -86,6 +86,11 @@ public record WranglerConfig(String name, String main, String compatibilityDate,
 
     /** Reads {@code file} (TOML when it ends in {@code .toml}, else JSON with comments) for environment {@code env}. */
     public static WranglerConfig read(Path file, String env) {
+        return parse(raw(file), file.getFileName().toString(), env);
+    }
+
+    /** {@code file} as the JSON object Wrangler reads, before any check (for keys only a CLI command reads, e.g. D1's migrations_dir). */
+    public static JsonObject raw(Path file) {
         String text;
         try {
             text = Files.readString(file);
@@ -106,7 +111,7 @@ public record WranglerConfig(String name, String main, String compatibilityDate,
                 throw new IllegalArgumentException(file + " is not valid JSON(C): " + e.getMessage());
             }
         }
-        return parse(o, file.getFileName().toString(), env);
+        return o;
     }
 
     public static WranglerConfig parse(JsonObject o, String where) {

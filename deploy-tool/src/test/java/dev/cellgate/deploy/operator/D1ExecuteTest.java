@@ -87,6 +87,71 @@ class D1ExecuteTest {
         }
     }
 
+    @Test
+    void migrationsApplyInOrderOnceEachAndAFailingOneAppliesNothing() throws Exception {
+        Path project = tmp.resolve("migrated");
+        Path migrations = project.resolve("db/migrations");
+        Files.createDirectories(migrations);
+        Files.writeString(project.resolve("index.js"), WORKER);
+        Path config = project.resolve("wrangler.jsonc");
+        Files.writeString(config, """
+                { "name": "migrated", "main": "index.js", "compatibility_date": "2025-04-01",
+                  "d1_databases": [{ "binding": "DB", "database_name": "m-db", "database_id": "00000000-d1d1-4000-8000-000000000002",
+                                     "migrations_dir": "db/migrations" }] }
+                """);
+        Files.writeString(migrations.resolve("0002_seed.sql"), "INSERT INTO notes (body) VALUES ('seeded');\n");
+        Files.writeString(migrations.resolve("0001_init.sql"), "-- the table\nCREATE TABLE notes (body TEXT NOT NULL);\n");
+        String bucket = "file://" + tmp.resolve("bucket");
+        ToolRun push = ToolRun.run("push", project.toString(), "--bucket", bucket);
+        assertThat(push.code()).as(push.toString()).isZero();
+        try (RealNode n = RealNode.start(tmp, bucket, "d1-m1")) {
+            n.awaitEvent("deployment.loaded");
+            String[] common = {"--config", config.toString(), "--bucket", bucket, "--node", "d1-m1", "--timeout-ms", T, "--json"};
+            ToolRun list = run("d1", "migrations", "list", "DB", common);
+            assertThat(list.code()).as(list + "\n" + n.log()).isZero();
+            assertThat(list.json().getJsonArray("unapplied").encode()).isEqualTo("[\"0001_init.sql\",\"0002_seed.sql\"]");
+
+            ToolRun apply = run("d1", "migrations", "apply", "DB", common);
+            assertThat(apply.code()).as(apply.toString()).isZero();
+            assertThat(apply.json().getJsonArray("applied").encode()).isEqualTo("[\"0001_init.sql\",\"0002_seed.sql\"]");
+            String origin = "http://" + n.listening.getString("public");
+            assertThat(get(origin + "/")).isEqualTo("[\"seeded\"]");
+
+            ToolRun again = run("d1", "migrations", "apply", "DB", common);
+            assertThat(again.json().getJsonArray("applied").encode()).as("each migration is applied once").isEqualTo("[]");
+
+            Files.writeString(migrations.resolve("0003_bad.sql"), "INSERT INTO notes (body) VALUES ('half');\nINSERT INTO nope VALUES (1);\n");
+            ToolRun bad = run("d1", "migrations", "apply", "DB", common);
+            assertThat(bad.code()).as(bad.toString()).isEqualTo(ExitCodes.FAILED);
+            assertThat(bad.err()).contains("migration 0003_bad.sql failed, nothing of it was applied").contains("no such table: nope");
+            assertThat(get(origin + "/")).as("the failed migration's first insert was rolled back").isEqualTo("[\"seeded\"]");
+            ToolRun after = run("d1", "migrations", "list", "DB", common);
+            assertThat(after.json().getJsonArray("unapplied").encode()).isEqualTo("[\"0003_bad.sql\"]");
+
+            ToolRun table = run("d1", "execute", "DB", "--command", "SELECT name FROM d1_migrations ORDER BY id", common);
+            assertThat(table.json().getJsonArray("results").getJsonObject(0).getJsonArray("results").encode())
+                    .as("Wrangler's table, one row per applied file").isEqualTo("[{\"name\":\"0001_init.sql\"},{\"name\":\"0002_seed.sql\"}]");
+        }
+    }
+
+    private static ToolRun run(String a, String b, String c, String d, String... rest) {
+        String[] argv = new String[4 + rest.length];
+        argv[0] = a;
+        argv[1] = b;
+        argv[2] = c;
+        argv[3] = d;
+        System.arraycopy(rest, 0, argv, 4, rest.length);
+        return ToolRun.run(argv);
+    }
+
+    private static ToolRun run(String a, String b, String c, String d, String e, String[] rest) {
+        String[] head = {a, b, c, d, e};
+        String[] argv = new String[head.length + rest.length];
+        System.arraycopy(head, 0, argv, 0, head.length);
+        System.arraycopy(rest, 0, argv, head.length, rest.length);
+        return ToolRun.run(argv);
+    }
+
     private static String get(String url) throws Exception {
         HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url)).build(),
                 HttpResponse.BodyHandlers.ofString());
