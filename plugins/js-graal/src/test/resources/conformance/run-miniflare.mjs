@@ -41,6 +41,8 @@ const mf = new Miniflare({
   // "kvNamespaces" / "r2Buckets": { BINDING: namespace id / bucket name } (Differential.bundle gives cellgate the same)
   kvNamespaces: spec.kvNamespaces || {},
   r2Buckets: spec.r2Buckets || {},
+  // "d1Databases": { BINDING: database id } (Differential.envBindings gives cellgate database_id)
+  d1Databases: spec.d1Databases || {},
   // "services": { BINDING: { entrypoint?, props? } }: service bindings to this very Worker (Differential.envBindings)
   serviceBindings: Object.fromEntries(Object.entries(spec.services || {})
     .map(([binding, s]) => [binding, { name: Symbol.for('miniflare.kCurrentWorker'), ...s }])),

@@ -32,7 +32,8 @@ import java.util.Set;
  */
 public final class DeployTool {
     private static final List<Command> COMMANDS = List.of(new PushCommand(), new ListCommand(), new RollbackCommand(),
-            new DiagnoseCommand(), new NodeCommand(), new KvCommand(), new R2Command(), new SecretCommand(), new DevCommand(), new CellsCommand());
+            new DiagnoseCommand(), new NodeCommand(), new KvCommand(), new R2Command(), new SecretCommand(), new DevCommand(), new CellsCommand(),
+            new dev.cellgate.deploy.operator.D1Command());
 
     private DeployTool() {
     }

@@ -17,6 +17,9 @@
   for (const name of ['dispose', 'asyncDispose']) {
     if (typeof Symbol[name] !== 'symbol') Object.defineProperty(Symbol, name, { value: Symbol('Symbol.' + name) });
   }
+  // Durable Object classes of the platform itself (a D1 database's cell: bindings/d1.js), by the
+  // class name their cells carry; never among the bundle's exports, and no export may take a name.
+  internal.builtinClasses = Object.create(null);
   internal.cellTarget = () => (cell === null ? null : cell.target); // websocket.js delivers hibernatable sockets' events to it
 
   internal.configure = function (json) {
@@ -81,8 +84,12 @@
     delete globalThis[Symbol.for('cellgate.internal')];
     exports = namespace;
   };
-  internal.exportedClassNames = () =>
-    Object.keys(exports).filter((k) => k !== 'default' && typeof exports[k] === 'function').join(',');
+  internal.exportedClassNames = () => {
+    const own = Object.keys(exports).filter((k) => k !== 'default' && typeof exports[k] === 'function');
+    const clash = own.find((k) => internal.builtinClasses[k] !== undefined);
+    if (clash !== undefined) throw new Error('the export name ' + clash + ' is reserved by cellgate for a built-in Durable Object class');
+    return [...own, ...Object.keys(internal.builtinClasses)].join(',');
+  };
   // The load check of service bindings (GraalLoadedScript): every export's name and what it is.
   internal.exportKinds = () => JSON.stringify(Object.fromEntries(Object.keys(exports).map((k) => [k, internal.exportKind(exports[k])])));
   // ctx.exports (and a Durable Object's ctx.exports): one object per context, made on first use (service-bindings.js).
@@ -199,7 +206,7 @@
   // A Durable Object in this context: its class constructed with (ctx, env). cellBridge is the
   // instance's CellBridge (input gate, waitUntil); storageBridge its StorageBridge.
   internal.constructCell = function (className, hex, name, storageBridge, cellBridge) {
-    const Cls = exports[className];
+    const Cls = internal.builtinClasses[className] !== undefined ? internal.builtinClasses[className] : exports[className];
     if (typeof Cls !== 'function') throw new TypeError('The deployment exports no class ' + className);
     const id = internal.newId(className, hex, name === null ? undefined : name);
     const gate = internal.newCellGate(cellBridge, internal.gatesEnforced);

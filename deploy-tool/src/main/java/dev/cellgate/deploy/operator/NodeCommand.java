@@ -133,7 +133,7 @@ public final class NodeCommand implements Command {
         }
     }
 
-    private static OperatorSignature fleetKey(BucketStore store) {
+    static OperatorSignature fleetKey(BucketStore store) {
         Optional<StoredObject> o = read(store, Keys.PEER_AUTH);
         if (o.isEmpty()) {
             throw CommandException.failed("the bucket has no fleet key " + Keys.PEER_AUTH + " (no node ever started on it)", null);
@@ -145,7 +145,7 @@ public final class NodeCommand implements Command {
         }
     }
 
-    private static AdvertiseAddress address(BucketStore store, String node, String override) {
+    static AdvertiseAddress address(BucketStore store, String node, String override) {
         try {
             if (override != null) {
                 return AdvertiseAddress.parse(override);
@@ -170,7 +170,7 @@ public final class NodeCommand implements Command {
         return a;
     }
 
-    private static Optional<StoredObject> read(BucketStore store, String key) {
+    static Optional<StoredObject> read(BucketStore store, String key) {
         try {
             return store.get(key).get(30, TimeUnit.SECONDS);
         } catch (Exception e) {
@@ -178,7 +178,7 @@ public final class NodeCommand implements Command {
         }
     }
 
-    private static long timeoutMs(String v) {
+    static long timeoutMs(String v) {
         if (v == null) {
             return DEFAULT_TIMEOUT_MS;
         }

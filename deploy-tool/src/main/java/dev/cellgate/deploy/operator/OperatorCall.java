@@ -31,9 +31,14 @@ public final class OperatorCall {
 
     /** {@code POST pathAndQuery} with an empty body to {@code node} at {@code address}. */
     public Answer post(String node, AdvertiseAddress address, String pathAndQuery) throws IOException, InterruptedException {
-        OperatorSignature.Signed s = signature.sign(node, "POST", pathAndQuery, new byte[0], System.currentTimeMillis());
+        return post(node, address, pathAndQuery, new byte[0]);
+    }
+
+    /** {@code POST pathAndQuery} with {@code body} (signed with it) to {@code node} at {@code address}. */
+    public Answer post(String node, AdvertiseAddress address, String pathAndQuery, byte[] body) throws IOException, InterruptedException {
+        OperatorSignature.Signed s = signature.sign(node, "POST", pathAndQuery, body, System.currentTimeMillis());
         HttpRequest.Builder r = HttpRequest.newBuilder(URI.create("http://" + address.authority() + pathAndQuery)).timeout(timeout)
-                .POST(HttpRequest.BodyPublishers.noBody());
+                .POST(body.length == 0 ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
         s.headers().forEach(r::header);
         HttpResponse<String> resp = http.send(r.build(), HttpResponse.BodyHandlers.ofString());
         return new Answer(resp.statusCode(), resp.body());

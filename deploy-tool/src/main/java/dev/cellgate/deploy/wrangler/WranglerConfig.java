@@ -1,6 +1,7 @@
 package dev.cellgate.deploy.wrangler;
 
 import dev.cellgate.core.deploy.bindings.Binding;
+import dev.cellgate.core.deploy.bindings.D1DatabaseBinding;
 import dev.cellgate.core.deploy.bindings.KvNamespaceBinding;
 import dev.cellgate.core.deploy.bindings.R2BucketBinding;
 import dev.cellgate.core.logic.CompatibilityFlags;
@@ -96,6 +97,11 @@ public record WranglerConfig(String name, String main, String compatibilityDate,
 
     /** Reads {@code file} (TOML when it ends in {@code .toml}, else JSON with comments) for environment {@code env}. */
     public static WranglerConfig read(Path file, String env) {
+        return parse(raw(file), file.getFileName().toString(), env);
+    }
+
+    /** {@code file} as the JSON object Wrangler reads, before any check (for keys only a CLI command reads, e.g. D1's migrations_dir). */
+    public static JsonObject raw(Path file) {
         String text;
         try {
             text = Files.readString(file);
@@ -116,7 +122,7 @@ public record WranglerConfig(String name, String main, String compatibilityDate,
                 throw new IllegalArgumentException(file + " is not valid JSON(C): " + e.getMessage());
             }
         }
-        return parse(o, file.getFileName().toString(), env);
+        return o;
     }
 
     public static WranglerConfig parse(JsonObject o, String where) {
@@ -368,8 +374,8 @@ public record WranglerConfig(String name, String main, String compatibilityDate,
     }
 
     /**
-     * {@code kv_namespaces} ({@code binding, id}) and {@code r2_buckets} ({@code binding, bucket_name,
-     * jurisdiction}) as manifest bindings. {@code preview_id} / {@code preview_bucket_name} name the
+     * {@code kv_namespaces} ({@code binding, id}), {@code r2_buckets} ({@code binding, bucket_name,
+     * jurisdiction}) and {@code d1_databases} ({@code binding, database_id, database_name}) as manifest bindings. {@code preview_id} / {@code preview_bucket_name} name the
      * namespace {@code wrangler dev} uses and mean nothing to a deploy: accepted, not used.
      */
     static List<Binding> storageBindings(JsonObject o, String where) {
@@ -393,6 +399,22 @@ public record WranglerConfig(String name, String main, String compatibilityDate,
                 throw new IllegalArgumentException(where + ": each of \"r2_buckets\" needs \"binding\" and \"bucket_name\" (got " + b + ")");
             }
             out.add(new R2BucketBinding(name, bucket, string(b, "jurisdiction", where)));
+        }
+        JsonArray d1 = array(o, "d1_databases", where);
+        for (Object e : d1 == null ? new JsonArray() : d1) {
+            // preview_database_id names what `wrangler dev --remote` uses; migrations_dir/_table are read by
+            // `deploy-tool d1 migrations` (docs/d1.md): none of them changes what the Worker runs.
+            JsonObject b = entry(e, "d1_databases", Set.of("binding", "database_name", "database_id", "preview_database_id",
+                    "migrations_dir", "migrations_table"), where);
+            String name = string(b, "binding", where);
+            String id = string(b, "database_id", where);
+            String dbName = string(b, "database_name", where);
+            string(b, "migrations_dir", where);
+            string(b, "migrations_table", where);
+            if (name == null || (id == null && dbName == null)) {
+                throw new IllegalArgumentException(where + ": each of \"d1_databases\" needs \"binding\" and a \"database_id\" or \"database_name\" (got " + b + ")");
+            }
+            out.add(new D1DatabaseBinding(name, dbName, id));
         }
         return out;
     }

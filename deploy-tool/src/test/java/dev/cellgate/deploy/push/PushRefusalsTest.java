@@ -56,8 +56,8 @@ class PushRefusalsTest {
 
     @Test
     void anUnsupportedWranglerKeyIsRefusedByName() throws Exception {
-        project(tmp.resolve("p"), CONFIG.replace("\"name\": \"fixture\",", "\"name\": \"fixture\", \"d1_databases\": [],"), WORKER);
-        refused(push(tmp.resolve("p").toString()), "\"d1_databases\"", "not supported");
+        project(tmp.resolve("p"), CONFIG.replace("\"name\": \"fixture\",", "\"name\": \"fixture\", \"vectorize\": [],"), WORKER);
+        refused(push(tmp.resolve("p").toString()), "\"vectorize\"", "not supported");
     }
 
     @Test
@@ -178,11 +178,11 @@ class PushRefusalsTest {
 
     @Test
     void underJsonARefusalIsAlsoAJsonObjectOnStdout() throws Exception {
-        project(tmp.resolve("p"), CONFIG.replace("\"name\": \"fixture\",", "\"name\": \"fixture\", \"d1_databases\": [],"), WORKER);
+        project(tmp.resolve("p"), CONFIG.replace("\"name\": \"fixture\",", "\"name\": \"fixture\", \"vectorize\": [],"), WORKER);
         ToolRun r = push(tmp.resolve("p").toString(), "--json");
         assertThat(r.code()).isEqualTo(ExitCodes.REFUSED);
         assertThat(r.json().getBoolean("ok")).isFalse();
         assertThat(r.json().getInteger("exit_code")).isEqualTo(3);
-        assertThat(r.json().getString("error")).contains("\"d1_databases\"");
+        assertThat(r.json().getString("error")).contains("\"vectorize\"");
     }
 }

@@ -34,7 +34,7 @@ class WranglerConfigTest {
         assertThat(c.compatibilityFlags()).containsExactly("nodejs_compat");
     }
 
-    static final String SEVEN_PROBLEMS = "{\"name\":\"x\",\"d1_databases\":[],\"ai\":{},\"site\":{},\"limits\":{\"subrequests\":5},"
+    static final String SEVEN_PROBLEMS = "{\"name\":\"x\",\"vectorize\":[],\"ai\":{},\"site\":{},\"limits\":{\"subrequests\":5},"
             + "\"triggers\":{\"crons\":[\"61 * * * *\"]},\"no_such\":1,\"main\":3}";
 
     /** The check of "every refusal in one error", used on the real code and on the broken variant. */
@@ -42,7 +42,7 @@ class WranglerConfigTest {
         assertThatThrownBy(() -> parse(config))
                 .isInstanceOfSatisfying(ConfigRefusedException.class, e -> assertThat(e.reasons()).hasSize(7))
                 .hasMessageContaining("7 problems")
-                .hasMessageContaining("key \"d1_databases\" is not supported by cellgate: D1 databases are not implemented yet")
+                .hasMessageContaining("key \"vectorize\" is not supported by cellgate: Vectorize indexes are not implemented")
                 .hasMessageContaining("key \"ai\" is not supported").hasMessageContaining("key \"site\" is not supported")
                 .hasMessageContaining("key \"limits.subrequests\" is not supported").hasMessageContaining("invalid cron expression \"61 * * * *\"")
                 .hasMessageContaining("key \"no_such\" is not supported by cellgate (it is not in Wrangler's configuration schema")
@@ -156,6 +156,19 @@ class WranglerConfigTest {
         assertThat(Jsonc.strip("{\"a\":\"// not a comment\",\"b\":\"/* nor this */\",\"c\":\"esc\\\"aped // x\"}"))
                 .isEqualTo("{\"a\":\"// not a comment\",\"b\":\"/* nor this */\",\"c\":\"esc\\\"aped // x\"}");
         assertThatThrownBy(() -> Jsonc.strip("{ /* open")).hasMessageContaining("unterminated");
+    }
+
+    @Test
+    void d1DatabasesBecomeManifestBindings() {
+        WranglerConfig c = parse("{\"d1_databases\":[{\"binding\":\"DB\",\"database_name\":\"app\",\"database_id\":\"4b1c\","
+                + "\"preview_database_id\":\"p\",\"migrations_dir\":\"db/migrations\",\"migrations_table\":\"m\"},"
+                + "{\"binding\":\"LOCAL\",\"database_name\":\"local-only\"}]}");
+        assertThat(c.bindings()).containsExactly(new dev.cellgate.core.deploy.bindings.D1DatabaseBinding("DB", "app", "4b1c"),
+                new dev.cellgate.core.deploy.bindings.D1DatabaseBinding("LOCAL", "local-only", null));
+        assertThatThrownBy(() -> parse("{\"d1_databases\":[{\"binding\":\"DB\",\"database_id\":\"1\",\"remote\":true}]}"))
+                .hasMessageContaining("d1_databases key \"remote\" is not supported");
+        assertThatThrownBy(() -> parse("{\"d1_databases\":[{\"binding\":\"DB\"}]}"))
+                .hasMessageContaining("each of \"d1_databases\" needs \"binding\" and a \"database_id\" or \"database_name\"");
     }
 
     @Test

@@ -28,6 +28,7 @@ final class CellRoutes {
     void mount(Router r) {
         r.get("/cell/:scope").handler(this::show);
         r.post("/evict/:scope").handler(this::evict);
+        new D1Routes(cells).mount(r); // a D1 database is a cell too: the operator's queries to it (docs/d1.md)
     }
 
     private static String scope(RoutingContext ctx) {

@@ -28,6 +28,8 @@ final class OperatorAuth implements Handler<RoutingContext> {
     private static final Logger LOG = LoggerFactory.getLogger(OperatorAuth.class);
     /** Operator calls carry no real body; this bounds what an unauthenticated client can make the node buffer. */
     static final int MAX_BODY = 64 * 1024;
+    /** Where a signed call's body, read here to check its digest, waits for the route (a request's body can be read once). */
+    static final String BODY = "operator.body";
 
     private final Supplier<OperatorSignature> signature;
     private final String self;
@@ -78,6 +80,7 @@ final class OperatorAuth implements Handler<RoutingContext> {
                 refuse(ctx, 413, "an operator call's body is at most " + MAX_BODY + " bytes");
                 return;
             }
+            ctx.put(BODY, body);
             checkSignature(ctx, body);
         });
     }

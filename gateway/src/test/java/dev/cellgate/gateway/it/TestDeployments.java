@@ -45,9 +45,22 @@ public final class TestDeployments {
         return publish(store, name, modules, main, durableObjects, vars, Map.of(), List.of(), List.of(), cpuMs);
     }
 
+    /** With typed bindings beyond vars and Durable Object namespaces ({@code d1}, {@code kv_namespace}, …), added to theirs. */
+    public static String publish(BucketStore store, String name, Map<String, String> modules, String main,
+                                 Map<String, String> durableObjects, List<dev.cellgate.core.deploy.bindings.Binding> bindings) {
+        return publish(store, name, modules, main, durableObjects, Map.of(), Map.of(), List.of(), List.of(), null, bindings);
+    }
+
     private static String publish(BucketStore store, String name, Map<String, String> modules, String main,
                                   Map<String, String> durableObjects, Map<String, String> vars, Map<String, byte[]> plugins,
                                   List<String> compatibilityFlags, List<String> crons, Long cpuMs) {
+        return publish(store, name, modules, main, durableObjects, vars, plugins, compatibilityFlags, crons, cpuMs, List.of());
+    }
+
+    private static String publish(BucketStore store, String name, Map<String, String> modules, String main,
+                                  Map<String, String> durableObjects, Map<String, String> vars, Map<String, byte[]> plugins,
+                                  List<String> compatibilityFlags, List<String> crons, Long cpuMs,
+                                  List<dev.cellgate.core.deploy.bindings.Binding> extraBindings) {
         DeploymentStore d = new DeploymentStore(store);
         List<Manifest.BlobRef> pluginRefs = new ArrayList<>();
         for (Map.Entry<String, byte[]> p : plugins.entrySet()) {
@@ -64,6 +77,12 @@ public final class TestDeployments {
         Manifest legacy = new Manifest(id, name, System.currentTimeMillis(), main, refs, vars, durableObjects, null,
                 "2025-04-01", compatibilityFlags,
                 crons.isEmpty() ? null : new io.vertx.core.json.JsonObject().put("crons", new io.vertx.core.json.JsonArray(crons)), pluginRefs);
+        if (!extraBindings.isEmpty()) {
+            List<dev.cellgate.core.deploy.bindings.Binding> all = new ArrayList<>(legacy.bindings());
+            all.addAll(extraBindings);
+            legacy = new Manifest(id, name, legacy.createdMs(), main, refs, all, legacy.migrations(), legacy.compatibilityDate(),
+                    legacy.compatibilityFlags(), legacy.triggers(), pluginRefs, legacy.settings());
+        }
         Manifest manifest = cpuMs == null ? legacy : new Manifest(id, name, legacy.createdMs(), main, refs, legacy.bindings(),
                 legacy.migrations(), legacy.compatibilityDate(), legacy.compatibilityFlags(), legacy.triggers(), pluginRefs,
                 new dev.cellgate.core.deploy.WorkerSettings(null, List.of(), cpuMs, null, null));

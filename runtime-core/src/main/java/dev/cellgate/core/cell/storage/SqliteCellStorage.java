@@ -98,6 +98,10 @@ public final class SqliteCellStorage implements CellStorage, AutoCloseable {
         }
         try {
             PreparedStatement ps = statements.get(st.text());
+            if (ps.getParameterMetaData().getParameterCount() != b.length) {
+                // workerd's text; sqlite-jdbc would bind NULL for a missing value, or fail on an index
+                throw new StorageException("Wrong number of parameter bindings for SQL query.");
+            }
             for (int i = 0; i < b.length; i++) {
                 bind(ps, i + 1, b[i]);
             }

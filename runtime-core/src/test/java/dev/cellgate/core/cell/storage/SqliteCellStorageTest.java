@@ -52,6 +52,18 @@ class SqliteCellStorageTest {
     }
 
     @Test
+    void aWrongNumberOfBindingsIsRefusedWithWorkerdsText() {
+        db.sql("CREATE TABLE c (a, b)", null);
+        for (Object[] b : new Object[][] {{}, {1L}, {1L, 2L, 3L}}) {
+            assertThatThrownBy(() -> db.sql("INSERT INTO c VALUES (?, ?)", b)).as(b.length + " bindings")
+                    .isInstanceOf(dev.cellgate.core.spi.js.StorageException.class)
+                    .hasMessage("Wrong number of parameter bindings for SQL query.");
+        }
+        assertThat(db.sql("SELECT count(*) FROM c", null).rows().get(0)[0]).isEqualTo(0L);
+        assertThat(db.sql("INSERT INTO c VALUES (?, ?)", new Object[] {1L, 2L}).rowsWritten()).isEqualTo(1);
+    }
+
+    @Test
     void abortedTurnLeavesNothing() {
         db.sql("CREATE TABLE c (v)", null);
         db.endTurn();

@@ -254,13 +254,15 @@ public final class Differential {
         return out;
     }
 
-    /** {@code kvNamespaces} / {@code r2Buckets} of cases.json ({@code {BINDING: id or bucket name}}, as miniflare takes them). */
+    /** {@code kvNamespaces} / {@code r2Buckets} / {@code d1Databases} of cases.json ({@code {BINDING: id or bucket name}}, as miniflare takes them). */
     static List<dev.cellgate.core.spi.js.EnvBinding> envBindings(JsonObject spec) {
         List<dev.cellgate.core.spi.js.EnvBinding> out = new ArrayList<>();
         spec.getJsonObject("kvNamespaces", new JsonObject()).forEach(e -> out.add(new dev.cellgate.core.spi.js.EnvBinding(e.getKey(),
                 "kv_namespace", new JsonObject().put("namespace_id", e.getValue()))));
         spec.getJsonObject("r2Buckets", new JsonObject()).forEach(e -> out.add(new dev.cellgate.core.spi.js.EnvBinding(e.getKey(),
                 "r2_bucket", new JsonObject().put("bucket_name", e.getValue()))));
+        spec.getJsonObject("d1Databases", new JsonObject()).forEach(e -> out.add(new dev.cellgate.core.spi.js.EnvBinding(e.getKey(),
+                "d1", new JsonObject().put("database_id", e.getValue()))));
         return out;
     }
 
