@@ -84,12 +84,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class Node {
     private static final Logger LOG = LoggerFactory.getLogger(Node.class);
-    /**
-     * How often {@code deploy/current.json} is read. A switch must reach every node within 3 s,
-     * and loading the new code on a busy node takes a second or more after the poll sees it;
-     * one small GET per node every half second is the price.
-     */
-    static final long DEPLOY_POLL_MS = 500;
     /** Asset file bytes a node keeps in memory (immutable by digest; least recently served dropped first). */
     static final long ASSET_CACHE_BYTES = 64L * 1024 * 1024;
     /** Peer protocol version, published in the lease and checked on every peer request. */
@@ -254,7 +248,7 @@ public final class Node {
             return t;
         });
         deployments = new DeploymentWatcher(new DeploymentStore(bucket), engine, config.varOverrides(),
-                Scheduler.system("deployment-watch"), compileExecutor, DEPLOY_POLL_MS, this::installDeployment,
+                Scheduler.system("deployment-watch"), compileExecutor, config.deployPollMs(), this::installDeployment,
                 new DeploymentPlugins(new DeploymentStore(bucket), plugins, watch.resolve("deployment-plugins"), compileExecutor))
                 .loadSteps(this::deploymentStep);
         timeline.moment("deployment_watch", now());

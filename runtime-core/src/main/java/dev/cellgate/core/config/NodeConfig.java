@@ -131,6 +131,11 @@ public final class NodeConfig {
         return intValue(Settings.WAKER_TICK_MS);
     }
 
+    /** How often the node reads {@code deploy/current.json}. */
+    public int deployPollMs() {
+        return intValue(Settings.DEPLOY_POLL_MS);
+    }
+
     public OptionalInt maxResidentCells() {
         Integer v = (Integer) values.get(Settings.MAX_RESIDENT_CELLS);
         return v == null ? OptionalInt.empty() : OptionalInt.of(v);

@@ -31,6 +31,8 @@ public final class Settings {
     public static final Setting RELEASES = Setting.of("CELLD_RELEASES", POSITIVE_INT, "128", "max concurrent ownership releases at shutdown");
     public static final Setting SHUTDOWN_DRAIN_MS = Setting.of("CELLD_SHUTDOWN_DRAIN_MS", POSITIVE_INT, "25000", "bound on the whole shutdown drain in ms");
     public static final Setting WAKER_TICK_MS = Setting.of("CELLD_WAKER_TICK_MS", POSITIVE_INT, "60000", "waker tick in ms (alarm wake scan + dead-node GC)");
+    public static final Setting DEPLOY_POLL_MS = Setting.of("CELLD_DEPLOY_POLL_MS", POSITIVE_INT, "500",
+            "how often a node reads deploy/current.json, in ms (one small GET per poll); deploy-tool dev sets 100");
     public static final Setting MAX_RESIDENT_CELLS = Setting.computed("CELLD_MAX_RESIDENT_CELLS", POSITIVE_INT, "(open files - 1024) / 3",
             "hard limit of resident cells, enforced at admission; unset: the open-file limit sets it (3 descriptors per cell)");
     public static final Setting RESIDENT_LOW_WATER = Setting.computed("CELLD_RESIDENT_LOW_WATER", POSITIVE_INT, "80% of the max", "when over the max, shed idle cells down to this");
@@ -74,7 +76,7 @@ public final class Settings {
 
     public static final List<Setting> ALL = List.of(
             BUCKET, S3_ENDPOINT, AWS_REGION, ADDR, INTERNAL_ADDR, ADVERTISE, NODE, WATCH, TTL_MS, CLOCK_SKEW_MS, RELEASES,
-            SHUTDOWN_DRAIN_MS, WAKER_TICK_MS, MAX_RESIDENT_CELLS, RESIDENT_LOW_WATER, MAX_RSS_MB, ACTIVATIONS,
+            SHUTDOWN_DRAIN_MS, WAKER_TICK_MS, DEPLOY_POLL_MS, MAX_RESIDENT_CELLS, RESIDENT_LOW_WATER, MAX_RSS_MB, ACTIVATIONS,
             ACTIVATION_DEADLINE_MS, OUTPUT_GATE, STORAGE_PROBE, FENCE_EXIT,
             PLUGINS_DIR, IDLE_EVICT_MS, MAX_REQUEST_BODY_BYTES, CPU_MS, JS_THREADS, STOP_GRACE_MS, LOG_FORMAT, JIT, FILE_FSYNC, GCS_ENDPOINT, CACHE_MB, CF_HEADERS, ESBUILD,
             OPERATOR_TOKEN, EGRESS_ALLOW, EGRESS_DENY);
