@@ -18,6 +18,7 @@
 #   RollingRestartBehindProxyScenario  a rolling restart behind an L4 proxy (nginx stream)
 #   ChatRollingRestartScenario         a rolling restart of examples/chat with its WebSocket clients
 #   CronTriggersScenario               a * * * * * trigger on 3 nodes runs once per minute for 3 minutes
+#   and, before them, the OCI image: gateway/packaging/oci/build-image.sh + smoke-test.sh
 #
 # Every scenario checks zero lost acknowledged writes and zero double owners (from the nodes'
 # logs and from the ownership writes the bucket applied), plus its own checks.
@@ -83,6 +84,14 @@ export QUALIFY=true # a missing S3 setting fails a scenario instead of skipping 
 
 say "building (mvn package -DskipTests)"
 mvn -B -q package -DskipTests >>"$LOG" 2>&1 || { tail -40 "$LOG" >&2; say "build failed"; exit 1; }
+
+if [[ -z ${QUALIFY_ONLY:-} ]]; then
+  # The OCI image (gateway/packaging/oci/README.md): built from the distribution just packaged and run
+  # once as a container would run it (about a minute; too long for CI's 45-minute budget).
+  say "building and smoke-testing the OCI image"
+  { bash gateway/packaging/oci/build-image.sh && bash gateway/packaging/oci/smoke-test.sh; } >>"$LOG" 2>&1 \
+    || { tail -40 "$LOG" >&2; say "OCI image build or smoke test failed"; exit 1; }
+fi
 
 say "running $TESTS (phases of ${SECONDS_PER} s, ${CYCLES} cycles, ${ROUNDS} rolling rounds, lease TTL ${TTL_MS} ms); log: $LOG"
 rm -rf gateway/target/failsafe-reports
