@@ -26,6 +26,9 @@ function snapshot() {
   const banner = document.getElementById("error");
   return {
     self: text("#self"),
+    worker: text("#worker"),
+    updated: text("#updated"),
+    deploymentSince: text("#deployment-since"),
     deployment: text("#deployment"),
     running: text("#deployment-running"),
     waker: text("#waker"),
@@ -51,7 +54,7 @@ async function main() {
   });
   const out = { consoleErrors: [], foreignRequests: [], requests: 0 };
   try {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 860 }, timezoneId: process.env.TZ || undefined });
     page.on("request", (r) => {
       out.requests++;
       if (!r.url().startsWith(origin + "/")) out.foreignRequests.push(r.url());

@@ -17,6 +17,13 @@ function ago(ms) {
   return neg ? "−" + out : out;
 }
 
+// Wall-clock times are written in UTC, as the node logs them, whatever the browser's zone: an
+// operator lines the page up with log lines and bucket timestamps.
+function utc(ms) {
+  if (ms === null || ms === undefined) return "–";
+  return new Date(ms).toISOString().slice(0, 19).replace("T", " ") + " UTC";
+}
+
 function cell(tr, text, cls) {
   const td = document.createElement("td");
   td.textContent = text;
@@ -41,8 +48,10 @@ function renderDeployment(d, state) {
   } else {
     $("deployment").textContent = d.current;
     $("deployment-previous").textContent = d.previous || "–";
+    $("deployment-since").textContent = utc(d.ms);
   }
   $("deployment-running").textContent = (state && state.deployment) || "nothing loaded";
+  $("worker").textContent = (state && state.worker) || "–";
 }
 
 function renderWaker(w, now) {
@@ -100,13 +109,14 @@ function renderNodes(nodes) {
     cell(tr, String(l.restoring));
     cell(tr, ago(n.lease_age_ms));
     cell(tr, n.live ? ago(n.expires_in_ms) : "expired");
+    cell(tr, utc(n.started_ms), "mono");
     body.appendChild(tr);
   }
   if (nodes.length === 0) {
     const tr = document.createElement("tr");
     tr.className = "empty";
     const td = cell(tr, "no node leases read yet");
-    td.colSpan = 8;
+    td.colSpan = 9;
     body.appendChild(tr);
   }
 }
@@ -118,9 +128,11 @@ function renderCells(cells) {
   for (const c of cells.shown) {
     const tr = document.createElement("tr");
     tr.dataset.scope = c.scope;
-    cell(tr, c.scope, "mono");
+    cell(tr, c.name === null || c.name === undefined ? "–" : c.name, "name");
+    cell(tr, c.scope, "mono scope");
     cell(tr, String(c.epoch));
     cell(tr, ago(c.idle_ms));
+    cell(tr, utc(c.last_used_ms), "mono");
     cell(tr, c.deployment || "–", "mono");
     body.appendChild(tr);
   }
@@ -128,14 +140,14 @@ function renderCells(cells) {
     const tr = document.createElement("tr");
     tr.className = "empty";
     const td = cell(tr, "no resident cell");
-    td.colSpan = 4;
+    td.colSpan = 6;
     body.appendChild(tr);
   }
 }
 
 function render(d) {
   $("self").textContent = d.self;
-  $("updated").textContent = "updated " + new Date(d.now_ms).toLocaleTimeString();
+  $("updated").textContent = "updated " + utc(d.now_ms);
   renderDeployment(d.deployment, d.state);
   renderWaker(d.waker, d.now_ms);
   renderCounters(d.state);

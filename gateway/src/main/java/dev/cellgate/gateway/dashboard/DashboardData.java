@@ -73,7 +73,8 @@ public final class DashboardData {
         JsonArray shown = new JsonArray();
         for (ResidentCell c : all.subList(0, Math.min(MAX_CELLS, all.size()))) {
             shown.add(new JsonObject().put("scope", c.scope()).put("epoch", c.epoch())
-                    .put("idle_ms", Math.max(0, now - c.lastUsedMs())).put("deployment", c.deployment()));
+                    .put("idle_ms", Math.max(0, now - c.lastUsedMs())).put("last_used_ms", c.lastUsedMs())
+                    .put("deployment", c.deployment()).put("name", c.name()));
         }
         return new JsonObject().put("total", all.size()).put("shown", shown);
     }

@@ -49,7 +49,7 @@ final class CellRoutes {
         ResidentCell here = cells.residentInfo().stream().filter(c -> c.scope().equals(scope)).findFirst().orElse(null);
         out.put("resident_here", here != null);
         if (here != null) {
-            out.put("epoch", here.epoch()).put("last_used_ms", here.lastUsedMs()).put("deployment", here.deployment());
+            out.put("epoch", here.epoch()).put("last_used_ms", here.lastUsedMs()).put("deployment", here.deployment()).put("name", here.name());
         }
         Context vctx = Vertx.currentContext();
         ownership.readOwnership(scope).whenComplete((own, e) -> vctx.runOnContext(v -> {

@@ -803,6 +803,7 @@ public final class Node {
                 .put("advertise", advertise)
                 .put("bucket", bucket.url())
                 .put("deployment", deployments.runningId())
+                .put("worker", deployments.runningWorker())
                 .put("occupied", cells.occupied())
                 .put("resident", cells.resident())
                 .put("activating", cells.activating())

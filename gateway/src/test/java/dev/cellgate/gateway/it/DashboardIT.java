@@ -36,6 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
 class DashboardIT {
     static final Path SCRIPT = locate("src/test/js/dashboard-check.cjs");
     static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    /** How the page writes a time: UTC, whatever the browser's zone (operators compare it with logs). */
+    static final String UTC = "\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} UTC";
 
     @TempDir
     static Path dir;
@@ -98,6 +100,13 @@ class DashboardIT {
         assertThat(page.getString("self")).isEqualTo("dash-a");
         assertThat(page.getString("deployment")).isEqualTo(deployment);
         assertThat(page.getString("running")).isEqualTo(deployment);
+        assertThat(page.getString("worker")).as("the Worker's name (Wrangler name)").isEqualTo("fleet");
+        assertThat(page.getString("updated")).as("times are shown in UTC").matches("updated " + UTC);
+        assertThat(page.getString("deploymentSince")).matches(UTC);
+        java.time.Instant shown = java.time.LocalDateTime.parse(page.getString("updated").substring("updated ".length(), "updated ".length() + 19)
+                .replace(' ', 'T')).toInstant(java.time.ZoneOffset.UTC);
+        assertThat(Duration.between(shown, java.time.Instant.now()).abs()).as("the page's UTC time is the time in UTC")
+                .isLessThan(Duration.ofMinutes(2));
         assertThat(page.getString("waker")).isEqualTo("dash-b");
         assertThat(page.getString("wakerDetail")).startsWith("holds the lease");
         assertThat(page.getString("error")).isNull();
@@ -109,16 +118,20 @@ class DashboardIT {
             assertThat(cols.get(1)).as("lease of %s", n.getString("node")).isEqualTo("live");
             assertThat(cols.get(2)).as("advertise").asString().matches("127\\.0\\.0\\.1:\\d+");
             assertThat(cols.get(6)).as("lease age").asString().matches("[0-9.]+ (ms|s|min|h)");
+            assertThat(cols.get(8)).as("started").asString().matches(UTC);
             assertThat(cols.get(7)).as("expires in").asString().matches("[0-9.]+ (ms|s)");
             assertThat(n.getBoolean("self")).isEqualTo(n.getString("node").equals("dash-a"));
         }
         assertThat(page.getJsonArray("cells").stream().map(c -> ((JsonObject) c).getString("scope"))).contains(firstScope);
         JsonObject cell = page.getJsonArray("cells").stream().map(c -> (JsonObject) c)
                 .filter(c -> c.getString("scope").equals(firstScope)).findFirst().orElseThrow();
-        JsonArray columns = cell.getJsonArray("columns"); // scope, epoch, idle, deployment
-        assertThat(columns.getString(1)).as("epoch").isEqualTo("1");
-        assertThat(columns.getString(2)).as("idle").matches("[0-9.]+ (ms|s|min)");
-        assertThat(columns.getString(3)).as("deployment").isEqualTo(deployment);
+        JsonArray columns = cell.getJsonArray("columns"); // name, scope, epoch, idle, last used, deployment
+        assertThat(columns.getString(0)).as("the name getByName was given").isEqualTo("dashboard-first");
+        assertThat(columns.getString(1)).as("scope").isEqualTo(firstScope);
+        assertThat(columns.getString(2)).as("epoch").isEqualTo("1");
+        assertThat(columns.getString(3)).as("idle").matches("[0-9.]+ (ms|s|min)");
+        assertThat(columns.getString(4)).as("last used").matches(UTC);
+        assertThat(columns.getString(5)).as("deployment").isEqualTo(deployment);
         assertThat(page.getJsonObject("counters").getString("engine")).isEqualTo("jit");
         assertThat(Integer.parseInt(page.getJsonObject("counters").getString("resident"))).isGreaterThanOrEqualTo(1);
 
@@ -146,6 +159,7 @@ class DashboardIT {
     static JsonObject runPage(JsonObject options) throws Exception {
         ProcessBuilder pb = new ProcessBuilder("node", SCRIPT.toString(), options.encode());
         pb.environment().put("CELLGATE_NPM_TOOLS", npmTools().toString());
+        pb.environment().put("TZ", "Asia/Kolkata"); // a browser far from UTC: the page must still write UTC
         Process p = pb.start();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         Thread errPump = new Thread(() -> {

@@ -577,7 +577,7 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
         List<ResidentCell> out = new ArrayList<>();
         for (Cell c : residentCells()) {
             LoadedScript s = c.script;
-            out.add(new ResidentCell(c.scope, c.epoch, c.lastUsedMs, s == null ? null : s.bundle().deploymentId()));
+            out.add(new ResidentCell(c.scope, c.epoch, c.lastUsedMs, s == null ? null : s.bundle().deploymentId(), c.id.name()));
         }
         out.sort(java.util.Comparator.comparingLong(ResidentCell::lastUsedMs).reversed().thenComparing(ResidentCell::scope));
         return out;

@@ -34,6 +34,7 @@ public final class DeploymentWatcher {
     private final Map<String, ActiveTriggers> recentTriggers = new java.util.concurrent.ConcurrentHashMap<>();
     private volatile ActiveTriggers activeTriggers;
     private volatile String runningId;
+    private volatile String runningWorker;
     private volatile String lastSeenId;
     private volatile boolean stopped;
     private volatile LoadSteps steps = (id, step) -> { };
@@ -72,6 +73,7 @@ public final class DeploymentWatcher {
     private void installed(String id, LoadedScript script, ActiveTriggers triggers) {
         String previous = runningId;
         runningId = id;
+        runningWorker = script.bundle().scriptName();
         activeTriggers = triggers;
         recentTriggers.put(id, triggers);
         remember(id, script);
@@ -130,6 +132,11 @@ public final class DeploymentWatcher {
     /** The deployment id this node runs, or null. */
     public String runningId() {
         return runningId;
+    }
+
+    /** The running deployment's Worker name (Wrangler {@code name}), null before the first load. */
+    public String runningWorker() {
+        return runningWorker;
     }
 
     private void schedule() {
