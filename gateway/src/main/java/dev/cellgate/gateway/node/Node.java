@@ -762,18 +762,20 @@ public final class Node {
         if (crons != null) {
             crons.stop();
         }
-        // A released cell whose alarm is due soon: the waker's wake-up, which a draining node forwards to a peer.
-        ShutdownDrain.HandoffPoke poke = scope -> router.wake(new CellIdentity(Scopes.className(scope), Scopes.hexId(scope), null),
+        // A released cell whose alarm is due soon, or any released cell with warm handoff: the waker's
+        // wake-up, which a draining node forwards to a peer (the router's placement picks which).
+        ShutdownDrain.HandoffPoke poke = (scope, name) -> router.wake(new CellIdentity(Scopes.className(scope), Scopes.hexId(scope), name),
                 java.util.OptionalLong.empty()).thenApply(r -> (Void) null);
         // a cron run in progress counts as a request: the drain waits for it (its DO calls need the cells)
         drain = new ShutdownDrain(vertx, cells, config.releases(), config.shutdownDrainMs(),
                 () -> publicRequests.inFlight() + (crons == null ? 0 : crons.running()),
-                peerTraffic, poke, config.wakerTickMs());
+                peerTraffic, poke, config.wakerTickMs(), mode == DrainCondition.Mode.HANDOFF ? config.handoffWarmMs() : 0);
         drain.run(mode, t0).whenComplete((r, e) -> {
             LOG.atInfo().setMessage("shutdown.drained").addKeyValue("released", r == null ? 0 : r.released())
                     .addKeyValue("failed", r == null ? -1 : r.failed()).addKeyValue("ms", System.currentTimeMillis() - t0)
                     .addKeyValue("peak_concurrent_releases", r == null ? 0 : r.peakConcurrentReleases())
                     .addKeyValue("alarms_handed", drain.poked())
+                    .addKeyValue("warmed", drain.warmed()).addKeyValue("warm_failed", drain.warmFailed())
                     .addKeyValue("complete", r != null && r.complete())
                     .addKeyValue("linger_ms", r == null ? 0 : r.lingerMs()).log();
             // Cells closed their own sockets as they left; what remains (tunnels to other nodes' cells,

@@ -27,6 +27,17 @@ import org.slf4j.LoggerFactory;
  * the peer is asked to make it resident (the waker's own wake-up), which arms the alarm there, so it
  * fires on time rather than at a waker scan a tick or more later. A poke counts as unfinished work
  * until it is answered, within the drain's deadline; a failed one is logged and left to the waker.
+ *
+ * <p>Warm handoff ({@code CELLD_HANDOFF_WARM_MS}, 5 s by default): every other released cell is
+ * poked the same way, so the peer restores and constructs it while this node drains, and the cell's
+ * next request finds it resident there instead of paying the activation (bench/RESULTS.md section
+ * H). As many pokes are in flight as releases ({@code CELLD_RELEASES}; the peer's own activation
+ * limit queues the rest). Once the cells are drained the stop waits for their answers for at most
+ * that budget ({@link DrainCondition#warmPokesMayStop}), and never past the drain's deadline; what is
+ * not sent or answered by then is dropped, and the cell is activated by its next request, as
+ * without the setting. The peer's activation is the ordinary one (ownership CAS, restore), so a
+ * request that reaches the cell first through another node is served there and the poke finds the
+ * cell already owned.
  */
 final class ShutdownDrain {
     private static final Logger LOG = LoggerFactory.getLogger(ShutdownDrain.class);
@@ -59,22 +70,37 @@ final class ShutdownDrain {
     private final long wakerTickMs;
     private final HandoffAlarms handoffAlarms;
     private final AtomicInteger poked = new AtomicInteger();
+    private final long warmMs;
+    private final AtomicInteger warmPending = new AtomicInteger();
+    private final dev.cellgate.core.cell.AsyncLimiter warmPokes;
+    private final AtomicInteger warmed = new AtomicInteger();
+    private final AtomicInteger warmFailed = new AtomicInteger();
+    private volatile boolean over;
     private volatile long t0;
 
-    /** Asks a live peer to make the cell resident (and so arm its alarm); completes when a peer did. */
+    /**
+     * Asks a live peer to make the cell resident (and so arm its alarm); completes when a peer did.
+     * {@code name} is what the cell's id was derived from, when known, so the peer's instance has it.
+     */
     @FunctionalInterface
     interface HandoffPoke {
-        CompletableFuture<Void> poke(String scope);
+        CompletableFuture<Void> poke(String scope, String name);
     }
 
     ShutdownDrain(Vertx vertx, Cells cells, int releases, long deadlineMs, java.util.function.IntSupplier publicInFlight,
-                  PeerTraffic peers, HandoffPoke poke, long wakerTickMs) {
-        this(vertx, cells, releases, deadlineMs, publicInFlight, peers, poke, wakerTickMs, HandoffAlarms.CORRECT);
+                  PeerTraffic peers, HandoffPoke poke, long wakerTickMs, long warmMs) {
+        this(vertx, cells, releases, deadlineMs, publicInFlight, peers, poke, wakerTickMs, warmMs, HandoffAlarms.CORRECT);
     }
 
-    /** @param handoffAlarms {@link HandoffAlarms#CORRECT}, or the broken variant a test must catch */
+    /**
+     * @param warmMs        {@code CELLD_HANDOFF_WARM_MS} (0: off): poke a peer for every released cell, not only those with
+     *                      an alarm due, and wait for the answers at most this long after the cells drained
+     * @param handoffAlarms {@link HandoffAlarms#CORRECT}, or the broken variant a test must catch
+     */
     ShutdownDrain(Vertx vertx, Cells cells, int releases, long deadlineMs, java.util.function.IntSupplier publicInFlight,
-                  PeerTraffic peers, HandoffPoke poke, long wakerTickMs, HandoffAlarms handoffAlarms) {
+                  PeerTraffic peers, HandoffPoke poke, long wakerTickMs, long warmMs, HandoffAlarms handoffAlarms) {
+        this.warmMs = warmMs;
+        this.warmPokes = new dev.cellgate.core.cell.AsyncLimiter(Math.max(1, releases));
         this.poke = poke;
         this.wakerTickMs = wakerTickMs;
         this.handoffAlarms = handoffAlarms;
@@ -103,7 +129,8 @@ final class ShutdownDrain {
      * activated 2 s after SIGTERM stayed, and their callers failed against a draining owner).
      */
     private void submitResident(Mode mode) {
-        for (String scope : cells.residentScopes()) {
+        // most recently used first: with warm handoff, the cells likeliest to be asked for next are warmed first
+        for (String scope : cells.residentInfo().stream().map(dev.cellgate.core.observe.ResidentCell::scope).toList()) {
             if (!submitted.add(scope)) {
                 continue;
             }
@@ -116,7 +143,9 @@ final class ShutdownDrain {
                     if (mode == Mode.HANDOFF) {
                         Cells.Released r = cells.releaseReporting(scope, "handoff").join();
                         ok = r.released();
-                        handAlarm(scope, r);
+                        if (!handAlarm(scope, r) && warmMs > 0 && ok) {
+                            warmPoke(scope, r.name());
+                        }
                     } else {
                         ok = cells.preserve(scope).join();
                     }
@@ -137,7 +166,8 @@ final class ShutdownDrain {
      * of the drain. Never fails the release: a poke that fails or runs out of time is logged, and the
      * cell's wake entry is still there for the waker.
      */
-    private void handAlarm(String scope, Cells.Released r) {
+    /** @return whether a poke for the alarm was sent (then no warm poke is needed) */
+    private boolean handAlarm(String scope, Cells.Released r) {
         long now = System.currentTimeMillis();
         HandoffAlarms.Decision d = handoffAlarms.decide(r.released(), r.storedAlarmMs(), now, wakerTickMs);
         if (d != HandoffAlarms.Decision.POKE) {
@@ -145,18 +175,18 @@ final class ShutdownDrain {
                 LOG.atInfo().setMessage("handoff.alarm_left").addKeyValue("scope", scope)
                         .addKeyValue("alarm_in_ms", r.storedAlarmMs().getAsLong() - now).addKeyValue("why", d.why()).log();
             }
-            return;
+            return false;
         }
         java.util.OptionalLong budget = HandoffAlarms.pokeBudgetMs(now - t0, deadlineMs);
         if (budget.isEmpty()) {
             LOG.atWarn().setMessage("handoff.alarm_not_poked").addKeyValue("scope", scope)
                     .addKeyValue("why", "no drain time left; the waker arms it").log();
-            return;
+            return false;
         }
         unfinished.incrementAndGet();
         CompletableFuture<Void> sent;
         try {
-            sent = poke.poke(scope);
+            sent = poke.poke(scope, r.name());
         } catch (RuntimeException e) {
             sent = CompletableFuture.failedFuture(e);
         }
@@ -172,6 +202,38 @@ final class ShutdownDrain {
             }
             unfinished.decrementAndGet();
         });
+        return true;
+    }
+
+    /**
+     * Warm handoff: a peer activates the released cell now. Best effort within the stop: a poke not
+     * sent or not answered when the stop goes on is dropped, and a failure is only counted (the cell
+     * is activated by its next request instead, as it would be without warm handoff).
+     */
+    private void warmPoke(String scope, String name) {
+        warmPending.incrementAndGet();
+        warmPokes.run(() -> {
+            java.util.OptionalLong budget = HandoffAlarms.pokeBudgetMs(System.currentTimeMillis() - t0, deadlineMs);
+            if (over || budget.isEmpty()) {
+                return CompletableFuture.completedFuture((Void) null);
+            }
+            CompletableFuture<Void> sent;
+            try {
+                sent = poke.poke(scope, name);
+            } catch (RuntimeException e) {
+                sent = CompletableFuture.failedFuture(e);
+            }
+            return sent.orTimeout(budget.getAsLong(), java.util.concurrent.TimeUnit.MILLISECONDS).handle((x, e) -> {
+                if (e == null) {
+                    warmed.incrementAndGet();
+                } else if (warmFailed.getAndIncrement() == 0) {
+                    // one line, not one per cell: a fleet with no live peer would otherwise log every release
+                    LOG.atWarn().setMessage("handoff.warm_failed").addKeyValue("scope", scope).addKeyValue("error", drainFailure(e))
+                            .addKeyValue("next", "released cells are activated by their next request").log();
+                }
+                return (Void) null;
+            });
+        }).whenComplete((x, e) -> warmPending.decrementAndGet());
     }
 
     private void poll(Mode mode, long t0, CompletableFuture<Result> done) {
@@ -182,7 +244,8 @@ final class ShutdownDrain {
             drainedAtMs = elapsed;
         }
         boolean finished = drainedAtMs >= 0
-                && DrainCondition.listenerMayClose(peers.inFlight(), peers.quietMs(), elapsed - drainedAtMs);
+                && DrainCondition.listenerMayClose(peers.inFlight(), peers.quietMs(), elapsed - drainedAtMs)
+                && DrainCondition.warmPokesMayStop(warmPending.get(), elapsed - drainedAtMs, warmMs);
         if (finished || elapsed >= deadlineMs) {
             if (!finished) {
                 LOG.atWarn().setMessage("shutdown.deadline").addKeyValue("occupied", cells.occupied())
@@ -191,6 +254,7 @@ final class ShutdownDrain {
                         .addKeyValue("unfinished_releases", unfinished.get()).addKeyValue("ms", elapsed).log();
             }
             ticker.shutdown();
+            over = true;
             boolean cellsDone = drainedAtMs >= 0;
             done.complete(new Result(released.get(), failed.get() + (cellsDone ? 0 : cells.occupied()), elapsed, peak.get(), cellsDone,
                     cellsDone ? elapsed - drainedAtMs : 0));
@@ -211,6 +275,15 @@ final class ShutdownDrain {
     /** Released cells a peer took for their alarm. */
     int poked() {
         return poked.get();
+    }
+
+    /** Released cells a peer activated for warm handoff (answered so far), and the pokes that failed. */
+    int warmed() {
+        return warmed.get();
+    }
+
+    int warmFailed() {
+        return warmFailed.get();
     }
 
     /** {@code complete}: the cells drained before the deadline; {@code lingerMs}: how long peers were still answered after. */

@@ -268,7 +268,8 @@ public final class PeerRoutes {
             return;
         }
         Context vctx = Vertx.currentContext();
-        cells.wake(identity(in.scope(), null), entry).whenComplete((v, e) -> vctx.runOnContext(x -> {
+        // the name (a handoff's poke sends it) becomes the instance's ctx.id.name, as a request's would
+        cells.wake(identity(in.scope(), in.ctx().request().getParam("name")), entry).whenComplete((v, e) -> vctx.runOnContext(x -> {
             if (e != null) {
                 in.answer().failure(e);
             } else {

@@ -5,17 +5,17 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /** At most N asynchronous operations at once; the rest wait in arrival order. Tracks the peak. */
-final class AsyncLimiter {
+public final class AsyncLimiter {
     private final int permits;
     private final ArrayDeque<Runnable> waiting = new ArrayDeque<>();
     private int running;
     private int peak;
 
-    AsyncLimiter(int permits) {
+    public AsyncLimiter(int permits) {
         this.permits = permits;
     }
 
-    <T> CompletableFuture<T> run(Supplier<CompletableFuture<T>> op) {
+    public <T> CompletableFuture<T> run(Supplier<CompletableFuture<T>> op) {
         CompletableFuture<T> out = new CompletableFuture<>();
         Runnable start = () -> {
             CompletableFuture<T> f;

@@ -452,14 +452,15 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
      * (read after the final flush, so it is the durable one). A stopping node hands a cell whose
      * alarm comes due soon to a peer ({@code HandoffAlarms}).
      */
-    public record Released(boolean released, OptionalLong storedAlarmMs) {
+    /** @param name the name the cell's id was derived from, when known (the next owner's {@code ctx.id.name}) */
+    public record Released(boolean released, OptionalLong storedAlarmMs, String name) {
     }
 
     /** {@link #release}, saying what alarm the cell left with. */
     public CompletableFuture<Released> releaseReporting(String scope, String why) {
         Entry e = entries.get(scope);
         if (e == null || !e.cell.isDone() || e.cell.isCompletedExceptionally() || e.leaving != null) {
-            return CompletableFuture.completedFuture(new Released(false, OptionalLong.empty()));
+            return CompletableFuture.completedFuture(new Released(false, OptionalLong.empty(), null));
         }
         Cell cell = e.cell.join();
         CompletableFuture<Void> leaving = new CompletableFuture<>();
@@ -506,7 +507,7 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
                     .addKeyValue("error", detail).log();
         }
         leaving.complete(null);
-        result.complete(new Released(released, alarm));
+        result.complete(new Released(released, alarm, cell.id.name()));
     }
 
     /**

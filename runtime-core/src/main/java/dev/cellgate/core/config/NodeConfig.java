@@ -183,6 +183,11 @@ public final class NodeConfig {
         return flag(Settings.STORAGE_PROBE);
     }
 
+    /** {@code CELLD_HANDOFF_WARM_MS}: how long a handoff stop waits for peers to activate its released cells (0: off). */
+    public int handoffWarmMs() {
+        return intValue(Settings.HANDOFF_WARM_MS);
+    }
+
     /** {@code CELLD_FENCE_EXIT}: exit 3 on every fence instead of degrading on a lapse (issue 29). */
     public boolean fenceExit() {
         return flag(Settings.FENCE_EXIT);

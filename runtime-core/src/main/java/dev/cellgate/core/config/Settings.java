@@ -42,6 +42,8 @@ public final class Settings {
             "bound on one cell activation (acquire, restore, construct) in ms; past it the request fails retryably and the slot is freed");
     public static final Setting OUTPUT_GATE = Setting.of("CELLD_OUTPUT_GATE", BOOL, "1", "0 acknowledges writes before replication (may lose acknowledged writes)");
     public static final Setting STORAGE_PROBE = Setting.of("CELLD_STORAGE_PROBE", BOOL, "1", "run the conditional-write probe at startup");
+    public static final Setting HANDOFF_WARM_MS = Setting.of("CELLD_HANDOFF_WARM_MS", NON_NEGATIVE_INT, "5000",
+            "at a handoff stop, live peers are asked to activate each released cell at once, so its next request finds it resident there; how long the stop may wait for them after its last release, in ms (0: off, a released cell is activated by its next request)");
     public static final Setting FENCE_EXIT = Setting.of("CELLD_FENCE_EXIT", BOOL, "0",
             "1: a node whose lease lapsed (the bucket did not answer in time) exits with code 3 for a supervisor to restart; "
                     + "0: it stops its cells, keeps serving stateless requests and rejoins with a new session once the bucket "
@@ -77,7 +79,7 @@ public final class Settings {
     public static final List<Setting> ALL = List.of(
             BUCKET, S3_ENDPOINT, AWS_REGION, ADDR, INTERNAL_ADDR, ADVERTISE, NODE, WATCH, TTL_MS, CLOCK_SKEW_MS, RELEASES,
             SHUTDOWN_DRAIN_MS, WAKER_TICK_MS, DEPLOY_POLL_MS, MAX_RESIDENT_CELLS, RESIDENT_LOW_WATER, MAX_RSS_MB, ACTIVATIONS,
-            ACTIVATION_DEADLINE_MS, OUTPUT_GATE, STORAGE_PROBE, FENCE_EXIT,
+            ACTIVATION_DEADLINE_MS, OUTPUT_GATE, STORAGE_PROBE, HANDOFF_WARM_MS, FENCE_EXIT,
             PLUGINS_DIR, IDLE_EVICT_MS, MAX_REQUEST_BODY_BYTES, CPU_MS, JS_THREADS, STOP_GRACE_MS, LOG_FORMAT, JIT, FILE_FSYNC, GCS_ENDPOINT, CACHE_MB, CF_HEADERS, ESBUILD,
             OPERATOR_TOKEN, EGRESS_ALLOW, EGRESS_DENY);
 

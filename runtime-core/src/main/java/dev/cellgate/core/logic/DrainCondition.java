@@ -14,6 +14,9 @@ package dev.cellgate.core.logic;
  *       unknown (RollingRestartIT saw that 500 when a node exited 15 ms after its last release).
  *       So the listener stays up, answering, until no peer request is in flight and none has come
  *       for {@link #PEER_QUIET_MS}, or for at most {@link #LINGER_MAX_MS}.</li>
+ *   <li>{@link #warmPokesMayStop}: warm handoff ({@code CELLD_HANDOFF_WARM_MS}) asks peers to
+ *       activate the released cells; a drained node waits for those answers for at most that long,
+ *       so warming never stretches a stop by more than its budget.</li>
  * </ol>
  */
 public final class DrainCondition {
@@ -75,5 +78,20 @@ public final class DrainCondition {
             throw new IllegalArgumentException("linger inputs cannot be negative: " + peerInFlight + "/" + peerQuietMs + "/" + lingeredMs);
         }
         return lingeredMs >= LINGER_MAX_MS || peerInFlight == 0 && peerQuietMs >= PEER_QUIET_MS;
+    }
+
+    /**
+     * After {@link #drained}: whether the warm-handoff pokes not answered yet may be left behind
+     * (their cells are then activated by their next request, as without warm handoff).
+     *
+     * @param pending        pokes queued or awaiting the peer's answer
+     * @param sinceDrainedMs time since the node drained
+     * @param budgetMs       {@code CELLD_HANDOFF_WARM_MS}
+     */
+    public static boolean warmPokesMayStop(int pending, long sinceDrainedMs, long budgetMs) {
+        if (pending < 0 || sinceDrainedMs < 0 || budgetMs < 0) {
+            throw new IllegalArgumentException("warm-handoff inputs cannot be negative: " + pending + "/" + sinceDrainedMs + "/" + budgetMs);
+        }
+        return pending == 0 || sinceDrainedMs >= budgetMs;
     }
 }

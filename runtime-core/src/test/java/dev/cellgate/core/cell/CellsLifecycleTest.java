@@ -69,7 +69,7 @@ class CellsLifecycleTest extends WithCellHost {
         assertThat(without.released()).isTrue();
         assertThat(without.storedAlarmMs()).isEmpty();
         assertThat(c.releaseReporting(id(3).scope(), "test").get(30, TimeUnit.SECONDS))
-                .as("not resident: nothing released").isEqualTo(new Cells.Released(false, java.util.OptionalLong.empty()));
+                .as("not resident: nothing released").isEqualTo(new Cells.Released(false, java.util.OptionalLong.empty(), null));
     }
 
     @Test

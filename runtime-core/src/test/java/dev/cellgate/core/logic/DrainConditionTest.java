@@ -42,6 +42,15 @@ class DrainConditionTest {
     }
 
     @Test
+    void warmHandoffHoldsADrainedNodeOnlyWithinItsBudget() {
+        assertThat(DrainCondition.warmPokesMayStop(0, 0, 5_000)).as("every poke answered: go on at once").isTrue();
+        assertThat(DrainCondition.warmPokesMayStop(3, 4_999, 5_000)).as("pokes pending, budget left: wait").isFalse();
+        assertThat(DrainCondition.warmPokesMayStop(3, 5_000, 5_000)).as("budget spent: leave the rest to their requests").isTrue();
+        assertThat(DrainCondition.warmPokesMayStop(3, 0, 0)).as("warming off never waits").isTrue();
+        assertThatThrownBy(() -> DrainCondition.warmPokesMayStop(-1, 0, 0)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void negativeCountersAreABug() {
         assertThatThrownBy(() -> DrainCondition.Counters.cells(-1, 0, 0, 0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> DrainCondition.listenerMayClose(-1, 0, 0)).isInstanceOf(IllegalArgumentException.class);
