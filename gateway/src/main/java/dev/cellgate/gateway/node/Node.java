@@ -318,6 +318,7 @@ public final class Node {
                 .addKeyValue("deployment", deployments.runningId())
                 .addKeyValue("plugins_dir", pluginsDir.toString())
                 .log();
+        tracing.started(startedMs);
         listening = true;
         logStartupIfReady();
     }
@@ -791,8 +792,11 @@ public final class Node {
                             .handle((y, ie) -> (Void) null));
             CompletableFuture<Void> leaseDone = internalClosed.thenCompose(x -> lease == null ? CompletableFuture.completedFuture(null)
                     : mode == DrainCondition.Mode.HANDOFF ? lease.stop(true) : lease.lapse());
-            // No request is served any more: flush the spans buffered for the collector (bounded) while the lease goes.
-            CompletableFuture<Void> spansSent = internalClosed.thenCompose(x -> tracing.shutdown(java.time.Duration.ofSeconds(2)));
+            // No request is served any more: flush the spans buffered for the collector while the lease goes,
+            // in the same 2 s after the drain (the stop-window arithmetic, docs/operations.md).
+            long afterDrainEnds = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+            CompletableFuture<Void> spansSent = internalClosed.thenCompose(x -> tracing.shutdown(
+                    java.time.Duration.ofNanos(Math.max(0, afterDrainEnds - System.nanoTime()))));
             CompletableFuture.allOf(leaseDone.orTimeout(2, TimeUnit.SECONDS).handle((x, le) -> null), spansSent)
                     .whenComplete((x, le) -> exit.complete(ExitCodes.OK));
         });

@@ -32,9 +32,14 @@ import java.util.concurrent.TimeUnit;
  * event, a CLIENT span per bucket operation of a cell while one of its events is open.
  */
 public final class NodeTracing {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(NodeTracing.class);
     static final String SCOPE_NAME = "dev.cellgate.gateway";
-    /** How long the batch processor waits before it sends what it holds (the SDK's default is 5 s). */
-    static final Duration EXPORT_DELAY = Duration.ofSeconds(1);
+    /**
+     * How long the batch processor waits before it sends what it holds (the SDK's default is 5 s).
+     * Tests only: {@code -Dcellgate.test.otelExportDelayMs} lengthens it, so that only the flush at a
+     * stop can deliver a node's spans (TracingIT).
+     */
+    static final Duration EXPORT_DELAY = Duration.ofMillis(Long.getLong("cellgate.test.otelExportDelayMs", 1000));
 
     static final AttributeKey<String> METHOD = AttributeKey.stringKey("http.request.method");
     static final AttributeKey<String> PATH = AttributeKey.stringKey("url.path");
@@ -43,15 +48,17 @@ public final class NodeTracing {
     static final AttributeKey<String> PEER_NODE = AttributeKey.stringKey("cellgate.peer.node");
     static final AttributeKey<String> CELL_SCOPE = AttributeKey.stringKey("cellgate.cell.scope");
 
-    private static final NodeTracing OFF = new NodeTracing(null, null);
+    private static final NodeTracing OFF = new NodeTracing(null, null, null);
 
     private final SdkTracerProvider provider;
     private final Tracer tracer;
+    private final String endpoint;
     final TraceRegistry registry = new TraceRegistry();
 
-    private NodeTracing(SdkTracerProvider provider, Tracer tracer) {
+    private NodeTracing(SdkTracerProvider provider, Tracer tracer, String endpoint) {
         this.provider = provider;
         this.tracer = tracer;
+        this.endpoint = endpoint;
     }
 
     /** Tracing off: the default. */
@@ -65,16 +72,21 @@ public final class NodeTracing {
             return OFF;
         }
         String base = endpoint.get().endsWith("/") ? endpoint.get().substring(0, endpoint.get().length() - 1) : endpoint.get();
-        SpanExporter exporter = OtlpHttpSpanExporter.builder().setEndpoint(base + "/v1/traces").setTimeout(Duration.ofSeconds(5)).build();
-        return exporting(BatchSpanProcessor.builder(exporter).setScheduleDelay(EXPORT_DELAY).build(), nodeId, version);
+        String url = base + "/v1/traces";
+        SpanExporter exporter = OtlpHttpSpanExporter.builder().setEndpoint(url).setTimeout(Duration.ofSeconds(5)).build();
+        return exporting(BatchSpanProcessor.builder(exporter).setScheduleDelay(EXPORT_DELAY).build(), nodeId, version, url);
     }
 
     /** Tracing through {@code processor} (tests hand in a simple processor over an in-memory exporter). */
     static NodeTracing exporting(SpanProcessor processor, String nodeId, String version) {
+        return exporting(processor, nodeId, version, "(in-process)");
+    }
+
+    private static NodeTracing exporting(SpanProcessor processor, String nodeId, String version, String endpoint) {
         Resource resource = Resource.getDefault().toBuilder().put("service.name", "cellgate").put("service.instance.id", nodeId)
                 .put("service.version", version).build();
         SdkTracerProvider p = SdkTracerProvider.builder().setResource(resource).addSpanProcessor(processor).build();
-        return new NodeTracing(p, p.get(SCOPE_NAME));
+        return new NodeTracing(p, p.get(SCOPE_NAME), endpoint);
     }
 
     public boolean enabled() {
@@ -121,6 +133,25 @@ public final class NodeTracing {
     }
 
     /**
+     * The node listens: records its start as a span ({@code node start}, from {@code startedMs}) and
+     * sends it at once, so the operator learns now whether the collector answers
+     * ({@code tracing.started}, {@code first_export}) and the exporter's first, slow send is behind
+     * it before a stop has only its 2 s to flush.
+     */
+    public void started(long startedMs) {
+        if (!enabled()) {
+            return;
+        }
+        tracer.spanBuilder("node start").setSpanKind(SpanKind.INTERNAL).setStartTimestamp(startedMs, TimeUnit.MILLISECONDS)
+                .startSpan().end();
+        long t0 = System.nanoTime();
+        CompletableResultCode r = provider.forceFlush();
+        r.whenComplete(() -> LOG.atInfo().setMessage("tracing.started").addKeyValue("endpoint", endpoint)
+                .addKeyValue("first_export", r.isSuccess() ? "ok" : "failed").addKeyValue("ms", (System.nanoTime() - t0) / 1_000_000)
+                .log());
+    }
+
+    /**
      * Flushes what is buffered and stops the exporter, within {@code bound}: spans still unsent
      * then are dropped (a stop must not hang on a collector that does not answer).
      */
@@ -128,10 +159,13 @@ public final class NodeTracing {
         if (!enabled()) {
             return CompletableFuture.completedFuture(null);
         }
-        CompletableFuture<Void> done = new CompletableFuture<>();
+        long t0 = System.nanoTime();
+        CompletableFuture<Boolean> done = new CompletableFuture<>();
         CompletableResultCode r = provider.shutdown();
-        r.whenComplete(() -> done.complete(null));
-        return done.completeOnTimeout(null, bound.toMillis(), TimeUnit.MILLISECONDS);
+        r.whenComplete(() -> done.complete(r.isSuccess()));
+        return done.completeOnTimeout(null, bound.toMillis(), TimeUnit.MILLISECONDS).thenAccept(ok -> LOG.atInfo()
+                .setMessage("tracing.stopped").addKeyValue("flushed", ok == null ? "timed_out" : ok ? "yes" : "export_failed")
+                .addKeyValue("ms", (System.nanoTime() - t0) / 1_000_000).log());
     }
 
     /** An open span with its context; ending removes it from the registry. */

@@ -52,6 +52,7 @@ class TracingIT {
     static Fleet fleet;
     static NodeProcess a;
     static NodeProcess b;
+    static NodeProcess c;
 
     @BeforeAll
     static void start() throws Exception {
@@ -61,9 +62,19 @@ class TracingIT {
             TestDeployments.publish(bucket, "tracing", Map.of("index.js", WORKER), "index.js", Map.of("COUNTER", "Counter"), Map.of());
         }
         Map<String, String> traced = Map.of("CELLD_OTEL_ENDPOINT", otlp.endpoint());
-        Map<String, NodeProcess> nodes = ParallelStart.start(dir, fleet.bucketUrl, Map.of("a", traced, "b", traced));
-        a = nodes.get("a");
-        b = nodes.get("b");
+        // c holds its spans for 10 minutes before a scheduled export: only the flush at its stop can send them.
+        java.util.concurrent.ExecutorService own = java.util.concurrent.Executors.newSingleThreadExecutor();
+        java.util.concurrent.Future<NodeProcess> cStart = own.submit(() -> NodeProcess.start("c", dir.resolve("c"),
+                Map.of("CELLD_OTEL_ENDPOINT", otlp.endpoint(), "CELLD_BUCKET", fleet.bucketUrl),
+                List.of("-Xmx1g", "-Dcellgate.test.otelExportDelayMs=600000")));
+        own.shutdown();
+        try {
+            Map<String, NodeProcess> nodes = ParallelStart.start(dir, fleet.bucketUrl, Map.of("a", traced, "b", traced));
+            a = nodes.get("a");
+            b = nodes.get("b");
+        } finally {
+            c = cStart.get(300, java.util.concurrent.TimeUnit.SECONDS);
+        }
     }
 
     @AfterAll
@@ -73,6 +84,9 @@ class TracingIT {
         }
         if (b != null) {
             b.close();
+        }
+        if (c != null) {
+            c.close();
         }
         if (fleet != null) {
             fleet.close();
@@ -175,6 +189,29 @@ class TracingIT {
             assertThat(s.node()).isEqualTo("b");
             assertThat(s.attr("cellgate.cell.activation")).isEqualTo(true);
         });
+    }
+
+    @Test
+    void spansStillBufferedAtAGracefulStopAreSentBeforeTheNodeExits() throws Exception {
+        // c sent its start-up span at once (a node flushes once when it listens): its exporter is warm, as
+        // any serving node's is; the first send of a cold one can take seconds on a busy machine.
+        assertThat(otlp.await(all -> all.stream().anyMatch(s -> s.node().equals("c") && s.name().equals("node start")),
+                Duration.ofSeconds(20))).as("c's start-up span").anyMatch(s -> s.node().equals("c") && s.name().equals("node start"));
+        assertThat(c.events("tracing.started")).singleElement().satisfies(e -> assertThat(e.getString("first_export")).isEqualTo("ok"));
+        HttpResponse<String> r = c.post(c.publicUrl("/traced-stop"), "");
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        String requestId = r.headers().firstValue("x-request-id").orElseThrow();
+        Predicate<Received> last = s -> s.node().equals("c") && requestId.equals(s.attr("cellgate.request_id"));
+        Thread.sleep(1500); // a's and b's batches go out every second; c's next would not for 10 minutes
+        assertThat(otlp.spans()).as("c has not sent the last request's spans yet").noneMatch(last);
+        long t0 = System.nanoTime();
+        c.sigterm();
+        assertThat(c.waitForExit(Duration.ofSeconds(60))).as("a graceful stop").isZero();
+        List<Received> fromC = otlp.spans().stream().filter(last).toList();
+        assertThat(fromC).as("the last request's spans, flushed at c's stop (it took %d ms)", (System.nanoTime() - t0) / 1_000_000)
+                .anySatisfy(s -> assertThat(s.kind()).isEqualTo(SpanKind.SPAN_KIND_SERVER))
+                .anySatisfy(s -> assertThat(s.name()).isEqualTo("cell fetch"));
+        assertThat(c.events("tracing.stopped")).singleElement().satisfies(e -> assertThat(e.getString("flushed")).isEqualTo("yes"));
     }
 
     private static Predicate<Received> bucketOn(String node) {
