@@ -36,8 +36,8 @@ public final class NodeTracing {
     static final String SCOPE_NAME = "dev.cellgate.gateway";
     /**
      * How long the batch processor waits before it sends what it holds (the SDK's default is 5 s).
-     * Tests only: {@code -Dcellgate.test.otelExportDelayMs} lengthens it, so that only the flush at a
-     * stop can deliver a node's spans (TracingIT).
+     * Tests only: {@code -Dcellgate.test.otelExportDelayMs} sets it (TracingIT: 10 minutes, so that only the flush at a
+     * stop can deliver a node's spans).
      */
     static final Duration EXPORT_DELAY = Duration.ofMillis(Long.getLong("cellgate.test.otelExportDelayMs", 1000));
 

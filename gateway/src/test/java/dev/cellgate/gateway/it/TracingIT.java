@@ -109,7 +109,7 @@ class TracingIT {
         assertThat(r.body()).as("b ran it: the second increment").isEqualTo("2");
         assertThat(r.headers().firstValue("x-request-id")).hasValue(requestId);
 
-        List<Received> spans = otlp.await(all -> traceOf(all, TRACE_ID).stream().anyMatch(bucketOn("b")), Duration.ofSeconds(20));
+        List<Received> spans = otlp.await(all -> hop(traceOf(all, TRACE_ID)), Duration.ofSeconds(20));
         List<Received> trace = traceOf(spans, TRACE_ID);
         assertThat(otlp.refused()).as("every export was OTLP/HTTP protobuf to /v1/traces").isEmpty();
 
@@ -174,7 +174,7 @@ class TracingIT {
         Predicate<Received> entry = s -> s.node().equals("a") && s.kind() == SpanKind.SPAN_KIND_SERVER
                 && requestId.equals(s.attr("cellgate.request_id"));
         List<Received> spans = otlp.await(all -> all.stream().filter(entry).findFirst()
-                .map(e -> traceOf(all, e.traceId()).stream().anyMatch(bucketOn("b"))).orElse(false), Duration.ofSeconds(20));
+                .map(e -> hop(traceOf(all, e.traceId()))).orElse(false), Duration.ofSeconds(20));
         Received aServer = one(spans, entry, "a's server span for " + requestId);
         assertThat(aServer.parentSpanId()).as("a root: no traceparent came").isEmpty();
         List<Received> trace = traceOf(spans, aServer.traceId());
@@ -212,6 +212,19 @@ class TracingIT {
                 .anySatisfy(s -> assertThat(s.kind()).isEqualTo(SpanKind.SPAN_KIND_SERVER))
                 .anySatisfy(s -> assertThat(s.name()).isEqualTo("cell fetch"));
         assertThat(c.events("tracing.stopped")).singleElement().satisfies(e -> assertThat(e.getString("flushed")).isEqualTo("yes"));
+    }
+
+    /**
+     * Whether every span of a forwarded request has arrived: each node sends its own batches, every
+     * second, so a's server span (it ends last) may come a batch after b's spans, and b's WAL write
+     * a batch before or after its event's.
+     */
+    private static boolean hop(List<Received> trace) {
+        return trace.stream().anyMatch(s -> s.node().equals("a") && s.kind() == SpanKind.SPAN_KIND_SERVER)
+                && trace.stream().anyMatch(s -> s.node().equals("a") && s.name().equals("forward fetch"))
+                && trace.stream().anyMatch(s -> s.node().equals("b") && s.kind() == SpanKind.SPAN_KIND_SERVER)
+                && trace.stream().anyMatch(s -> s.node().equals("b") && s.name().equals("cell fetch"))
+                && trace.stream().anyMatch(s -> bucketOn("b").test(s) && String.valueOf(s.attr("cellgate.bucket.key")).contains("/wal/"));
     }
 
     private static Predicate<Received> bucketOn(String node) {
