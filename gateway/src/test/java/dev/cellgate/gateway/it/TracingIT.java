@@ -65,7 +65,8 @@ class TracingIT {
         // c holds its spans for 10 minutes before a scheduled export: only the flush at its stop can send them.
         java.util.concurrent.ExecutorService own = java.util.concurrent.Executors.newSingleThreadExecutor();
         java.util.concurrent.Future<NodeProcess> cStart = own.submit(() -> NodeProcess.start("c", dir.resolve("c"),
-                Map.of("CELLD_OTEL_ENDPOINT", otlp.endpoint(), "CELLD_BUCKET", fleet.bucketUrl),
+                // interpreted (no JIT relaunch): it serves two requests, and its start competes less with a's and b's
+                Map.of("CELLD_OTEL_ENDPOINT", otlp.endpoint(), "CELLD_BUCKET", fleet.bucketUrl, "CELLD_JIT", "0"),
                 List.of("-Xmx1g", "-Dcellgate.test.otelExportDelayMs=600000")));
         own.shutdown();
         try {
