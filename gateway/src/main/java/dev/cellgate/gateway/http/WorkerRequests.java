@@ -12,6 +12,9 @@ import dev.cellgate.core.spi.js.WsFrame;
 import dev.cellgate.gateway.ws.EndBridge;
 import dev.cellgate.gateway.ws.SocketRegistry;
 import dev.cellgate.gateway.metrics.RequestMetrics;
+import dev.cellgate.gateway.trace.NodeTracing;
+import dev.cellgate.gateway.trace.OpenSpan;
+import dev.cellgate.gateway.trace.Propagation;
 import io.vertx.core.Context;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
@@ -48,6 +51,7 @@ public final class WorkerRequests implements Handler<HttpServerRequest> {
     private final dev.cellgate.core.logic.RequestCf cf;
     private final RetryableCellCalls unserved;
     private final DeployedAssets assets;
+    private volatile NodeTracing tracing = NodeTracing.off();
     /** What a Worker request is told while no deployment is installed: loading, failed or none (as health says). */
     private volatile java.util.function.Supplier<String> noWorker = () -> new WorkerPool.NoDeploymentException().getMessage();
 
@@ -78,6 +82,12 @@ public final class WorkerRequests implements Handler<HttpServerRequest> {
     /** Sets what a request is answered (503) while no deployment is installed; the node says whether it loads, failed or has none. */
     public WorkerRequests noWorker(java.util.function.Supplier<String> why) {
         this.noWorker = why;
+        return this;
+    }
+
+    /** Traces each request (a SERVER span, continuing the client's {@code traceparent}); off by default. */
+    public WorkerRequests tracing(NodeTracing t) {
+        this.tracing = t;
         return this;
     }
 
@@ -124,8 +134,12 @@ public final class WorkerRequests implements Handler<HttpServerRequest> {
             }
         };
         String requestId = requestId(req);
+        OpenSpan span = tracing.serve(req.method().name(), req.method().name(), req.path(), requestId,
+                req.getHeader(Propagation.TRACEPARENT));
         Runnable done = () -> {
-            finish.accept(response.ended() ? response.getStatusCode() : 0);
+            int status = response.ended() ? response.getStatusCode() : 0;
+            finish.accept(status);
+            span.end(status, null);
             if (unserved != null) {
                 unserved.take(requestId); // a mark nobody asked for (the Worker answered anyway) goes with its request
             }

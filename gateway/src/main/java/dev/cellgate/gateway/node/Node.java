@@ -53,6 +53,7 @@ import dev.cellgate.gateway.metrics.CellsStatus;
 import dev.cellgate.gateway.metrics.NodeMetrics;
 import dev.cellgate.gateway.metrics.RequestMetrics;
 import dev.cellgate.gateway.peer.PeerWire;
+import dev.cellgate.gateway.trace.NodeTracing;
 import dev.cellgate.gateway.http.InternalListener;
 import dev.cellgate.gateway.http.Json;
 import dev.cellgate.gateway.http.PublicListener;
@@ -140,6 +141,8 @@ public final class Node {
     private volatile boolean draining;
     private volatile CompletableFuture<Void> firstDeployment;
     private volatile ShutdownDrain drain;
+    /** Traces (CELLD_OTEL_ENDPOINT); off until the node id is known, and when unset. */
+    private NodeTracing tracing = NodeTracing.off();
     private WorkerRequests publicRequests;
     /** Worker requests whose Durable Object call failed retryably: answered 503 + Retry-After when the Worker fails them. */
     private final RetryableCellCalls retryableCellCalls = new RetryableCellCalls();
@@ -195,6 +198,7 @@ public final class Node {
         }
         LineLayout.nodeId(identity.nodeId());
         metrics = new NodeMetrics(identity.nodeId());
+        tracing = NodeTracing.of(config.otelEndpoint(), identity.nodeId(), dev.cellgate.gateway.Version.text());
 
         int loops = Runtime.getRuntime().availableProcessors();
         // JavaScript runs on its own threads (JsThreads), never on the event loops: the blocked-loop
@@ -215,7 +219,7 @@ public final class Node {
         mark = timeline.span("plugins", mark, now());
         stores = new BucketStores(plugins);
         try {
-            bucket = metrics.instrument(stores.open(config.bucket(), new StoreOptions(config.storeOptions())));
+            bucket = tracing.bucket(metrics.instrument(stores.open(config.bucket(), new StoreOptions(config.storeOptions()))));
         } catch (IllegalArgumentException e) {
             throw new StartupException(ExitCodes.CONFIG, "invalid CELLD_BUCKET=" + config.bucket() + ": " + e.getMessage());
         } catch (RuntimeException e) {
@@ -279,7 +283,7 @@ public final class Node {
         new DashboardRoutes(new DashboardData(identity.nodeId(), fleet, bucket, cells, this::state)).mount(internal.router());
         peerTraffic = internal.peerTraffic(PeerWire.PREFIX, () -> draining);
         new PeerRoutes(() -> peerAuth, identity.nodeId(), cells, () -> draining, this::loadJson, config.maxRequestBodyBytes())
-                .exports(engine.exportedObjects()).mount(internal.router());
+                .exports(engine.exportedObjects()).tracing(tracing).mount(internal.router());
         router.exports(identity.nodeId(), engine.exportedObjects());
         new PeerSocketRoute(() -> peerAuth, identity.nodeId(), cells, () -> draining, sockets).mount(internal.router());
         internalServer = await(internal.listen(config.internalAddr().host(), config.internalAddr().port()),
@@ -314,6 +318,7 @@ public final class Node {
                 .addKeyValue("deployment", deployments.runningId())
                 .addKeyValue("plugins_dir", pluginsDir.toString())
                 .log();
+        tracing.started(startedMs);
         listening = true;
         logStartupIfReady();
     }
@@ -416,6 +421,7 @@ public final class Node {
                 cellIo, this::leaseValid, wakeIndex);
         router = new CellRouter(cells, vertx);
         cells.metrics(metrics.runtime());
+        cells.events(tracing.cellEvents());
         router.metrics(metrics.runtime());
         cells.stubs(router);
         cells.startSweeper();
@@ -439,7 +445,7 @@ public final class Node {
         // A forwarded event may take its deployment's CPU budget (limits.cpu_ms, else CELLD_CPU_MS) before it answers.
         router.forwarder(new PeerClient(vertx, () -> peerAuth, identity.nodeId(), fleet, config.maxRequestBodyBytes(),
                 () -> WorkerCpuLimit.peerAnswerTimeoutMs(config.cpuMs(), runningCpuLimitMs()),
-                WorkerCpuLimit.longestAnswerMs(config.cpuMs()))
+                WorkerCpuLimit.longestAnswerMs(config.cpuMs())).tracing(tracing)
                 .sockets(new PeerSocketClient(vertx, () -> peerAuth, identity.nodeId(), fleet, sockets)));
     }
 
@@ -636,7 +642,7 @@ public final class Node {
         WorkerRequests handler = new WorkerRequests(workers, config.maxRequestBodyBytes(), () -> draining, sockets,
                 metrics.requests(), config.requestCf(), retryableCellCalls,
                 new dev.cellgate.core.assets.DeployedAssets(bucket, new dev.cellgate.core.assets.BlobCache(ASSET_CACHE_BYTES)))
-                .noWorker(this::whyNoWorker);
+                .noWorker(this::whyNoWorker).tracing(tracing);
         publicRequests = handler;
         String host = config.addr().host();
         int port = config.addr().port();
@@ -788,7 +794,13 @@ public final class Node {
                             .handle((y, ie) -> (Void) null));
             CompletableFuture<Void> leaseDone = internalClosed.thenCompose(x -> lease == null ? CompletableFuture.completedFuture(null)
                     : mode == DrainCondition.Mode.HANDOFF ? lease.stop(true) : lease.lapse());
-            leaseDone.orTimeout(2, TimeUnit.SECONDS).whenComplete((x, le) -> exit.complete(ExitCodes.OK));
+            // No request is served any more: flush the spans buffered for the collector while the lease goes,
+            // in the same 2 s after the drain (the stop-window arithmetic, docs/operations.md).
+            long afterDrainEnds = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+            CompletableFuture<Void> spansSent = internalClosed.thenCompose(x -> tracing.shutdown(
+                    java.time.Duration.ofNanos(Math.max(0, afterDrainEnds - System.nanoTime()))));
+            CompletableFuture.allOf(leaseDone.orTimeout(2, TimeUnit.SECONDS).handle((x, le) -> null), spansSent)
+                    .whenComplete((x, le) -> exit.complete(ExitCodes.OK));
         });
     }
 

@@ -17,6 +17,8 @@ import dev.cellgate.core.spi.js.HttpResponseData;
 import dev.cellgate.core.spi.js.StubCallException;
 import dev.cellgate.gateway.http.body.BodyCollector;
 import dev.cellgate.gateway.http.body.ReadStreamPublisher;
+import dev.cellgate.gateway.trace.NodeTracing;
+import dev.cellgate.gateway.trace.OpenSpan;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
@@ -49,6 +51,7 @@ public final class PeerClient implements Forwarder {
     private final long maxBody;
     private final java.util.function.LongSupplier responseTimeoutMs;
     private PeerSocketClient sockets;
+    private volatile NodeTracing tracing = NodeTracing.off();
 
     /**
      * @param responseTimeoutMs how long one forwarded event may go without an answer, asked per request (the
@@ -66,6 +69,12 @@ public final class PeerClient implements Forwarder {
         this.fleet = fleet;
         this.maxBody = maxBody;
         this.responseTimeoutMs = responseTimeoutMs;
+    }
+
+    /** Traces each forwarded fetch (a CLIENT span whose traceparent the owner continues); off by default. */
+    public PeerClient tracing(NodeTracing t) {
+        this.tracing = t;
+        return this;
     }
 
     /** Tunnels WebSocket upgrades to the owner (without it, an upgrade for a remote cell is refused). */
@@ -96,7 +105,9 @@ public final class PeerClient implements Forwarder {
             }
             return sockets.connect(node, id, request);
         }
-        return BodyCollector.collect(request.body(), maxBody).thenCompose(body -> send(node, id, PeerWire.fetchPath(id.scope()),
+        OpenSpan span = tracing.forward("forward fetch", request.requestId(), node, id.scope());
+        CompletableFuture<HttpResponseData> out = BodyCollector.collect(request.body(), maxBody).thenCompose(body -> send(node, id,
+                PeerWire.fetchPath(id.scope()) + PeerWire.traceQuery(span.traceparent()),
                 body, envelope(request), (resp, answer, check) -> {
                     resp.pause();
                     String len = resp.getHeader("content-length");
@@ -117,6 +128,10 @@ public final class PeerClient implements Forwarder {
                     return CompletableFuture.completedFuture(new HttpResponseData(resp.statusCode(), answer.statusText(),
                             PeerWire.decodeHeaders(answer.headers()), b));
                 }));
+        if (span != OpenSpan.NONE) {
+            out.whenComplete((r, e) -> span.end(r == null ? 0 : r.status(), e));
+        }
+        return out;
     }
 
     /** What the owner hands its cell besides the body: exactly what the request's MAC covers. */

@@ -10,6 +10,8 @@ import dev.cellgate.core.spi.js.ExportedObjects;
 import dev.cellgate.core.spi.js.HttpRequestData;
 import dev.cellgate.core.spi.js.HttpResponseData;
 import dev.cellgate.gateway.http.Json;
+import dev.cellgate.gateway.trace.NodeTracing;
+import dev.cellgate.gateway.trace.OpenSpan;
 import io.vertx.core.Context;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
@@ -43,6 +45,7 @@ public final class PeerRoutes {
     private final long maxBody;
     private final NonceWindow nonces = new NonceWindow(2 * PeerAuth.SKEW_MS + 5_000);
     private volatile ExportedObjects exports;
+    private volatile NodeTracing tracing = NodeTracing.off();
 
     public PeerRoutes(Supplier<PeerAuth> auth, String self, Cells cells, BooleanSupplier draining, Supplier<JsonObject> load, long maxBody) {
         this.auth = auth;
@@ -56,6 +59,12 @@ public final class PeerRoutes {
     /** The engine's objects passed by reference over JS RPC; without it the export routes refuse every call. */
     public PeerRoutes exports(ExportedObjects objects) {
         this.exports = objects;
+        return this;
+    }
+
+    /** Traces each forwarded fetch (a SERVER span continuing the sender's signed traceparent); off by default. */
+    public PeerRoutes tracing(NodeTracing t) {
+        this.tracing = t;
         return this;
     }
 
@@ -147,7 +156,9 @@ public final class PeerRoutes {
             return;
         }
         Context vctx = Vertx.currentContext();
+        OpenSpan span = tracing.serve("peer fetch", req.method().name(), req.path(), data.requestId(), req.getParam(PeerWire.P_TRACEPARENT));
         cells.fetch(id, data).whenComplete((resp, err) -> vctx.runOnContext(v -> {
+            span.end(resp == null ? 0 : resp.status(), err);
             if (err != null) {
                 in.answer().failure(err);
             } else {

@@ -138,6 +138,17 @@ public final class PeerWire {
         return PREFIX + "export/release?" + P_KEY + "=" + enc(key);
     }
 
+    /**
+     * The forward's trace context ({@code traceparent}, W3C) as a query parameter of the fetch path:
+     * the request MAC covers the path, so it travels signed without a new envelope field (a node of
+     * this protocol version that does not trace ignores it). Empty when tracing is off.
+     */
+    public static final String P_TRACEPARENT = "traceparent";
+
+    public static String traceQuery(String traceparent) {
+        return traceparent == null ? "" : "?" + P_TRACEPARENT + "=" + enc(traceparent);
+    }
+
     private static String enc(String s) {
         return java.net.URLEncoder.encode(s, StandardCharsets.UTF_8);
     }

@@ -4,6 +4,7 @@ import dev.cellgate.core.observe.Errors;
 import dev.cellgate.core.fleet.OwnershipStore;
 import dev.cellgate.core.fleet.WakeIndex;
 import dev.cellgate.core.logic.WakeEntryVerdict;
+import dev.cellgate.core.observe.CellEvents;
 import dev.cellgate.core.observe.LogContext;
 import dev.cellgate.core.observe.ReplicationTotals;
 import dev.cellgate.core.observe.ResidentCell;
@@ -63,6 +64,7 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
     private final AtomicInteger shedding = new AtomicInteger();
     private final ReplicationTotals replication = new ReplicationTotals();
     private volatile RuntimeMetrics metrics = RuntimeMetrics.NOOP;
+    private volatile CellEvents events = CellEvents.NONE;
     private volatile StubChannel stubs;
     private volatile boolean acceptingWork = true;
     /**
@@ -175,14 +177,35 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
 
     public CompletableFuture<HttpResponseData> fetch(CellIdentity id, HttpRequestData req) {
         try (LogContext.Scope s = LogContext.enter(req.requestId(), id.scope())) {
-            return withCell(id, c -> c.deliver(req.requestId(), i -> i.fetch(req)), true);
+            CellEvents.Event ev = events.start(req.requestId(), id, "fetch", warm(id.scope()));
+            return ended(ev, withCell(id, c -> c.deliver(req.requestId(), i -> i.fetch(req)), true));
         }
     }
 
     public CompletableFuture<byte[]> call(CellIdentity id, String method, byte[] args) {
         try (LogContext.Scope s = LogContext.enter(null, id.scope())) {
-            return withCell(id, c -> c.deliver(null, i -> i.call(method, args)), true);
+            CellEvents.Event ev = events.start(null, id, "call", warm(id.scope()));
+            return ended(ev, withCell(id, c -> c.deliver(null, i -> i.call(method, args)), true));
         }
+    }
+
+    /** Installs what watches cell events (tracing); {@link CellEvents#NONE} by default. */
+    public void events(CellEvents e) {
+        this.events = e == null ? CellEvents.NONE : e;
+    }
+
+    /** Whether the scope's cell is active here now (no activation to run or wait for). */
+    private boolean warm(String scope) {
+        Entry e = entries.get(scope);
+        return e != null && e.cell.isDone() && !e.cell.isCompletedExceptionally();
+    }
+
+    private static <T> CompletableFuture<T> ended(CellEvents.Event ev, CompletableFuture<T> f) {
+        if (ev == CellEvents.NO_EVENT) {
+            return f;
+        }
+        f.whenComplete((v, e) -> ev.end(e == null ? null : unwrap(e)));
+        return f;
     }
 
     private <T> CompletableFuture<T> withCell(CellIdentity id, Function<Cell, CompletableFuture<T>> op, boolean retry) {

@@ -228,6 +228,11 @@ public final class NodeConfig {
         return text(Settings.LOG_FORMAT);
     }
 
+    /** The OTLP/HTTP collector spans are exported to; empty: tracing is off. */
+    public Optional<String> otelEndpoint() {
+        return text(Settings.OTEL_ENDPOINT);
+    }
+
     public boolean jit() {
         return flag(Settings.JIT);
     }

@@ -20,6 +20,8 @@ public enum SettingType {
     NODE_ID("[A-Za-z0-9._-]{1,128}"),
     /** {@code scheme://bucket[/prefix]}. */
     BUCKET_URL("a bucket URL (file:///path, s3://bucket[/prefix], gs://bucket[/prefix])"),
+    /** An absolute {@code http://} or {@code https://} URL with a host, no query or fragment. */
+    HTTP_URL("an http:// or https:// URL with a host (no query or fragment)"),
     /** Any non-empty text. */
     TEXT("non-empty text"),
     /** {@code json} or {@code text}. */
@@ -82,6 +84,20 @@ public enum SettingType {
                     BucketUrl.parse(t);
                 } catch (IllegalArgumentException e) {
                     throw new IllegalArgumentException("must be " + expected + " (" + e.getMessage() + ")");
+                }
+                yield t;
+            }
+            case HTTP_URL -> {
+                java.net.URI u;
+                try {
+                    u = new java.net.URI(t);
+                } catch (java.net.URISyntaxException e) {
+                    throw bad();
+                }
+                String scheme = u.getScheme() == null ? "" : u.getScheme().toLowerCase(Locale.ROOT);
+                if (!(scheme.equals("http") || scheme.equals("https")) || u.getHost() == null || u.getRawQuery() != null
+                        || u.getRawFragment() != null) {
+                    throw bad();
                 }
                 yield t;
             }

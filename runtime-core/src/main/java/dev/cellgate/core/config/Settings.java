@@ -71,6 +71,8 @@ public final class Settings {
             "memory bound of this node's Cache API store (caches.default, caches.open) in MB; 0 stores nothing");
     public static final Setting CF_HEADERS = Setting.of("CELLD_CF_HEADERS", TEXT, null,
             "request.cf fields read from a TRUSTED load balancer's headers: field=header,... or 'cloudflare' (unset: none are read)");
+    public static final Setting OTEL_ENDPOINT = Setting.of("CELLD_OTEL_ENDPOINT", HTTP_URL, null,
+            "OpenTelemetry collector (OTLP over HTTP/protobuf) base URL, e.g. http://collector:4318: spans go to <url>/v1/traces; unset: no tracing");
     public static final Setting ESBUILD = Setting.computed("CELLD_ESBUILD", TEXT, "esbuild on PATH", "esbuild binary used by deploy-tool push DIR (not read by nodes)");
 
     /** Prefix of environment variables overriding a Worker {@code vars} entry. */
@@ -80,7 +82,7 @@ public final class Settings {
             BUCKET, S3_ENDPOINT, AWS_REGION, ADDR, INTERNAL_ADDR, ADVERTISE, NODE, WATCH, TTL_MS, CLOCK_SKEW_MS, RELEASES,
             SHUTDOWN_DRAIN_MS, WAKER_TICK_MS, DEPLOY_POLL_MS, MAX_RESIDENT_CELLS, RESIDENT_LOW_WATER, MAX_RSS_MB, ACTIVATIONS,
             ACTIVATION_DEADLINE_MS, OUTPUT_GATE, STORAGE_PROBE, HANDOFF_WARM_MS, FENCE_EXIT,
-            PLUGINS_DIR, IDLE_EVICT_MS, MAX_REQUEST_BODY_BYTES, CPU_MS, JS_THREADS, STOP_GRACE_MS, LOG_FORMAT, JIT, FILE_FSYNC, GCS_ENDPOINT, CACHE_MB, CF_HEADERS, ESBUILD,
+            PLUGINS_DIR, IDLE_EVICT_MS, MAX_REQUEST_BODY_BYTES, CPU_MS, JS_THREADS, STOP_GRACE_MS, LOG_FORMAT, JIT, FILE_FSYNC, GCS_ENDPOINT, CACHE_MB, CF_HEADERS, OTEL_ENDPOINT, ESBUILD,
             OPERATOR_TOKEN, EGRESS_ALLOW, EGRESS_DENY);
 
     private static final Map<String, Setting> BY_ENV = new LinkedHashMap<>();

@@ -100,6 +100,10 @@ class ConfigLoaderTest {
         "CELLD_LOG_FORMAT|xml",
         "CELLD_ACTIVATION_DEADLINE_MS|0",
         "CELLD_ACTIVATION_DEADLINE_MS|30s",
+        "CELLD_OTEL_ENDPOINT|collector:4318",
+        "CELLD_OTEL_ENDPOINT|grpc://collector:4317",
+        "CELLD_OTEL_ENDPOINT|http:///v1/traces",
+        "CELLD_OTEL_ENDPOINT|http://collector:4318?x=1",
     })
     void invalidEnvironmentValuesNameTheVariableAndTheValue(String name, String value) {
         assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(name, value)))
@@ -175,6 +179,13 @@ class ConfigLoaderTest {
         }
         assertThat(ConfigLoader.load(null, Map.of("CELLD_OPERATOR_TOKEN", "0123456789abcdef")).operatorToken()).hasValue("0123456789abcdef");
         assertThat(NodeConfig.defaults().operatorToken()).isEmpty();
+    }
+
+    @Test
+    void theOtelEndpointIsOptionalAndKeptAsGiven() {
+        assertThat(ConfigLoader.load(null, Map.of()).otelEndpoint()).isEmpty();
+        assertThat(ConfigLoader.load(null, Map.of("CELLD_OTEL_ENDPOINT", "https://otel.internal:4318/")).otelEndpoint())
+                .hasValue("https://otel.internal:4318/");
     }
 
     @Test
