@@ -38,8 +38,10 @@
       if (typeof value === 'number') return value;
       if (typeof value !== 'string') return NaN;
       if (value.trim() !== '' && !Number.isNaN(Number(value))) return Number(value);
-      const m = /^\s*(\d+(?:\.\d+)?)\s+([a-z]+?)s?\s*$/.exec(value);
-      return m === null || UNITS[m[2]] === undefined ? NaN : Number(m[1]) * UNITS[m[2]];
+      const m = /^\s*(\d+(?:\.\d+)?)\s+([a-z]+)\s*$/.exec(value);
+      if (m === null) return NaN;
+      const unit = UNITS[m[2]] !== undefined ? m[2] : m[2].endsWith('s') ? m[2].slice(0, -1) : m[2];
+      return UNITS[unit] === undefined ? NaN : Number(m[1]) * UNITS[unit];
     },
     /**
      * A step's configuration over the defaults, or null when it is not of the documented form:

@@ -17,16 +17,16 @@ import java.util.concurrent.CompletionStage;
  */
 public final class WorkflowProvider implements BindingProvider {
     /**
-     * The test-only switch of the broken variant {@code WorkflowFleetIT} must catch: step results kept
+     * The test-only switch (a JVM system property, so that no node setting exists for it) of the broken variant {@code WorkflowFleetIT} must catch: step results kept
      * in memory and written only when the run suspends or ends, so a crash mid-run re-runs steps that
      * had completed. Never set it in production.
      */
-    public static final String BROKEN_MEMO_ENV = "CELLD_TEST_WORKFLOW_MEMO_DEFERRED";
+    public static final String BROKEN_MEMO_PROPERTY = "cellgate.test.workflowMemoDeferred";
 
     private final boolean memoDeferred;
 
     public WorkflowProvider() {
-        this("1".equals(System.getenv(BROKEN_MEMO_ENV)));
+        this(Boolean.getBoolean(BROKEN_MEMO_PROPERTY));
     }
 
     public WorkflowProvider(boolean memoDeferred) {
@@ -83,7 +83,7 @@ public final class WorkflowProvider implements BindingProvider {
             return done;
         }
 
-        /** True only under the test-only broken variant ({@link #BROKEN_MEMO_ENV}). */
+        /** True only under the test-only broken variant ({@link #BROKEN_MEMO_PROPERTY}). */
         @BindingMethod
         public boolean memoDeferred() {
             return memoDeferred;
