@@ -142,6 +142,25 @@ const SCENARIOS = {
     }
     return out;
   },
+  async 'long-sleep'(event, step) {
+    await step.sleep('long', '1 minute');
+  },
+  async 'with-rollback'(event, step) {
+    try {
+      await step.do('undoable', async () => 1, { rollback: async () => {} });
+    } catch (e) {
+      return e.message;
+    }
+    return 'accepted';
+  },
+  async 'bad-duration'(event, step) {
+    try {
+      await step.sleep('when', 'soon');
+    } catch (e) {
+      return { threw: e.constructor.name, message: e.message };
+    }
+    return 'slept';
+  },
   async 'bad-config-uncaught'(event, step) {
     await step.do('cfg', { retries: { limit: 1 } }, async () => 1);
   },
@@ -262,6 +281,25 @@ const CASES = {
     await i.restart();
     return settle(i, ['complete', 'errored', 'terminated']);
   },
+  // differs: Cloudflare documents that create() throws for an id that exists; miniflare 4.20260730 accepts it silently.
+  'duplicate-id': async (env) => {
+    await env.FLOW.create({ id: 'dup-1', params: { scenario: 'steps' } });
+    return outcome(() => env.FLOW.create({ id: 'dup-1', params: { scenario: 'steps' } }));
+  },
+  // differs: Cloudflare reports a sleeping instance as waiting; miniflare keeps it running.
+  'status-while-sleeping': async (env) => {
+    const i = await env.FLOW.create({ id: 'ws-1', params: { scenario: 'long-sleep' } });
+    await sleep(500);
+    const s = (await i.status()).status;
+    await i.terminate();
+    return s;
+  },
+  // differs: the object form of createBatch ({count} / {instances}) is refused by name.
+  'create-batch-object-form': (env) => env.FLOW.createBatch({ count: 2, params: { scenario: 'steps' } }),
+  // differs: step rollbacks are refused by name.
+  'step-rollback': (env) => once(env, 'rb-1', 'with-rollback'),
+  // differs: a duration that is neither milliseconds nor "<n> <unit>" is refused (miniflare sleeps for NaN ms).
+  'bad-duration': (env) => once(env, 'bd-1', 'bad-duration'),
   'unknown-instance-calls': async (env) => {
     const i = await env.FLOW.create({ id: 'u-1', params: { scenario: 'steps' } });
     await settle(i);

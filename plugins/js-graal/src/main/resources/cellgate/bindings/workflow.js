@@ -562,11 +562,19 @@
     }
     async pause() { await this.#call('pause'); }
     async resume() { await this.#call('resume'); }
-    async terminate() {
+    async terminate(options) {
+      if (options !== undefined && options !== null && options.rollback !== undefined) {
+        throw new TypeError('terminate({rollback}) is not supported by cellgate: step rollbacks are not implemented (docs/workflows.md)');
+      }
       const a = await this.#call('terminate');
       if (a.finite) throw engineError('WorkflowError', '(instance.cannot_terminate) Cannot terminate instance since its on a finite state');
     }
-    async restart() { await this.#call('restart'); }
+    async restart(options) {
+      if (options !== undefined && options !== null && options.from !== undefined) {
+        throw new TypeError('restart({from}) is not supported by cellgate: an instance restarts from its first step (docs/workflows.md)');
+      }
+      await this.#call('restart');
+    }
     async sendEvent(event) {
       if (event === null || typeof event !== 'object' || typeof event.type !== 'string') {
         throw new TypeError('sendEvent() takes {type: string, payload?}');

@@ -120,6 +120,7 @@ final class WorkflowCrash {
                 assertThat(ownerOf(b, id)).as("the survivor owns the instance now").isEqualTo(survivor.name());
                 HttpResponse<String> counts = survivor.get(survivor.publicUrl("/counts"));
                 assertThat(counts.statusCode()).as(counts.body()).isEqualTo(200);
+                System.out.println("workflow IT: side effects per step " + counts.body());
                 return new JsonObject(counts.body());
             }
         }
