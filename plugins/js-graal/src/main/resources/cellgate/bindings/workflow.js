@@ -152,7 +152,9 @@
   const AT = 'wf.t.'; // + step key: a sleep's wake time, a wait's deadline, a retry's next attempt (ms)
   const EVENT = 'wf.ev.'; // + 16-digit sequence: {type, payload, timestampMs}, oldest first
   const EVENT_SEQ = 'wf.evseq';
-  const NEVER = new Promise(() => {});
+  // What a suspended call returns: a promise that never settles. A fresh one each time, so that
+  // nothing keeps an abandoned run's frames alive once its cell forgets it.
+  const never = () => new Promise(() => {});
 
   /** One execution of run() (a wake): its call counters, whether it still counts, its suspension. */
   class Run {
@@ -197,7 +199,7 @@
     suspend(at) {
       this.suspendAt = this.suspendAt === null ? at : Math.min(this.suspendAt, at);
       this.maybeEnd();
-      return NEVER;
+      return never();
     }
     maybeEnd() {
       if (this.suspendAt !== null && this.stepsRunning === 0) this.end({ suspended: true });
@@ -259,7 +261,7 @@
           if (done.e !== undefined) throw errorFrom(done.e);
           return done.v;
         }
-        if (!run.checkpoint()) return NEVER;
+        if (!run.checkpoint()) return never();
         const retryAt = kv.get(AT + key);
         if (retryAt !== undefined && retryAt > Date.now()) return run.suspend(retryAt);
         const attempt = (kv.get(ATTEMPTS + key) || 0) + 1;
@@ -276,7 +278,7 @@
         }
         if (!run.current()) {
           run.end({ abandoned: true });
-          return NEVER;
+          return never();
         }
         if (outcome.ok) {
           let stored;
@@ -339,7 +341,7 @@
       const kv = run.cell.kv;
       const key = RULES.stepKey('sleep', name, run.count('sleep', name));
       if (run.memo(key) !== undefined) return undefined;
-      if (!run.checkpoint()) return NEVER;
+      if (!run.checkpoint()) return never();
       let wake = kv.get(AT + key);
       if (wake === undefined) {
         wake = Date.now() + ms;
@@ -365,7 +367,7 @@
         if (done.e !== undefined) throw errorFrom(done.e);
         return eventOut(done.v);
       }
-      if (!run.checkpoint()) return NEVER;
+      if (!run.checkpoint()) return never();
       let deadline = kv.get(AT + key);
       if (deadline === undefined) {
         deadline = Date.now() + timeoutMs;
@@ -409,6 +411,7 @@
       this.kv = ctx.storage.kv;
       this.host = internal.workflowHost;
       this.run = null; // the run in progress on this node, if any
+      this.eventDuringRun = false; // an event came while a run was in progress: wake again when it suspends
     }
 
     /** create(): a new instance, queued, with its first wake due now; {exists} when the id is taken. */
@@ -488,6 +491,7 @@
       const seq = (this.kv.get(EVENT_SEQ) || 0) + 1;
       this.kv.put(EVENT_SEQ, seq);
       this.kv.put(EVENT + String(seq).padStart(16, '0'), { type, payload, timestampMs: Date.now() });
+      if (this.run !== null) this.eventDuringRun = true;
       if (RULES.runnable(status)) await this.ctx.storage.setAlarm(Date.now());
       return {};
     }
@@ -498,6 +502,7 @@
       if (meta === undefined || !RULES.runnable(this.kv.get(STATUS)) || this.run !== null) return;
       const run = new Run(this, meta.generation);
       this.run = run;
+      this.eventDuringRun = false;
       this.kv.put(STATUS, 'running');
       let outcome;
       try {
@@ -520,7 +525,8 @@
         const next = RULES.afterSuspend(this.kv.get(STATUS), run.suspendAt, run.suspendAt === Infinity);
         this.kv.put(STATUS, next.status);
         if (next.status === 'paused') await this.paused();
-        else await this.ctx.storage.setAlarm(next.alarmAt);
+        // An event that came while the run was suspending may be what a wait needs: look again at once.
+        else await this.ctx.storage.setAlarm(this.eventDuringRun ? Date.now() : next.alarmAt);
         return;
       }
       if (outcome.done) {
