@@ -161,6 +161,16 @@ const SCENARIOS = {
     }
     return 'slept';
   },
+  async 'not-serialisable'(event, step) {
+    await step.do('fn', { retries: { limit: 1, delay: 0 } }, async () => ({ f: () => 1 }));
+    return 'stored';
+  },
+  async 'throws-string'(event, step) {
+    await step.do('str', { retries: { limit: 1, delay: 0 } }, async () => { throw 'plain string'; });
+  },
+  async 'run-throws-string'() {
+    throw 'from run';
+  },
   async 'bad-config-uncaught'(event, step) {
     await step.do('cfg', { retries: { limit: 1 } }, async () => 1);
   },
@@ -281,6 +291,9 @@ const CASES = {
     await i.restart();
     return settle(i, ['complete', 'errored', 'terminated']);
   },
+  'not-serialisable': (env) => once(env, 'ns-1', 'not-serialisable'),
+  'throws-string': (env) => once(env, 'ts-1', 'throws-string'),
+  'run-throws-string': (env) => once(env, 'ts-2', 'run-throws-string'),
   // differs: Cloudflare documents that create() throws for an id that exists; miniflare 4.20260730 accepts it silently.
   'duplicate-id': async (env) => {
     await env.FLOW.create({ id: 'dup-1', params: { scenario: 'steps' } });

@@ -130,7 +130,7 @@
   const fatal = (message) => engineError('WorkflowFatalError', message);
   const timedOut = (ms) => engineError('WorkflowTimeoutError', `Execution timed out after ${ms}ms`);
   function acrossRpc(e) {
-    if (!(e instanceof Error)) return e;
+    if (!(e instanceof Error)) return new Error(String(e)); // a thrown string arrives as an Error of that message
     if (BUILTIN_ERRORS[e.name] === Object.getPrototypeOf(e).constructor) return e;
     return new Error(e.name + ': ' + e.message);
   }
@@ -285,7 +285,10 @@
           try {
             stored = structuredClone(outcome.value);
           } catch (e) {
-            throw fatal(`Value returned from step "${name}" is not serialisable`);
+            // As on Cloudflare, the instance fails at once: run() does not get to catch it.
+            run.end({ fatal: { name: 'WorkflowFatalError',
+              message: `The execution of the Workflow instance was terminated, as the step "${name}" returned a value which is not serialisable` } });
+            return never();
           }
           await run.remember(key, { v: stored });
           run.maybeEnd();
@@ -534,6 +537,11 @@
         try { value = structuredClone(value); } catch (e) { value = String(value); }
         this.kv.put(OUTPUT, { v: value });
         this.kv.put(STATUS, 'complete');
+        return;
+      }
+      if (outcome.fatal) {
+        this.kv.put(ERROR, outcome.fatal);
+        this.kv.put(STATUS, 'errored');
         return;
       }
       const e = outcome.failed;
