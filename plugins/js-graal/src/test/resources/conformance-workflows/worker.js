@@ -161,6 +161,11 @@ const SCENARIOS = {
     }
     return 'slept';
   },
+  async 'slow-then-more'(event, step) {
+    const slow = await step.do('slow', async () => { await sleep(800); return 'slow done'; });
+    const after = await step.do('after', async () => 'after done');
+    return [slow, after];
+  },
   async 'not-serialisable'(event, step) {
     await step.do('fn', { retries: { limit: 1, delay: 0 } }, async () => ({ f: () => 1 }));
     return 'stored';
@@ -289,6 +294,32 @@ const CASES = {
     const i = await env.FLOW.create({ id: 'rs-2', params: { scenario: 'run-throws' } });
     await settle(i);
     await i.restart();
+    return settle(i, ['complete', 'errored', 'terminated']);
+  },
+  'pause-during-step': async (env) => {
+    const i = await env.FLOW.create({ id: 'pd-1', params: { scenario: 'slow-then-more' } });
+    await sleep(300);
+    await i.pause();
+    const during = (await i.status()).status;
+    const paused = await settle(i, ['paused', 'complete', 'errored']);
+    await i.resume();
+    return [during, paused.status, await settle(i, ['complete', 'errored', 'terminated'])];
+  },
+  'terminate-during-step': async (env) => {
+    const i = await env.FLOW.create({ id: 'td-1', params: { scenario: 'slow-then-more' } });
+    await sleep(300);
+    await i.terminate();
+    const right = (await i.status()).status;
+    await sleep(1200);
+    const s = await i.status();
+    return [right, { status: s.status, output: s.output, error: s.error }];
+  },
+  'restart-while-waiting': async (env) => {
+    const i = await env.FLOW.create({ id: 'rw-1', params: { scenario: 'wait-for-event' } });
+    await sleep(200);
+    await i.restart();
+    await sleep(200);
+    await i.sendEvent({ type: 'approved', payload: 'after restart' });
     return settle(i, ['complete', 'errored', 'terminated']);
   },
   'not-serialisable': (env) => once(env, 'ns-1', 'not-serialisable'),

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.TestFactory;
  */
 class WorkflowConformanceTest {
     static final Path FIXTURE = Path.of("src/test/resources/conformance-workflows");
-    static final int MIN_CASES = 48;
+    static final int MIN_CASES = 51;
 
     private static TestEngine engine;
 
