@@ -29,6 +29,16 @@ class WorkflowsKeyTest {
     }
 
     @Test
+    void inANamedEnvironmentScriptNameIsThatEnvironmentsWorker() {
+        String config = "{\"name\":\"shop\",\"env\":{\"staging\":{\"workflows\":[{\"name\":\"w\",\"binding\":\"W\",\"class_name\":\"C\","
+                + "\"script_name\":\"%s\"}]}}}";
+        assertThat(WranglerConfig.parse(new JsonObject(config.formatted("shop-staging")), "wrangler.json", "staging").bindings())
+                .containsExactly(new WorkflowBinding("W", "w", "C"));
+        assertThatThrownBy(() -> WranglerConfig.parse(new JsonObject(config.formatted("shop")), "wrangler.json", "staging"))
+                .hasMessageContaining("script_name \"shop\" names another Worker");
+    }
+
+    @Test
     void unknownFieldsAndMissingOnesAreRefused() {
         assertThatThrownBy(() -> parse("{\"name\":\"shop\",\"workflows\":[{\"name\":\"w\",\"binding\":\"W\",\"class_name\":\"C\",\"limits\":{\"steps\":5}}]}"))
                 .hasMessageContaining("workflows key \"limits\" is not supported by cellgate");
