@@ -243,7 +243,8 @@
         throw fatal(`Step "${name}": rollback options are not supported by cellgate (docs/workflows.md)`);
       }
       if (++run.steps > RULES.STEP_LIMIT) {
-        throw fatal(`The limit of ${RULES.STEP_LIMIT} steps has been reached. This limit can be changed in your worker configuration.`);
+        // Cloudflare's text adds that the limit can be configured; cellgate's is fixed (workflows[].limits is refused).
+        throw fatal(`The limit of ${RULES.STEP_LIMIT} steps has been reached.`);
       }
       if (!RULES.validStepName(name)) {
         throw fatal(`Step name "${name}" exceeds max length (${RULES.MAX_STEP_NAME_LENGTH} chars) or invalid characters found`);
@@ -509,10 +510,11 @@
       this.kv.put(STATUS, 'running');
       let outcome;
       try {
-        const Cls = internal.bundleExport(meta.className);
-        if (typeof Cls !== 'function') throw new Error(`The Worker exports no class ${meta.className} (workflow ${meta.workflowName})`);
+        const className = (internal.workflowClasses && internal.workflowClasses[meta.workflowName]) || meta.className;
+        const Cls = internal.bundleExport(className);
+        if (typeof Cls !== 'function') throw new Error(`The Worker exports no class ${className} (workflow ${meta.workflowName})`);
         const target = new Cls(this.ctx, this.env);
-        if (typeof target.run !== 'function') throw new Error(`${meta.className} has no run(event, step) method`);
+        if (typeof target.run !== 'function') throw new Error(`${className} has no run(event, step) method`);
         const event = { payload: meta.params, timestamp: new Date(meta.createdMs), instanceId: meta.id, workflowName: meta.workflowName };
         const step = new WorkflowStep(CREATE, run);
         Promise.resolve(target.run(event, step)).then((v) => run.end({ done: true, value: v }), (e) => run.end({ failed: e }));
@@ -630,6 +632,10 @@
 
   return (target, settings) => {
     internal.workflowHost = target;
+    // The class each Workflow of this deployment runs (WorkflowTargets: one per Workflow): an
+    // instance created under an older deployment wakes with the current one's class.
+    if (internal.workflowClasses === undefined) internal.workflowClasses = Object.create(null);
+    internal.workflowClasses[settings.workflow_name] = settings.class_name;
     const colonOf = (scope) => scope.indexOf(':');
     const binding = {
       workflowName: settings.workflow_name,
