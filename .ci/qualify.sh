@@ -18,6 +18,7 @@
 #   RollingRestartBehindProxyScenario  a rolling restart behind an L4 proxy (nginx stream)
 #   ChatRollingRestartScenario         a rolling restart of examples/chat with its WebSocket clients
 #   CronTriggersScenario               a * * * * * trigger on 3 nodes runs once per minute for 3 minutes
+#   WorkflowBrokenMemoScenario         WorkflowFleetIT's crash with its broken variant (step results not durable): caught
 #   and, before them, the OCI image: gateway/packaging/oci/build-image.sh + smoke-test.sh
 #
 # Every scenario checks zero lost acknowledged writes and zero double owners (from the nodes'
@@ -49,7 +50,7 @@ SECONDS_PER=${QUALIFY_SECONDS:-60}
 CYCLES=${QUALIFY_CYCLES:-2}
 ROUNDS=${QUALIFY_ROUNDS:-1}
 TTL_MS=${QUALIFY_TTL_MS:-20000}
-MATRIX=FaultProxyIT,AmbiguousOutcomesScenario,Throttle429Scenario,SigkillWipeScenario,FenceScenarios,BucketStallScenario,RollingRestartScenario,RollingRestartBehindProxyScenario,ChatRollingRestartScenario,CronTriggersScenario
+MATRIX=FaultProxyIT,AmbiguousOutcomesScenario,Throttle429Scenario,SigkillWipeScenario,FenceScenarios,BucketStallScenario,RollingRestartScenario,RollingRestartBehindProxyScenario,ChatRollingRestartScenario,CronTriggersScenario,WorkflowBrokenMemoScenario
 TESTS=${QUALIFY_ONLY:-$MATRIX}
 OUT=${QUALIFY_OUT:-$REPO/docs}
 WORK=$REPO/.ci/work/qualify

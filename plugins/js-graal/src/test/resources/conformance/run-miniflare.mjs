@@ -43,6 +43,8 @@ const mf = new Miniflare({
   r2Buckets: spec.r2Buckets || {},
   // "d1Databases": { BINDING: database id } (Differential.envBindings gives cellgate database_id)
   d1Databases: spec.d1Databases || {},
+  // "workflows": { BINDING: { name, className } } (Differential.envBindings gives cellgate workflow_name, class_name)
+  workflows: spec.workflows || {},
   // "services": { BINDING: { entrypoint?, props? } }: service bindings to this very Worker (Differential.envBindings)
   serviceBindings: Object.fromEntries(Object.entries(spec.services || {})
     .map(([binding, s]) => [binding, { name: Symbol.for('miniflare.kCurrentWorker'), ...s }])),

@@ -45,3 +45,12 @@ internal.RpcPromise = RpcPromise;
 internal.RpcProperty = RpcProperty;
 
 export const env = internal.env;
+
+// A Workflow's class (docs/workflows.md): constructed with (ctx, env) by the instance's cell
+// (bindings/workflow.js), which calls its run(event, step).
+export class WorkflowEntrypoint {
+  constructor(ctx, env) {
+    this.ctx = ctx;
+    this.env = env;
+  }
+}

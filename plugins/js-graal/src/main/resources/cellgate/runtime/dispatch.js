@@ -84,6 +84,8 @@
     delete globalThis[Symbol.for('cellgate.internal')];
     exports = namespace;
   };
+  // A Workflow instance's cell (bindings/workflow.js) constructs the Worker's own WorkflowEntrypoint class.
+  internal.bundleExport = (name) => exports[name];
   internal.exportedClassNames = () => {
     const own = Object.keys(exports).filter((k) => k !== 'default' && typeof exports[k] === 'function');
     const clash = own.find((k) => internal.builtinClasses[k] !== undefined);

@@ -192,6 +192,7 @@ public record WranglerConfig(String name, String main, String compatibilityDate,
         List<Binding> bindings = problems.attempt(() -> {
             List<Binding> all = new ArrayList<>(storageBindings(o, where));
             all.addAll(ServicesKey.parse(o.getValue("services"), where, problems));
+            all.addAll(WorkflowsKey.parse(o.getValue("workflows"), where, name));
             return all;
         });
         AssetsKey assets = problems.attempt(() -> o.containsKey("assets") ? AssetsKey.parse(o.getValue("assets"), where) : null);

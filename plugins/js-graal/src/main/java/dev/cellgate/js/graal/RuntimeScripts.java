@@ -38,7 +38,7 @@ public final class RuntimeScripts {
 
 
     /** Built-in ES modules (see {@code BuiltinModules}). */
-    static final List<String> MODULES = List.of("cloudflare-workers.js", "bundle-modules.js");
+    static final List<String> MODULES = List.of("cloudflare-workers.js", "cloudflare-workflows.js", "bundle-modules.js");
 
     /**
      * The node: modules (nodejs_compat, {@code BuiltinModules}): the registry the facades import,

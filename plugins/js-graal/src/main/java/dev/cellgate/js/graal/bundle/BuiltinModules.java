@@ -12,7 +12,8 @@ import java.util.Map;
  */
 final class BuiltinModules {
     /** specifier → resource under {@code /cellgate/modules/} on the class path. */
-    static final Map<String, String> RESOURCES = Map.of("cloudflare:workers", "cloudflare-workers.js");
+    static final Map<String, String> RESOURCES = Map.of("cloudflare:workers", "cloudflare-workers.js",
+            "cloudflare:workflows", "cloudflare-workflows.js");
     static final String NODE_ABSENT = BundleFileSystem.BUILTIN_ROOT + "node-absent/";
     static final String NODE_UNIMPLEMENTED = BundleFileSystem.BUILTIN_ROOT + "node-unimplemented/";
     /**

@@ -123,6 +123,7 @@ public final class GraalLoadedScript implements LoadedScript {
                 }
             }
             ServiceTargets.check(bundle, () -> probe.runtime().internal().getMember("exportKinds").execute().asString());
+            WorkflowTargets.check(bundle, exported);
         } catch (ScriptLoadException | RuntimeException e) {
             probe.instance().close();
             throw e;

@@ -263,6 +263,9 @@ public final class Differential {
                 "r2_bucket", new JsonObject().put("bucket_name", e.getValue()))));
         spec.getJsonObject("d1Databases", new JsonObject()).forEach(e -> out.add(new dev.cellgate.core.spi.js.EnvBinding(e.getKey(),
                 "d1", new JsonObject().put("database_id", e.getValue()))));
+        spec.getJsonObject("workflows", new JsonObject()).forEach(e -> out.add(new dev.cellgate.core.spi.js.EnvBinding(e.getKey(),
+                "workflow", new JsonObject().put("workflow_name", ((JsonObject) e.getValue()).getString("name"))
+                        .put("class_name", ((JsonObject) e.getValue()).getString("className")))));
         return out;
     }
 
