@@ -43,6 +43,9 @@ const mf = new Miniflare({
   r2Buckets: spec.r2Buckets || {},
   // "d1Databases": { BINDING: database id } (Differential.envBindings gives cellgate database_id)
   d1Databases: spec.d1Databases || {},
+  // "queueProducers": { BINDING: { queueName, deliveryDelay? } } / "queueConsumers": { queue: { maxBatchSize, … } }, as miniflare takes them
+  queueProducers: spec.queueProducers || {},
+  queueConsumers: spec.queueConsumers || {},
   // "services": { BINDING: { entrypoint?, props? } }: service bindings to this very Worker (Differential.envBindings)
   serviceBindings: Object.fromEntries(Object.entries(spec.services || {})
     .map(([binding, s]) => [binding, { name: Symbol.for('miniflare.kCurrentWorker'), ...s }])),

@@ -263,6 +263,7 @@ public final class Differential {
                 "r2_bucket", new JsonObject().put("bucket_name", e.getValue()))));
         spec.getJsonObject("d1Databases", new JsonObject()).forEach(e -> out.add(new dev.cellgate.core.spi.js.EnvBinding(e.getKey(),
                 "d1", new JsonObject().put("database_id", e.getValue()))));
+        out.addAll(QueueBindings.of(spec));
         return out;
     }
 
