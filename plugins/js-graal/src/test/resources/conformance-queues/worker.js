@@ -83,6 +83,8 @@ const SEND = {
   'q-batches': (Q) => Q.sendBatch([1, 2, 3, 4, 5].map((body) => ({ body }))),
   'q-ack-throw': (Q) => Q.sendBatch([{ body: 'kept' }, { body: 'other' }]),
   'q-waituntil': (Q) => Q.send('w'),
+  // a full batch of the largest size, due at once
+  'q-full': (Q) => Q.sendBatch(Array.from({ length: 100 }, (_, i) => ({ body: i }))),
 };
 
 // Queues whose deliveries come after a delay (of the send or of a retry): whether each did is compared.

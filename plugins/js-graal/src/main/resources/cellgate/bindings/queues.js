@@ -171,11 +171,13 @@
       return { metadata: { metrics: { backlogCount: before.backlogCount, backlogBytes: before.backlogBytes } } };
     }
 
-    /** The backlog a batch's metadata reports: the ready messages not in it; the oldest one's time only when there is one. */
-    backlogBesides(rows, now) {
-      const marks = rows.map(() => '?').join(',');
-      const b = this.sql.exec(`SELECT count(*) AS n, coalesce(sum(size), 0) AS bytes, min(sent_ms) AS oldest FROM queue_messages
-        WHERE ready_ms <= ? AND seq NOT IN (${marks})`, now, ...rows.map((r) => r.seq)).one();
+    /**
+     * The backlog a batch's metadata reports: the ready messages after the batch's `count` (the batch is
+     * the first of them in delivery order); the oldest one's time only when there is one.
+     */
+    backlogAfter(count, now) {
+      const b = this.sql.exec('SELECT count(*) AS n, coalesce(sum(size), 0) AS bytes, min(sent_ms) AS oldest FROM (SELECT size, sent_ms '
+        + 'FROM queue_messages WHERE ready_ms <= ? ORDER BY ready_ms, seq LIMIT -1 OFFSET ?)', now, count).one();
       const metrics = { backlogCount: b.n, backlogBytes: b.bytes };
       if (b.oldest !== null) metrics.oldestMessageTimestamp = new Date(b.oldest);
       return metrics;
@@ -221,6 +223,7 @@
       const sql = this.sql;
       const rows = sql.exec('SELECT seq, id, sent_ms, attempts, content_type, body FROM queue_messages WHERE ready_ms <= ? '
         + 'ORDER BY ready_ms, seq LIMIT ?', now, count).toArray();
+      const metadata = { metrics: this.backlogAfter(rows.length, now) };
       // The delivery counts before the handler runs: a crash in the handler still counted the attempt.
       for (const r of rows) sql.exec('UPDATE queue_messages SET attempts = attempts + 1 WHERE seq = ?', r.seq);
       if (queues.broken() === 'delete-before-handler') {
@@ -230,7 +233,7 @@
       const messages = rows.map((r, i) => new Message(CREATE, {
         attempts: r.attempts + 1, body: decode(r.content_type, r.body), timestamp: new Date(r.sent_ms), id: r.id,
       }, state, i));
-      const batch = new MessageBatch(CREATE, name, messages, { metrics: this.backlogBesides(rows, now) }, state);
+      const batch = new MessageBatch(CREATE, name, messages, metadata, state);
       let threw = false;
       try {
         await runHandler(batch);
