@@ -1,7 +1,7 @@
 // The same Worker on miniflare (workerd): node miniflare.mjs <miniflare index.js url> <worker dir> <n> <batch> <rounds>
 // After one warm-up round, prints one line per round: produce_ms end_to_end_ms msgs_per_s (end to end: from the first send to the last count).
-const [, , mfUrl, dir, n, batch, rounds] = process.argv;
 import { readFileSync } from 'node:fs';
+const [, , mfUrl, dir, n, batch, rounds] = process.argv;
 const { Miniflare } = await import(mfUrl);
 const mf = new Miniflare({
   modules: [{ type: 'ESModule', path: 'index.js', contents: readFileSync(dir + '/src/index.js', 'utf8') }],

@@ -83,12 +83,14 @@ const SEND = {
   'q-batches': (Q) => Q.sendBatch([1, 2, 3, 4, 5].map((body) => ({ body }))),
   'q-ack-throw': (Q) => Q.sendBatch([{ body: 'kept' }, { body: 'other' }]),
   'q-waituntil': (Q) => Q.send('w'),
+  // the producer binding's delivery_delay (1 s) applies to a send without delaySeconds
+  'q-pdelay': (Q) => Q.send('pd'),
   // a full batch of the largest size, due at once
   'q-full': (Q) => Q.sendBatch(Array.from({ length: 100 }, (_, i) => ({ body: i }))),
 };
 
 // Queues whose deliveries come after a delay (of the send or of a retry): whether each did is compared.
-const DELAYED = ['q-delay', 'q-retryall', 'q-msg-delay'];
+const DELAYED = ['q-delay', 'q-retryall', 'q-msg-delay', 'q-pdelay'];
 const big = (n) => 'x'.repeat(n);
 const PRODUCER = {
   'send-result': (Q) => Q.send('ok'),
@@ -135,6 +137,8 @@ const PRODUCER = {
   'batch-bytes-between-limits': (Q) => Q.sendBatch([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].map(() => ({ body: big(20000), contentType: 'text' }))),
   'batch-delay-too-long': (Q) => Q.sendBatch([{ body: 1 }], { delaySeconds: 86401 }),
   'batch-message-delay-too-long': (Q) => Q.sendBatch([{ body: 1, delaySeconds: 86401 }]),
+  // a queue nothing was sent to (the sink's backlog depends on how fast each side delivers)
+  'metrics-shape': (Q, env) => env.Q_EMPTY.metrics(),
   'queue-shape': (Q) => ({ keys: Object.keys(Q), proto: Object.getOwnPropertyNames(Object.getPrototypeOf(Q)).sort(), str: String(Q) }),
 };
 
@@ -142,7 +146,7 @@ export default {
   async fetch(request, env) {
     const url = new URL(request.url);
     const name = url.pathname.slice('/case/'.length);
-    if (PRODUCER[name]) return Response.json(await outcome(() => PRODUCER[name](env.SINK)));
+    if (PRODUCER[name]) return Response.json(await outcome(() => PRODUCER[name](env.SINK, env)));
     if (name.startsWith('send-q-')) {
       const queue = name.slice('send-'.length);
       return Response.json(await outcome(async () => { await SEND[queue](env[queue.replaceAll('-', '_').toUpperCase()]); }));

@@ -105,7 +105,7 @@
       return t.stub.enqueue(t.queue, out);
     }
 
-    /** The queue's backlog: {backlogCount, backlogBytes, oldestMessageTimestamp}. */
+    /** The queue's backlog: {backlogCount, backlogBytes, oldestMessageTimestamp (a Date, when there is a backlog)}. */
     async metrics() {
       const t = this[kTarget];
       return t.stub.metrics();

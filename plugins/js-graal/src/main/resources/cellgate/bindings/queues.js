@@ -183,8 +183,12 @@
       return metrics;
     }
 
+    /** metrics(): as a batch's metadata reports it, the oldest message's time (a Date) only when there is one (as workerd answers). */
     metrics() {
-      return this.backlog(Date.now());
+      const b = this.backlog(Date.now());
+      const metrics = { backlogCount: b.backlogCount, backlogBytes: b.backlogBytes };
+      if (b.backlogCount > 0) metrics.oldestMessageTimestamp = new Date(b.oldestMessageTimestamp);
+      return metrics;
     }
 
     /** Sets the alarm for the next batch (logic/QueueDelivery.next); a queue without a consumer here keeps its messages. */
