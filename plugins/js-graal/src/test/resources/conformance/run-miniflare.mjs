@@ -45,6 +45,9 @@ const mf = new Miniflare({
   d1Databases: spec.d1Databases || {},
   // "workflows": { BINDING: { name, className } } (Differential.envBindings gives cellgate workflow_name, class_name)
   workflows: spec.workflows || {},
+  // "queueProducers": { BINDING: { queueName, deliveryDelay? } } / "queueConsumers": { queue: { maxBatchSize, … } }, as miniflare takes them
+  queueProducers: spec.queueProducers || {},
+  queueConsumers: spec.queueConsumers || {},
   // "services": { BINDING: { entrypoint?, props? } }: service bindings to this very Worker (Differential.envBindings)
   serviceBindings: Object.fromEntries(Object.entries(spec.services || {})
     .map(([binding, s]) => [binding, { name: Symbol.for('miniflare.kCurrentWorker'), ...s }])),

@@ -20,6 +20,7 @@
   // Durable Object classes of the platform itself (a D1 database's cell: bindings/d1.js), by the
   // class name their cells carry; never among the bundle's exports, and no export may take a name.
   internal.builtinClasses = Object.create(null);
+  internal.hiddenBindings = Object.create(null);
   internal.cellTarget = () => (cell === null ? null : cell.target); // websocket.js delivers hibernatable sockets' events to it
 
   internal.configure = function (json) {
@@ -65,7 +66,9 @@
       const b = cfg.bindings[i];
       const target = bindings.open(i);
       const wrapper = bindings.wrapper(b.type);
-      env[b.name] = wrapper === null ? target : wrapper(host, internal)(target, b.settings, b.name);
+      const value = wrapper === null ? target : wrapper(host, internal)(target, b.settings, b.name);
+      // A binding the platform adds for itself ($cellgate$queues: the queue cells' machinery) is not the Worker's.
+      if (b.name.startsWith('$cellgate$')) internal.hiddenBindings[b.name] = value; else env[b.name] = value;
     }
     internal.env = env;
     // Visible only while the bundle's modules evaluate, for the "cloudflare:workers" module.
@@ -278,6 +281,17 @@
       return;
     }
     Promise.resolve(result).then(() => { handlerDone = true; finish(); }, (e) => event.fail(...internal.errorParts(e)));
+  };
+
+  // A handler of the default export other than fetch, called by a built-in class in this context (a queue
+  // cell's batch: bindings/queues.js): handler(arg, env, ctx), or a class's method; none is an error.
+  // `event` tracks the ctx.waitUntil promises (waitUntilBegin/End).
+  internal.callDefaultHandler = function (name, arg, event) {
+    const handler = exports.default;
+    const ctx = new ExecutionContext(event);
+    if (typeof handler === 'function' && handler.prototype && typeof handler.prototype[name] === 'function') return new handler(ctx, env)[name](arg);
+    if (handler !== null && typeof handler === 'object' && typeof handler[name] === 'function') return handler[name](arg, env, ctx);
+    throw new Error('the Worker has no ' + name + '() handler: export default { ' + name + '(…, env, ctx) }');
   };
 
   internal.dispatchAlarm = function (event, retryCount, isRetry) {

@@ -117,7 +117,7 @@ public final class Publisher {
         // limits.cpu_ms, the environment pushed and the hosting-metadata keys, recorded as written (docs/configuration.md)
         Manifest manifest = new Manifest(id, legacy.name(), now, legacy.main(), legacy.modules(), all,
                 legacy.migrations(), legacy.compatibilityDate(), legacy.compatibilityFlags(), legacy.triggers(), legacy.plugins(),
-                new WorkerSettings(null, java.util.List.of(), b.config().cpuMs(), b.config().environment(), b.config().hosting()));
+                new WorkerSettings(null, b.config().queueConsumers(), b.config().cpuMs(), b.config().environment(), b.config().hosting()));
         if (assets != null) {
             manifest = withAssets(manifest, b.config().assets(), assets.manifest(), !b.assetsOnly());
             uploaded += assets.uploaded();

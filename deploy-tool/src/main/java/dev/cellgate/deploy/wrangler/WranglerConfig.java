@@ -2,6 +2,7 @@ package dev.cellgate.deploy.wrangler;
 
 import dev.cellgate.core.deploy.bindings.Binding;
 import dev.cellgate.core.deploy.bindings.D1DatabaseBinding;
+import dev.cellgate.core.deploy.bindings.QueueConsumer;
 import dev.cellgate.core.deploy.bindings.KvNamespaceBinding;
 import dev.cellgate.core.deploy.bindings.R2BucketBinding;
 import dev.cellgate.core.logic.CompatibilityFlags;
@@ -29,12 +30,13 @@ import java.util.Set;
  * @param notes what the user should know and nothing refuses (one line each, "note: …")
  * @param requiredSecrets {@code secrets.required}: the secrets a push checks are set, in the order written
  * @param cpuMs {@code limits.cpu_ms}: the CPU budget of each of the Worker's events (null: the node's {@code CELLD_CPU_MS})
+ * @param queueConsumers {@code queues.consumers} (its producers are among {@code bindings}: docs/queues.md)
  */
 public record WranglerConfig(String name, String main, String compatibilityDate, List<String> compatibilityFlags,
                              Map<String, String> durableObjects, JsonArray migrations, Map<String, String> vars,
                              JsonObject triggers, Modules modules, Bundling bundling, Build build, JsonObject hosting,
                              String environment, List<String> notes, List<Binding> bindings, AssetsKey assets,
-                             List<String> requiredSecrets, Long cpuMs) {
+                             List<String> requiredSecrets, Long cpuMs, List<QueueConsumer> queueConsumers) {
 
     /** The keys that reach esbuild: {@code define, alias, tsconfig, minify, keep_names, jsx_factory, jsx_fragment}. */
     public record Bundling(Map<String, String> define, Map<String, String> alias, String tsconfig, boolean minify,
@@ -153,7 +155,7 @@ public record WranglerConfig(String name, String main, String compatibilityDate,
 
     private WranglerConfig withNotes(List<String> n) {
         return new WranglerConfig(name, main, compatibilityDate, compatibilityFlags, durableObjects, migrations, vars, triggers,
-                modules, bundling, build, hosting, environment, List.copyOf(n), bindings, assets, requiredSecrets, cpuMs);
+                modules, bundling, build, hosting, environment, List.copyOf(n), bindings, assets, requiredSecrets, cpuMs, queueConsumers);
     }
 
     /** The implemented keys; each malformed value is one refusal, and all are collected. */
@@ -195,14 +197,21 @@ public record WranglerConfig(String name, String main, String compatibilityDate,
             all.addAll(WorkflowsKey.parse(o.getValue("workflows"), where, name));
             return all;
         });
+        QueuesKey.Parsed queues = problems.attempt(() -> QueuesKey.parse(o.getValue("queues"), problems));
         AssetsKey assets = problems.attempt(() -> o.containsKey("assets") ? AssetsKey.parse(o.getValue("assets"), where) : null);
         List<String> requiredSecrets = problems.attempt(() -> requiredSecrets(o));
         Long cpuMs = problems.attempt(() -> LimitsKey.parse(o.getValue("limits"), problems));
         if (problems.refusals().isEmpty()) {
             return new WranglerConfig(name, main, date, flags, dos, migrations, vars, triggers, modules, bundling, build, hosting,
-                    env, List.of(), bindings, assets, requiredSecrets, cpuMs);
+                    env, List.of(), withProducers(bindings, queues), assets, requiredSecrets, cpuMs, queues.consumers());
         }
         return null;
+    }
+
+    private static List<Binding> withProducers(List<Binding> bindings, QueuesKey.Parsed queues) {
+        List<Binding> all = new ArrayList<>(bindings);
+        all.addAll(queues.producers());
+        return all;
     }
 
     /** {@code secrets: {required: [NAME…]}}: names only (values are never in a config: deploy-tool secret put). */

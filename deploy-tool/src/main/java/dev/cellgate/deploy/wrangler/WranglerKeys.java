@@ -64,7 +64,7 @@ public final class WranglerKeys {
         implemented("kv_namespaces", own, "KV namespaces stored in the fleet bucket under kv/<id>/ (docs/bindings.md); preview_id is not used");
         implemented("r2_buckets", own, "R2 buckets stored in the fleet bucket under r2/<bucket_name>/ (docs/bindings.md); jurisdiction is refused, preview_bucket_name is not used");
         implemented("d1_databases", own, "each D1 database is a cell of its own, named by database_id (else database_name), replicated and moved like any Durable Object (docs/d1.md); preview_database_id is not used");
-        refused("queues", own, "Queues are not implemented yet");
+        implemented("queues", own, "queues.producers and queues.consumers: each queue is a cell of its own, delivered to queue() one batch at a time (docs/queues.md); max_concurrency above 1 and pull consumers are refused");
         implemented("workflows", own, "each Workflow instance is a cell of a built-in Durable Object class running the Worker's WorkflowEntrypoint with Cloudflare's replay model (docs/workflows.md); script_name may only name this Worker");
         implemented("services", own, "service bindings to this Worker's own default export or named WorkerEntrypoints (fetch and RPC, in process; docs/services.md); a binding to another Worker is refused by name: a fleet runs one Worker");
         implemented("assets", inh, "static assets served before the Worker with Cloudflare's routing, and the ASSETS binding (docs/assets.md)");

@@ -24,6 +24,7 @@ public final class FleetBindings {
     public static BindingRegistry registry(BucketStore bucket) {
         return BindingRegistry.of(new SecretTextProvider(), new KvNamespaceProvider(bucket, Ticker.SYSTEM),
                 new R2BucketProvider(bucket, Ticker.SYSTEM), new AssetsProvider(bucket, new dev.cellgate.core.assets.BlobCache(ASSET_CACHE_BYTES)),
-                new ServiceBindingProvider(), new D1DatabaseProvider(), new WorkflowProvider());
+                new ServiceBindingProvider(), new D1DatabaseProvider(), new WorkflowProvider(),
+                new QueueProducerProvider(), new QueuesProvider());
     }
 }

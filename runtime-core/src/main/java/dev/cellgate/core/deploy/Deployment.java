@@ -55,6 +55,12 @@ public record Deployment(Manifest manifest, Map<String, byte[]> modules) {
                 default -> others.add(new EnvBinding(b.name(), b.type(), b.settings()));
             }
         }
+        // Queues: the hidden binding that carries the consumers and installs the queue cells' class
+        // in every instance (bindings/QueuesProvider), wherever the Worker produces or consumes.
+        if (!manifest.settings().queueConsumers().isEmpty()
+                || manifest.bindings().stream().anyMatch(b -> b instanceof dev.cellgate.core.deploy.bindings.QueueProducerBinding)) {
+            others.add(dev.cellgate.core.bindings.QueuesProvider.binding(manifest.settings().queueConsumers()));
+        }
         varOverrides.forEach((k, v) -> {
             if (vars.containsKey(k) || !isBound(k)) {
                 vars.put(k, v);

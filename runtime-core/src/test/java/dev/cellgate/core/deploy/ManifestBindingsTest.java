@@ -123,7 +123,7 @@ class ManifestBindingsTest {
         assertThat(b.vars()).containsExactlyInAnyOrderEntriesOf(Map.of("GREETING", "over", "EXTRA", "e"));
         assertThat(b.durableObjects()).containsExactly(Map.entry("ROOMS", "Room"));
         assertThat(b.bindings()).extracting(EnvBinding::type).containsExactly("secret_text", "kv_namespace", "r2_bucket", "d1",
-                "queue", "workflow", "service", "assets");
+                "queue", "workflow", "service", "assets", "queues"); // queues: the hidden binding of a deployment with queues (docs/queues.md)
         assertThat(b.bindings().get(0).sensitive()).isEqualTo("k3y");
         assertThat(b.bindings().get(0).toString()).doesNotContain("k3y").contains("value withheld");
         assertThat(b.bindings().get(1).settings().getString("namespace_id")).isEqualTo("ns-1");

@@ -266,6 +266,7 @@ public final class Differential {
         spec.getJsonObject("workflows", new JsonObject()).forEach(e -> out.add(new dev.cellgate.core.spi.js.EnvBinding(e.getKey(),
                 "workflow", new JsonObject().put("workflow_name", ((JsonObject) e.getValue()).getString("name"))
                         .put("class_name", ((JsonObject) e.getValue()).getString("className")))));
+        out.addAll(QueueBindings.of(spec));
         return out;
     }
 
