@@ -5,6 +5,7 @@
 //   site    bench/site: ASSETS_DIR served by miniflare's router and asset Workers in front of the
 //           Worker (has_user_worker, as Wrangler configures a project with `main`), and the KV
 //           namespace KV (id bench-kv, as in bench/site/wrangler.jsonc; entries under PERSIST_DIR)
+//   d1      bench/d1: the D1 database DB (id bench-d1, as in bench/d1/worker/wrangler.jsonc; under PERSIST_DIR)
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -28,8 +29,12 @@ const perProject = {
     kvNamespaces: { KV: "bench-kv" },
     kvPersist: persist,
   },
+  d1: {
+    d1Databases: { DB: "bench-d1" },
+    d1Persist: persist,
+  },
 }[project];
-if (perProject === undefined) throw new Error(`PROJECT must be worker or site, not '${project}'`);
+if (perProject === undefined) throw new Error(`PROJECT must be worker, site or d1, not '${project}'`);
 if (project === "site" && !process.env.ASSETS_DIR) throw new Error("PROJECT=site needs ASSETS_DIR");
 
 const mf = new Miniflare({
