@@ -135,6 +135,9 @@
     + 'ready_ms INTEGER NOT NULL, attempts INTEGER NOT NULL, content_type TEXT NOT NULL, body BLOB NOT NULL, size INTEGER NOT NULL)';
   const INDEX = 'CREATE INDEX IF NOT EXISTS queue_messages_ready ON queue_messages (ready_ms, seq)';
   const NAME_KEY = 'queue.name';
+  // A queue holding messages that the running deployment does not consume looks again this often, so a
+  // deployment that adds its consumer delivers the backlog without waiting for the next send.
+  const NO_CONSUMER_RECHECK_MS = 60_000;
   const buffer = (bytes) => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
 
   class QueueCell {
@@ -144,6 +147,9 @@
       this.delivering = false;
       this.sql.exec(SCHEMA);
       this.sql.exec(INDEX);
+      // Every activation runs the current deployment's code: a backlog left while no deployment
+      // consumed this queue is scheduled here as soon as one does (the recheck alarm wakes it).
+      this.schedule(Date.now());
     }
 
     /** The ready messages' count, bytes and oldest send time (what the broker calls the backlog). */
@@ -191,10 +197,17 @@
       return metrics;
     }
 
-    /** Sets the alarm for the next batch (logic/QueueDelivery.next); a queue without a consumer here keeps its messages. */
+    /**
+     * Sets the alarm for the next batch (logic/QueueDelivery.next). A queue without a consumer in this
+     * deployment keeps its messages and looks again in NO_CONSUMER_RECHECK_MS while it has any.
+     */
     schedule(now) {
       const name = this.ctx.storage.kv.get(NAME_KEY);
-      if (name === undefined || consumerOf(name) === null) return;
+      if (name === undefined) return;
+      if (consumerOf(name) === null) {
+        if (this.sql.exec('SELECT count(*) AS n FROM queue_messages').one().n > 0) this.ctx.storage.setAlarm(now + NO_CONSUMER_RECHECK_MS);
+        return;
+      }
       const next = this.next(name, now);
       if (next[0] > 0) this.ctx.storage.setAlarm(now);
       else if (next[1] >= 0) this.ctx.storage.setAlarm(next[1]);
@@ -208,7 +221,11 @@
 
     async alarm() {
       const name = this.ctx.storage.kv.get(NAME_KEY);
-      if (name === undefined || consumerOf(name) === null) return;
+      if (name === undefined) return;
+      if (consumerOf(name) === null) {
+        this.schedule(Date.now());
+        return;
+      }
       const now = Date.now();
       const [count] = this.next(name, now);
       if (count > 0) {
