@@ -129,6 +129,10 @@ final class ShutdownDrain {
      * activated 2 s after SIGTERM stayed, and their callers failed against a draining owner).
      */
     private void submitResident(Mode mode) {
+        // Polled every 20 ms: sort only when a cell not handed yet is there (after the first pass, rarely).
+        if (submitted.containsAll(cells.residentScopes())) {
+            return;
+        }
         // most recently used first: with warm handoff, the cells likeliest to be asked for next are warmed first
         for (String scope : cells.residentInfo().stream().map(dev.cellgate.core.observe.ResidentCell::scope).toList()) {
             if (!submitted.add(scope)) {
