@@ -131,6 +131,10 @@
       return error === null ? { isError: false, value } : { isError: true, value: error };
     }
 
+    const pitr = (op, arg) => new Promise((resolve, reject) => host.pitr(op, arg, (ok, value, isTypeError) => {
+      if (ok) resolve(value); else reject(isTypeError ? new TypeError(value) : new Error(value));
+    }));
+
     const storage = {
       get sql() { return sql; },
       get kv() { return syncKv || (syncKv = internal.newSyncKv(bridge, check)); },
@@ -165,9 +169,21 @@
         return options.block(() => runTransaction(closure)).then((r) => { if (r.isError) throw r.value; return r.value; });
       },
       sync() { return Promise.resolve(); },
-      getCurrentBookmark() { throw internal.unsupported('storage.getCurrentBookmark() (point-in-time recovery)'); },
-      getBookmarkForTime() { throw internal.unsupported('storage.getBookmarkForTime() (point-in-time recovery)'); },
-      onNextSessionRestoreBookmark() { throw internal.unsupported('storage.onNextSessionRestoreBookmark() (point-in-time recovery)'); },
+      // Point-in-time recovery (PitrCalls.java): bookmarks are opaque strings that sort by time.
+      getCurrentBookmark() { return pitr('current', null); },
+      getBookmarkForTime(timestamp) {
+        const ms = timestamp instanceof Date ? timestamp.getTime() : timestamp;
+        if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) {
+          return Promise.reject(new TypeError("Failed to execute 'getBookmarkForTime' on 'DurableObjectStorage': parameter 1 is not a valid timestamp (a Date or milliseconds since the epoch)."));
+        }
+        return pitr('forTime', String(Math.floor(ms)));
+      },
+      onNextSessionRestoreBookmark(bookmark) {
+        if (typeof bookmark !== 'string') {
+          return Promise.reject(new TypeError("Failed to execute 'onNextSessionRestoreBookmark' on 'DurableObjectStorage': parameter 1 is not of type 'string'."));
+        }
+        return pitr('restore', bookmark);
+      },
     };
     Object.defineProperty(storage, Symbol.toStringTag, { value: 'DurableObjectStorage' });
     return storage;

@@ -408,7 +408,7 @@ public final class Node {
     private void startCells() throws StartupException {
         Self self = new Self(identity.nodeId(), identity.session());
         cellIo = Executors.newFixedThreadPool(Math.max(2, config.activations()), daemon("cell-io"));
-        Replicator replicator = Replicators.create(plugins, bucket, cellIo);
+        Replicator replicator = Replicators.create(plugins, bucket, cellIo, config.pitrRetentionMs());
         ownership = new OwnershipStore(bucket, self, Ticker.SYSTEM, liveness);
         OptionalInt maxResident = ResidentCeiling.of(config);
         residentCeiling = maxResident.orElse(-1);

@@ -16,7 +16,8 @@ final class Replicators {
     private Replicators() {
     }
 
-    static Replicator create(PluginHost plugins, BucketStore bucket, Executor io) throws StartupException {
+    /** @param pitrRetentionMs {@code CELLD_PITR_DAYS} in ms (0: off) */
+    static Replicator create(PluginHost plugins, BucketStore bucket, Executor io, long pitrRetentionMs) throws StartupException {
         List<ReplicatorProvider> found = plugins.extensions(ReplicatorProvider.class);
         if (found.isEmpty()) {
             throw new StartupException(ExitCodes.STARTUP_FAILED, "no replicator plugin in " + plugins.dir()
@@ -26,6 +27,6 @@ final class Replicators {
             throw new StartupException(ExitCodes.STARTUP_FAILED, "several replicator plugins in " + plugins.dir() + ": "
                     + found.stream().map(ReplicatorProvider::name).toList() + "; keep one");
         }
-        return found.get(0).create(new ReplicatorConfig(bucket, io, SNAPSHOT_EVERY_BYTES));
+        return found.get(0).create(new ReplicatorConfig(bucket, io, SNAPSHOT_EVERY_BYTES, pitrRetentionMs, System::currentTimeMillis));
     }
 }

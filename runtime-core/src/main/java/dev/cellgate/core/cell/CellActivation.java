@@ -1,5 +1,6 @@
 package dev.cellgate.core.cell;
 
+import dev.cellgate.core.logic.Bookmark;
 import dev.cellgate.core.observe.Errors;
 import dev.cellgate.core.cell.storage.SqliteCellStorage;
 import dev.cellgate.core.fleet.Acquisition;
@@ -57,13 +58,56 @@ final class CellActivation {
 
     /** Restores from the bucket, timing it for the metrics; the deadline cancels it. */
     private CompletableFuture<RestoreResult> restore(String scope, long epoch, CellFiles files, ActivationAttempt attempt) {
+        return restore(scope, epoch, files, attempt, null);
+    }
+
+    /** {@code target} null: the newest state; else the state a bookmark names (point-in-time recovery). */
+    private CompletableFuture<RestoreResult> restore(String scope, long epoch, CellFiles files, ActivationAttempt attempt,
+                                                     Bookmark target) {
         long r0 = System.nanoTime();
         env.restoring().incrementAndGet();
-        attempt.enter("restore");
-        return attempt.cancellable(env.replicator().restore(scope, epoch, files.database())).whenComplete((r, e) -> {
+        attempt.enter(target == null ? "restore" : "restore to bookmark " + target.encode());
+        CompletableFuture<RestoreResult> r = target == null ? env.replicator().restore(scope, epoch, files.database())
+                : env.replicator().restoreTo(scope, epoch, files.database(), target);
+        return attempt.cancellable(r).whenComplete((res, e) -> {
             env.restoring().decrementAndGet();
-            env.metrics().restore(e == null, System.nanoTime() - r0, r == null ? 0 : r.bytesRead());
+            env.metrics().restore(e == null, System.nanoTime() - r0, res == null ? 0 : res.bytesRead());
         });
+    }
+
+    /**
+     * {@code storage.onNextSessionRestoreBookmark(b)} left a request in the state just brought up:
+     * replace the database with the state {@code b} names before anything runs. Nothing of this
+     * epoch is pinned yet, so a crash here leaves the request in the newest lineage and the next
+     * activation carries it out again; once this epoch attaches, its pin continues from {@code b}
+     * (a new lineage), and the request is not in it.
+     */
+    private CompletableFuture<Opened> carryOutRestoreRequest(String scope, Acquisition.Acquired a, CellFiles files, Opened o,
+                                                           ActivationAttempt attempt) {
+        Bookmark target;
+        try {
+            java.util.Optional<String> wanted = env.replicator() == null ? java.util.Optional.empty() : o.storage.pendingRestore();
+            if (wanted.isEmpty()) {
+                return CompletableFuture.completedFuture(o);
+            }
+            target = Bookmark.parse(wanted.get());
+        } catch (RuntimeException e) {
+            o.storage.close();
+            return CompletableFuture.failedFuture(e);
+        }
+        o.storage.close();
+        LOG.atInfo().setMessage("cell.restore_to_bookmark").addKeyValue("scope", scope).addKeyValue("epoch", a.epoch())
+                .addKeyValue("bookmark", target.encode()).log();
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                files.wipe();
+                files.prepare();
+                return null;
+            } catch (java.io.IOException e) {
+                throw new CompletionException(e);
+            }
+        }, env.io()).thenCompose(x -> restore(scope, a.epoch(), files, attempt, target))
+                .thenApplyAsync(r -> new Opened(new Brought(false, r, target), new SqliteCellStorage(files.database())), env.io());
     }
 
     private CompletableFuture<Cell> bringUp(CellIdentity id, Acquisition.Acquired a, long t0, String cause,
@@ -88,14 +132,15 @@ final class CellActivation {
             }
         }, env.io()).thenCompose(reused -> {
             if (reused || replicator == null) {
-                return CompletableFuture.completedFuture(new Brought(reused, RestoreResult.empty()));
+                return CompletableFuture.completedFuture(new Brought(reused, RestoreResult.empty(), null));
             }
-            return restore(scope, a.epoch(), files, attempt).thenApply(r -> new Brought(false, r));
+            return restore(scope, a.epoch(), files, attempt).thenApply(r -> new Brought(false, r, null));
         }).thenApplyAsync(b -> {
             attempt.enter("open the database");
             SqliteCellStorage storage = new SqliteCellStorage(files.database());
             return new Opened(b, storage);
-        }, env.io()).thenCompose(o -> construct(id, a, files, o, t0, cause, attempt));
+        }, env.io()).thenCompose(o -> carryOutRestoreRequest(scope, a, files, o, attempt))
+                .thenCompose(o -> construct(id, a, files, o, t0, cause, attempt));
     }
 
     private CompletableFuture<Cell> construct(CellIdentity id, Acquisition.Acquired a, CellFiles files, Opened o, long t0,
@@ -122,7 +167,7 @@ final class CellActivation {
                         throw new CompletionException(e);
                     }
                 }, env.io()).thenCompose(x -> restore(scope, a.epoch(), files, attempt))
-                        .thenApplyAsync(r -> new Opened(new Brought(false, r), new SqliteCellStorage(files.database())), env.io())
+                        .thenApplyAsync(r -> new Opened(new Brought(false, r, null), new SqliteCellStorage(files.database())), env.io())
                         .thenCompose(again -> construct(id, a, files, again, t0, cause, attempt));
             }
             return CompletableFuture.failedFuture(refused);
@@ -133,7 +178,7 @@ final class CellActivation {
         Cell cell = new Cell(id, a.epoch(), a.version(), executor, o.storage, replica, files, env.config().outputGate(),
                 env.ticker(), env.listener(), env.timers(), env.metrics());
         env.replicationTotals().attached(replica);
-        cell.host = new HostForCell(cell, env.stubs());
+        cell.host = new HostForCell(cell, env.stubs(), env.replicator(), env.ticker());
         cell.currentScript = env::script;
         cell.wakeIndex(env.wakeIndex());
         CompletableFuture<Cell> done = new CompletableFuture<>();
@@ -145,6 +190,10 @@ final class CellActivation {
                     throw new StubCallException("no deployment is loaded on this node", true, null);
                 }
                 cell.script = script;
+                if (o.brought.restoredTo != null) {
+                    // The state restored may hold a request of its own (a bookmark taken after one): it is done.
+                    o.storage.clearPendingRestore();
+                }
                 cell.instance = script.newCell(id.className(), id, cell.host);
                 cell.lastUsedMs = env.ticker().nowMs(); // idle time counts from the end of a (possibly slow) start
                 cell.alarms.rearm();
@@ -191,7 +240,8 @@ final class CellActivation {
                 .thenCompose(x -> CompletableFuture.failedFuture(e instanceof CompletionException && e.getCause() != null ? e.getCause() : e));
     }
 
-    private record Brought(boolean reused, RestoreResult restore) {
+    /** @param restoredTo the bookmark a restore request made this activation bring back, or null */
+    private record Brought(boolean reused, RestoreResult restore, Bookmark restoredTo) {
     }
 
     private record Opened(Brought brought, SqliteCellStorage storage) {

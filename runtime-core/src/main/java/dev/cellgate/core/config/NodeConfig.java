@@ -188,6 +188,11 @@ public final class NodeConfig {
         return intValue(Settings.HANDOFF_WARM_MS);
     }
 
+    /** {@code CELLD_PITR_DAYS}: how far back point-in-time recovery reaches, in ms (0: off). */
+    public long pitrRetentionMs() {
+        return dev.cellgate.core.logic.PitrHistory.retentionMs(intValue(Settings.PITR_DAYS));
+    }
+
     /** {@code CELLD_FENCE_EXIT}: exit 3 on every fence instead of degrading on a lapse (issue 29). */
     public boolean fenceExit() {
         return flag(Settings.FENCE_EXIT);

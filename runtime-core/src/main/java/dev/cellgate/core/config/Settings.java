@@ -44,6 +44,9 @@ public final class Settings {
     public static final Setting STORAGE_PROBE = Setting.of("CELLD_STORAGE_PROBE", BOOL, "1", "run the conditional-write probe at startup");
     public static final Setting HANDOFF_WARM_MS = Setting.of("CELLD_HANDOFF_WARM_MS", NON_NEGATIVE_INT, "5000",
             "at a handoff stop, live peers are asked to activate each released cell at once, so its next request finds it resident there; how long the stop may wait for them after its last release, in ms (0: off, a released cell is activated by its next request)");
+    public static final Setting PITR_DAYS = Setting.of("CELLD_PITR_DAYS", NON_NEGATIVE_INT, "30",
+            "days of history kept for point-in-time recovery (storage.getBookmarkForTime, deploy-tool cells restore); 0: off, "
+                    + "the bucket keeps only each cell's current lineage");
     public static final Setting FENCE_EXIT = Setting.of("CELLD_FENCE_EXIT", BOOL, "0",
             "1: a node whose lease lapsed (the bucket did not answer in time) exits with code 3 for a supervisor to restart; "
                     + "0: it stops its cells, keeps serving stateless requests and rejoins with a new session once the bucket "
@@ -81,7 +84,7 @@ public final class Settings {
     public static final List<Setting> ALL = List.of(
             BUCKET, S3_ENDPOINT, AWS_REGION, ADDR, INTERNAL_ADDR, ADVERTISE, NODE, WATCH, TTL_MS, CLOCK_SKEW_MS, RELEASES,
             SHUTDOWN_DRAIN_MS, WAKER_TICK_MS, DEPLOY_POLL_MS, MAX_RESIDENT_CELLS, RESIDENT_LOW_WATER, MAX_RSS_MB, ACTIVATIONS,
-            ACTIVATION_DEADLINE_MS, OUTPUT_GATE, STORAGE_PROBE, HANDOFF_WARM_MS, FENCE_EXIT,
+            ACTIVATION_DEADLINE_MS, OUTPUT_GATE, STORAGE_PROBE, HANDOFF_WARM_MS, PITR_DAYS, FENCE_EXIT,
             PLUGINS_DIR, IDLE_EVICT_MS, MAX_REQUEST_BODY_BYTES, CPU_MS, JS_THREADS, STOP_GRACE_MS, LOG_FORMAT, JIT, FILE_FSYNC, GCS_ENDPOINT, CACHE_MB, CF_HEADERS, OTEL_ENDPOINT, ESBUILD,
             OPERATOR_TOKEN, EGRESS_ALLOW, EGRESS_DENY);
 

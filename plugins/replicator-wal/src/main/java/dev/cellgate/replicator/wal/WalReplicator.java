@@ -1,6 +1,9 @@
 package dev.cellgate.replicator.wal;
 
+import dev.cellgate.core.logic.Bookmark;
+import dev.cellgate.core.logic.PitrHistory;
 import dev.cellgate.core.spi.replication.AttachRefusedException;
+import dev.cellgate.core.spi.replication.RestoreException;
 import dev.cellgate.core.spi.replication.CellReplica;
 import dev.cellgate.core.spi.replication.OwnershipCheck;
 import dev.cellgate.core.spi.replication.Replicator;
@@ -11,8 +14,11 @@ import dev.cellgate.replicator.wal.bucket.BucketReads;
 import dev.cellgate.replicator.wal.format.LineageKeys;
 import dev.cellgate.replicator.wal.replica.AttachState;
 import dev.cellgate.replicator.wal.replica.WalCellReplica;
+import dev.cellgate.replicator.wal.restore.CommitHistory;
 import dev.cellgate.replicator.wal.restore.DatabaseRestorer;
+import dev.cellgate.replicator.wal.restore.Retention;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 
@@ -25,6 +31,7 @@ public final class WalReplicator implements Replicator {
     private final ReplicatorConfig config;
     private final WalPolicy policy;
     private final BucketReads reads;
+    private final Retention retention;
 
     public WalReplicator(ReplicatorConfig config, WalPolicy policy) {
         if (config.snapshotEveryBytes() < 1) {
@@ -33,6 +40,7 @@ public final class WalReplicator implements Replicator {
         this.config = config;
         this.policy = policy;
         this.reads = new BucketReads(config.store());
+        this.retention = new Retention(config.pitrRetentionMs(), config.clock());
     }
 
     @Override
@@ -40,6 +48,36 @@ public final class WalReplicator implements Replicator {
         try {
             return new DatabaseRestorer(new LineageKeys(scope), reads, config.ioExecutor(), policy.parallelism(), policy.pins())
                     .restore(acquiredEpoch, dbFile);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    @Override
+    public CompletableFuture<RestoreResult> restoreTo(String scope, long acquiredEpoch, Path dbFile, Bookmark target) {
+        try {
+            Optional<String> outside = PitrHistory.outsideWindow(target, retention.windowStartMs());
+            if (outside.isPresent()) {
+                throw new RestoreException("cell " + scope + ": cannot restore: " + outside.get());
+            }
+            if (target.isEmpty()) {
+                throw new RestoreException("cell " + scope + ": cannot restore bookmark " + target.encode()
+                        + ": it names the state before the first write, which is not supported (storage.deleteAll() empties the cell)");
+            }
+            return new DatabaseRestorer(new LineageKeys(scope), reads, config.ioExecutor(), policy.parallelism(), policy.pins())
+                    .restoreTo(acquiredEpoch, dbFile, target.epoch(), target.txid());
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    @Override
+    public CompletableFuture<Bookmark> bookmarkForTime(String scope, long timeMs) {
+        try {
+            LineageKeys keys = new LineageKeys(scope);
+            long windowStart = retention.windowStartMs();
+            return reads.listAll(keys.root()).thenApply(listed ->
+                    PitrHistory.stateAt(CommitHistory.of(keys, listed), timeMs, windowStart, scope));
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }

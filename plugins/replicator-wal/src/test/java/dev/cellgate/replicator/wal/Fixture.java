@@ -41,6 +41,11 @@ final class Fixture implements AutoCloseable {
         return new WalReplicator(new ReplicatorConfig(store, io, snapshotEveryBytes), policy);
     }
 
+    /** With point-in-time recovery: history kept for {@code retentionMs} on {@code clock}. */
+    WalReplicator replicator(WalPolicy policy, long snapshotEveryBytes, long retentionMs, java.util.function.LongSupplier clock) {
+        return new WalReplicator(new ReplicatorConfig(bucket, io, snapshotEveryBytes, retentionMs, clock), policy);
+    }
+
     WalReplicator replicator() {
         return replicator(bucket, policy(), 64L << 20);
     }
@@ -62,6 +67,17 @@ final class Fixture implements AutoCloseable {
         CellHarness.deleteLocal(db);
         RestoreResult res = r.restore(SCOPE, epoch, db).get(60, TimeUnit.SECONDS);
         assertThat(Files.exists(db)).isEqualTo(res.hasData());
+        CellHarness h = harness(db);
+        h.attach(r, SCOPE, epoch, BucketOwnership.check(bucket, SCOPE, node, epoch));
+        return h;
+    }
+
+    /** An activation whose restore brings back {@code target} instead of the newest state. */
+    CellHarness activateAt(WalReplicator r, String node, dev.cellgate.core.logic.Bookmark target) throws Exception {
+        long epoch = BucketOwnership.acquire(bucket, SCOPE, node);
+        Path db = db(node);
+        CellHarness.deleteLocal(db);
+        r.restoreTo(SCOPE, epoch, db, target).get(60, TimeUnit.SECONDS);
         CellHarness h = harness(db);
         h.attach(r, SCOPE, epoch, BucketOwnership.check(bucket, SCOPE, node, epoch));
         return h;

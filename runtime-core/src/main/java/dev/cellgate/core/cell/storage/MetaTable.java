@@ -4,11 +4,17 @@ import dev.cellgate.core.spi.js.StorageException;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Optional;
 import java.util.OptionalLong;
 
-/** Small platform values kept inside the cell's database ({@code _cf_METADATA}): the alarm time. */
+/**
+ * Small platform values kept inside the cell's database ({@code _cf_METADATA}): the alarm time, and
+ * the point-in-time restore the next activation must make. Inside the database, so they are
+ * replicated, restored and rolled back with the data they belong to.
+ */
 final class MetaTable {
     static final String ALARM = "alarm";
+    static final String RESTORE_BOOKMARK = "restore_bookmark";
 
     private final SqliteCellStorage db;
     private final LazyTable table;
@@ -28,14 +34,23 @@ final class MetaTable {
     }
 
     OptionalLong getLong(String key) {
+        Optional<Object> v = get(key);
+        return v.isPresent() ? OptionalLong.of(((Number) v.get()).longValue()) : OptionalLong.empty();
+    }
+
+    Optional<String> getText(String key) {
+        return get(key).map(String::valueOf);
+    }
+
+    private Optional<Object> get(String key) {
         if (!exists()) {
-            return OptionalLong.empty();
+            return Optional.empty();
         }
         try {
             PreparedStatement ps = db.prepared("SELECT value FROM _cf_METADATA WHERE key = ?");
             ps.setString(1, key);
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? OptionalLong.of(rs.getLong(1)) : OptionalLong.empty();
+                return rs.next() ? Optional.ofNullable(rs.getObject(1)) : Optional.empty();
             }
         } catch (SQLException e) {
             throw new StorageException(SqliteCellStorage.cleanMessage(e), e);
@@ -43,13 +58,21 @@ final class MetaTable {
     }
 
     void putLong(String key, long value) {
+        put(key, value);
+    }
+
+    void putText(String key, String value) {
+        put(key, value);
+    }
+
+    private void put(String key, Object value) {
         db.beginTurnTxn();
         table.create();
         try {
             PreparedStatement ps = db.prepared("INSERT INTO _cf_METADATA(key, value) VALUES(?, ?) "
                     + "ON CONFLICT(key) DO UPDATE SET value = excluded.value");
             ps.setString(1, key);
-            ps.setLong(2, value);
+            ps.setObject(2, value);
             ps.executeUpdate();
         } catch (SQLException e) {
             throw new StorageException(SqliteCellStorage.cleanMessage(e), e);

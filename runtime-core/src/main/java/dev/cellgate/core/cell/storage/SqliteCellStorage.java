@@ -317,6 +317,23 @@ public final class SqliteCellStorage implements CellStorage, AutoCloseable {
         deleteAlarm();
     }
 
+    // ------------------------------------------------------------------ point-in-time recovery
+
+    /** The bookmark {@code onNextSessionRestoreBookmark} asked the next activation to restore, if any. */
+    public java.util.Optional<String> pendingRestore() {
+        return meta.getText(MetaTable.RESTORE_BOOKMARK);
+    }
+
+    /** Records the restore request in the turn's transaction: it is replicated like any write. */
+    public void requestRestore(String bookmark) {
+        meta.putText(MetaTable.RESTORE_BOOKMARK, bookmark);
+    }
+
+    /** The request was carried out (or the restored state held an older one): forget it. */
+    public void clearPendingRestore() {
+        meta.delete(MetaTable.RESTORE_BOOKMARK);
+    }
+
     // ------------------------------------------------------------------ alarms
 
     @Override

@@ -10,4 +10,28 @@ public interface CellHost extends InstanceHost {
     default HibernatableSockets webSockets() {
         throw new UnsupportedOperationException("this host keeps no hibernatable WebSockets");
     }
+
+    /**
+     * Point-in-time recovery (SPEC §22, {@code storage.getCurrentBookmark()}): the bookmark of the
+     * state at the end of the current turn. Completes on the cell's executor.
+     */
+    default java.util.concurrent.CompletableFuture<String> currentBookmark() {
+        return java.util.concurrent.CompletableFuture.failedFuture(new UnsupportedOperationException(
+                "storage.getCurrentBookmark() (point-in-time recovery) is not available on this host"));
+    }
+
+    /** {@code storage.getBookmarkForTime(ms)}: the bookmark of the state at that time. */
+    default java.util.concurrent.CompletableFuture<String> bookmarkForTime(long timeMs) {
+        return java.util.concurrent.CompletableFuture.failedFuture(new UnsupportedOperationException(
+                "storage.getBookmarkForTime() (point-in-time recovery) is not available on this host"));
+    }
+
+    /**
+     * {@code storage.onNextSessionRestoreBookmark(b)}: records that the next activation restores
+     * {@code bookmark}; completes with the bookmark that undoes it (the state before the request).
+     */
+    default java.util.concurrent.CompletableFuture<String> restoreOnNextSession(String bookmark) {
+        return java.util.concurrent.CompletableFuture.failedFuture(new UnsupportedOperationException(
+                "storage.onNextSessionRestoreBookmark() (point-in-time recovery) is not available on this host"));
+    }
 }

@@ -1,5 +1,6 @@
 package dev.cellgate.core.spi.replication;
 
+import dev.cellgate.core.logic.Bookmark;
 import java.util.concurrent.CompletableFuture;
 
 /** Replication of one attached cell database. All methods are called on the cell's executor. */
@@ -26,4 +27,13 @@ public interface CellReplica {
      * {@link #detach()}: it must be thread-safe and cheap.
      */
     ReplicaStats stats();
+
+    /**
+     * The point the lineage has reached, stamped {@code nowMs}: the pinned epoch of this replica and the
+     * last transaction it read from the WAL. Once {@link #flush()} completed, that is the durable end,
+     * the state {@code storage.getCurrentBookmark()} names. Called on the cell's executor.
+     */
+    default Bookmark currentBookmark(long nowMs) {
+        throw new UnsupportedOperationException("point-in-time recovery is not supported by " + getClass().getSimpleName());
+    }
 }

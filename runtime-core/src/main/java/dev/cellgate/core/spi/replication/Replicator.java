@@ -1,5 +1,6 @@
 package dev.cellgate.core.spi.replication;
 
+import dev.cellgate.core.logic.Bookmark;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -38,4 +39,25 @@ public interface Replicator {
      */
     CellReplica attach(String scope, long epoch, Path dbFile, Executor cellExecutor, OwnershipCheck ownership,
                        WalCheckpoint checkpoint);
+
+    /**
+     * Point-in-time recovery (SPEC §22): like {@link #restore}, but rebuilds the state {@code target}
+     * names instead of the newest one. The epoch that attaches next continues from that point: a new
+     * lineage, while the history after it stays in the bucket (within the retention window) so that
+     * the restore can be undone. Fails with {@link RestoreException} naming why the point cannot be
+     * rebuilt (outside the window, collected, never existed).
+     */
+    default CompletableFuture<RestoreResult> restoreTo(String scope, long acquiredEpoch, Path dbFile, Bookmark target) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException(
+                "point-in-time recovery is not supported by the replicator " + getClass().getSimpleName()));
+    }
+
+    /**
+     * The bookmark of the state {@code scope} had at {@code timeMs} (SPEC §22), from the bucket's
+     * history; fails with {@link IllegalArgumentException} for a time outside the retention window.
+     */
+    default CompletableFuture<Bookmark> bookmarkForTime(String scope, long timeMs) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException(
+                "point-in-time recovery is not supported by the replicator " + getClass().getSimpleName()));
+    }
 }

@@ -41,6 +41,7 @@ public final class HostBridge {
     private Object bundleModules;
     private BindingBridge bindings;
     private ServiceCalls services;
+    private final PitrCalls pitr;
 
     public HostBridge(JsInstance instance, OutboundHttp http, RuntimeScripts runtime) {
         this.instance = instance;
@@ -48,6 +49,7 @@ public final class HostBridge {
         this.runtime = runtime;
         this.timers = new Timers(http.vertx(), instance, () -> fns);
         this.stubs = new StubCalls(instance);
+        this.pitr = new PitrCalls(instance);
         this.webSockets = new WebSocketBridge(instance);
     }
 
@@ -243,6 +245,14 @@ public final class HostBridge {
     @HostAccess.Export
     public Decompressor decompressor(String format, boolean strict) {
         return new Decompressor(format, strict);
+    }
+
+    // ---- storage point-in-time recovery (storage.js) ----
+
+    /** {@code op}: current, forTime (arg: ms), restore (arg: the bookmark); see {@link PitrCalls}. */
+    @HostAccess.Export
+    public void pitr(String op, String arg, Value callback) {
+        pitr.call(op, arg, callback);
     }
 
     // ---- outbound fetch ----

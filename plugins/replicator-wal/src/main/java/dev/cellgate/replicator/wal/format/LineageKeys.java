@@ -10,17 +10,23 @@ import java.util.regex.Pattern;
  *
  * <pre>
  * cells/&lt;scope&gt;/wal/e&lt;epoch&gt;/base.json                              the pin: where epoch starts
- * cells/&lt;scope&gt;/wal/e&lt;epoch&gt;/l0/&lt;minTxid&gt;-&lt;maxTxid&gt;.seg              one upload (group commit)
- * cells/&lt;scope&gt;/wal/e&lt;epoch&gt;/l1/&lt;minTxid&gt;-&lt;maxTxid&gt;.seg              compaction of consecutive l0s
+ * cells/&lt;scope&gt;/wal/e&lt;epoch&gt;/l0/&lt;minTxid&gt;-&lt;maxTxid&gt;-&lt;ms&gt;.seg         one upload (group commit), durable at ms
+ * cells/&lt;scope&gt;/wal/e&lt;epoch&gt;/l1/&lt;minTxid&gt;-&lt;maxTxid&gt;-&lt;ms&gt;.seg         compaction of consecutive l0s (ms: the last one's)
  * cells/&lt;scope&gt;/wal/e&lt;epoch&gt;/snap/&lt;txid&gt;/chunk-&lt;firstPage&gt;.seg   snapshot pages
  * cells/&lt;scope&gt;/wal/e&lt;epoch&gt;/snap/&lt;txid&gt;/manifest.json           written last: the snapshot is complete
  * </pre>
+ * Segment keys name the time their commits became durable (milliseconds since the epoch, hex) so
+ * that point-in-time recovery finds the state at a time, and retention what to keep, from a listing
+ * alone. Keys written before that ({@code <minTxid>-<maxTxid>.seg}) are still read: their segments
+ * restore as before, they only name no time (no bookmark points into them).
  */
 public final class LineageKeys {
     private static final Pattern KEY = Pattern.compile(
             "e([0-9a-f]{16})/(?:(base\\.json)"
-                    + "|(l0|l1)/([0-9a-f]{16})-([0-9a-f]{16})\\.seg"
+                    + "|(l0|l1)/([0-9a-f]{16})-([0-9a-f]{16})(?:-([0-9a-f]{16}))?\\.seg"
                     + "|snap/([0-9a-f]{16})/(?:(manifest\\.json)|chunk-([0-9a-f]{16})\\.seg))");
+    /** What {@link ObjectKey#timeMs()} is for a key written before segment keys named their time. */
+    public static final long NO_TIME = -1;
 
     private final String scope;
     private final String root;
@@ -52,7 +58,16 @@ public final class LineageKeys {
         return epochPrefix(epoch) + "base.json";
     }
 
-    public String segment(long epoch, SegmentKind kind, long minTxid, long maxTxid) {
+    /** The key of a segment whose commits became durable at {@code timeMs}. */
+    public String segment(long epoch, SegmentKind kind, long minTxid, long maxTxid, long timeMs) {
+        if (timeMs < 0) {
+            throw new IllegalArgumentException("segment time must not be negative, got " + timeMs);
+        }
+        return legacySegment(epoch, kind, minTxid, maxTxid).replace(".seg", "-" + hex(timeMs) + ".seg");
+    }
+
+    /** A segment key as written before keys named their time: still read (tests build old buckets with it). */
+    public String legacySegment(long epoch, SegmentKind kind, long minTxid, long maxTxid) {
         if (kind == SegmentKind.SNAPSHOT_CHUNK) {
             throw new IllegalArgumentException("snapshot chunks have their own key");
         }
@@ -78,7 +93,7 @@ public final class LineageKeys {
         }
         long epoch = unhex(m.group(1));
         if (m.group(2) != null) {
-            return new ObjectKey(key, epoch, ObjectKey.Type.BASE, 0, 0, 0);
+            return new ObjectKey(key, epoch, ObjectKey.Type.BASE, 0, 0, 0, NO_TIME);
         }
         if (m.group(3) != null) {
             ObjectKey.Type t = m.group(3).equals("l0") ? ObjectKey.Type.L0 : ObjectKey.Type.L1;
@@ -87,13 +102,17 @@ public final class LineageKeys {
             if (min < 1 || max < min) {
                 return null;
             }
-            return new ObjectKey(key, epoch, t, min, max, 0);
+            long time = m.group(6) == null ? NO_TIME : unhex(m.group(6));
+            if (m.group(6) != null && time < 0) {
+                return null; // no clock reads beyond 2^63 ms: not a key we wrote
+            }
+            return new ObjectKey(key, epoch, t, min, max, 0, time);
         }
-        long txid = unhex(m.group(6));
-        if (m.group(7) != null) {
-            return new ObjectKey(key, epoch, ObjectKey.Type.MANIFEST, txid, txid, 0);
+        long txid = unhex(m.group(7));
+        if (m.group(8) != null) {
+            return new ObjectKey(key, epoch, ObjectKey.Type.MANIFEST, txid, txid, 0, NO_TIME);
         }
-        return new ObjectKey(key, epoch, ObjectKey.Type.CHUNK, txid, txid, unhex(m.group(8)));
+        return new ObjectKey(key, epoch, ObjectKey.Type.CHUNK, txid, txid, unhex(m.group(9)), NO_TIME);
     }
 
     public static String hex(long v) {

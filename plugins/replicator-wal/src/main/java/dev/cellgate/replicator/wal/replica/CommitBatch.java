@@ -24,6 +24,7 @@ final class CommitBatch {
     private int lowPages;
     private int pageSize;
     private long pageBytes;
+    private String key;
 
     CommitBatch(long preChecksum, int prePages) {
         this.preChecksum = preChecksum;
@@ -112,5 +113,14 @@ final class CommitBatch {
     byte[] encode(SegmentKind kind, long scopeTag, long epoch) {
         return SegmentCodec.encode(new SegmentHeader(kind, scopeTag, epoch, pageSize, commitPages, lowPages,
                 minTxid, maxTxid, preChecksum, postChecksum), pages);
+    }
+
+    /** The segment key, fixed when the batch is taken for upload. */
+    void named(String segmentKey) {
+        this.key = segmentKey;
+    }
+
+    String key() {
+        return key;
     }
 }

@@ -2,13 +2,18 @@ package dev.cellgate.replicator.wal.replica;
 
 import dev.cellgate.replicator.wal.bucket.BucketReads;
 import dev.cellgate.replicator.wal.bucket.Parallel;
+import dev.cellgate.core.logic.PitrHistory;
+import dev.cellgate.replicator.wal.format.BaseRecord;
 import dev.cellgate.replicator.wal.format.LineageKeys;
 import dev.cellgate.replicator.wal.format.ObjectKey;
+import dev.cellgate.replicator.wal.restore.CommitHistory;
 import dev.cellgate.replicator.wal.restore.LineageListing;
 import dev.cellgate.replicator.wal.restore.LineagePlanner;
 import dev.cellgate.replicator.wal.restore.LineageResolver;
 import dev.cellgate.replicator.wal.restore.PinRule;
 import dev.cellgate.replicator.wal.restore.RestorePlan;
+import dev.cellgate.replicator.wal.restore.Retention;
+import dev.cellgate.replicator.wal.restore.RetentionKeep;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -45,8 +50,10 @@ final class GarbageCollector {
     private final int parallelism;
     private final PinRule pins;
     private final Set<Long> retired = ConcurrentHashMap.newKeySet();
+    private final Retention retention;
 
-    GarbageCollector(LineageKeys keys, BucketReads reads, long epoch, int parallelism, PinRule pins) {
+    GarbageCollector(LineageKeys keys, BucketReads reads, long epoch, int parallelism, PinRule pins, Retention retention) {
+        this.retention = retention;
         this.keys = keys;
         this.reads = reads;
         this.epoch = epoch;
@@ -56,7 +63,8 @@ final class GarbageCollector {
 
     /** Returns how many objects were deleted. */
     CompletableFuture<Integer> collect() {
-        return new LineageResolver(keys, reads, pins).resolve(epoch + 1).thenCompose(r -> {
+        LineageResolver resolver = new LineageResolver(keys, reads, pins);
+        return resolver.resolve(epoch + 1).thenCompose(r -> {
             if (r.plan().isEmpty() || r.plan().get().tip() != epoch) {
                 return skipped("own pin not found");
             }
@@ -64,19 +72,53 @@ final class GarbageCollector {
             if (refusal.isPresent()) {
                 return skipped(refusal.get());
             }
-            Garbage g = garbage(r.listing(), r.plan().get());
-            return delete(g.data()).thenCompose(failed -> {
-                // A pin goes only once the rest of its epoch's garbage is gone (never unpinned leftovers).
-                Map<Long, String> pinsNow = new TreeMap<>(g.pins());
-                pinsNow.keySet().removeAll(failed);
-                return delete(List.copyOf(pinsNow.values())).thenApply(pinFailed -> {
-                    pinsNow.keySet().removeAll(pinFailed);
-                    retired.addAll(pinsNow.keySet());
-                    int deleted = g.data().size() - failed.size() + pinsNow.size();
-                    LOG.atInfo().setMessage("replica.gc").addKeyValue("scope", keys.scope()).addKeyValue("epoch", epoch)
-                            .addKeyValue("deleted", deleted).addKeyValue("failed", g.data().size() + g.pins().size() - deleted).log();
-                    return deleted;
-                });
+            return retained(resolver, r.listing(), r.plan().get()).thenCompose(kept -> kept.isEmpty()
+                    ? skipped("a state inside the retention window cannot be planned: nothing is deleted")
+                    : deleteGarbage(garbage(r.listing(), r.plan().get(), kept.get())));
+        });
+    }
+
+    /**
+     * What the retention window needs besides the current plan (nothing when retention is off); empty
+     * when some epoch's states in the window cannot be planned (then deleting anything could lose them).
+     */
+    private CompletableFuture<Optional<RetentionKeep>> retained(LineageResolver resolver, LineageListing listing, RestorePlan plan) {
+        RetentionKeep keep = new RetentionKeep();
+        if (!retention.on()) {
+            return CompletableFuture.completedFuture(Optional.of(keep));
+        }
+        Map<Long, Long> floors = PitrHistory.floors(CommitHistory.of(listing), retention.windowStartMs());
+        CompletableFuture<Void> all = CompletableFuture.completedFuture(null);
+        for (Map.Entry<Long, Long> f : floors.entrySet()) {
+            long e = f.getKey();
+            if (e > plan.tip() || !listing.epoch(e).pinned()) {
+                continue; // newer epochs are never touched; unpinned data is the guard's business
+            }
+            CompletableFuture<BaseRecord> base = e == plan.tip() ? CompletableFuture.completedFuture(plan.base()) : resolver.readPin(e);
+            all = all.thenCompose(x -> base.thenAccept(b -> keep.keepFrom(keys.scope(), listing, e, b, f.getValue())));
+        }
+        return all.handle((x, err) -> {
+            if (err != null) {
+                LOG.atWarn().setMessage("replica.gc_retention_unplanned").addKeyValue("scope", keys.scope())
+                        .addKeyValue("epoch", epoch).addKeyValue("error", err.getMessage()).log();
+                return Optional.empty();
+            }
+            return Optional.of(keep);
+        });
+    }
+
+    private CompletableFuture<Integer> deleteGarbage(Garbage g) {
+        return delete(g.data()).thenCompose(failed -> {
+            // A pin goes only once the rest of its epoch's garbage is gone (never unpinned leftovers).
+            Map<Long, String> pinsNow = new TreeMap<>(g.pins());
+            pinsNow.keySet().removeAll(failed);
+            return delete(List.copyOf(pinsNow.values())).thenApply(pinFailed -> {
+                pinsNow.keySet().removeAll(pinFailed);
+                retired.addAll(pinsNow.keySet());
+                int deleted = g.data().size() - failed.size() + pinsNow.size();
+                LOG.atInfo().setMessage("replica.gc").addKeyValue("scope", keys.scope()).addKeyValue("epoch", epoch)
+                        .addKeyValue("deleted", deleted).addKeyValue("failed", g.data().size() + g.pins().size() - deleted).log();
+                return deleted;
             });
         });
     }
@@ -102,8 +144,8 @@ final class GarbageCollector {
     record Garbage(List<String> data, Map<Long, String> pins) {
     }
 
-    /** Listed keys of epochs up to ours that the plan does not read (pure). */
-    static Garbage garbage(LineageListing listing, RestorePlan plan) {
+    /** Listed keys of epochs up to ours that neither the plan nor the retention window needs (pure). */
+    static Garbage garbage(LineageListing listing, RestorePlan plan, RetentionKeep retained) {
         Set<String> keep = plan.keysRead();
         List<String> data = new ArrayList<>();
         Map<Long, String> pins = new TreeMap<>();
@@ -112,7 +154,7 @@ final class GarbageCollector {
                 break;
             }
             for (ObjectKey k : e.getValue().all()) {
-                boolean keepIt = keep.contains(k.key())
+                boolean keepIt = keep.contains(k.key()) || retained.keeps(k)
                         || (k.type() == ObjectKey.Type.BASE && k.epoch() == plan.tip())
                         || (k.type() == ObjectKey.Type.CHUNK && plan.snapshot() != null
                             && k.epoch() == plan.snapshot().epoch() && k.minTxid() == plan.snapshot().txid());

@@ -7,6 +7,8 @@ import dev.cellgate.replicator.wal.bucket.DurableWrites;
 import dev.cellgate.replicator.wal.bucket.Parallel;
 import dev.cellgate.replicator.wal.format.LineageEnd;
 import dev.cellgate.replicator.wal.format.LineageKeys;
+import dev.cellgate.replicator.wal.format.ObjectKey;
+import dev.cellgate.replicator.wal.restore.Retention;
 import dev.cellgate.replicator.wal.format.SegmentCodec;
 import dev.cellgate.replicator.wal.format.SegmentKind;
 import dev.cellgate.replicator.wal.format.SnapshotManifest;
@@ -36,6 +38,7 @@ final class Maintenance implements UploadPipeline.Listener {
     private final ReplicaHost host;
     private final SnapshotWriter snapshots;
     private final GarbageCollector gc;
+    private final Retention retention;
     private CompletableFuture<Void> lane = CompletableFuture.completedFuture(null);
     private CommitBatch l1;
     private final List<String> l1Keys = new ArrayList<>();
@@ -63,7 +66,9 @@ final class Maintenance implements UploadPipeline.Listener {
     }
 
     Maintenance(LineageKeys keys, long epoch, DurableWrites writes, BucketReads reads, OwnershipCheck ownership,
-                WalPolicy policy, long snapshotEveryBytes, Executor io, ReplicaHost host, LineageEnd inherited) {
+                WalPolicy policy, long snapshotEveryBytes, Executor io, ReplicaHost host, LineageEnd inherited,
+                Retention retention) {
+        this.retention = retention;
         this.keys = keys;
         this.epoch = epoch;
         this.writes = writes;
@@ -72,7 +77,7 @@ final class Maintenance implements UploadPipeline.Listener {
         this.snapshotEveryBytes = snapshotEveryBytes;
         this.host = host;
         this.snapshots = new SnapshotWriter(keys, epoch, writes, io, policy.chunkBytes(), Math.min(4, policy.parallelism()));
-        this.gc = new GarbageCollector(keys, reads, epoch, policy.parallelism(), policy.pins());
+        this.gc = new GarbageCollector(keys, reads, epoch, policy.parallelism(), policy.pins(), retention);
         this.segmentsSinceSnapshot = inherited.segmentsSinceSnapshot();
         this.bytesSinceSnapshot = inherited.bytesSinceSnapshot();
     }
@@ -184,7 +189,7 @@ final class Maintenance implements UploadPipeline.Listener {
             }
         }
         byte[] bytes = merged.encode(SegmentKind.L1, SegmentCodec.scopeTag(keys.scope()), epoch);
-        String key = keys.segment(epoch, SegmentKind.L1, merged.minTxid(), merged.maxTxid());
+        String key = keys.segment(epoch, SegmentKind.L1, merged.minTxid(), merged.maxTxid(), lastTime(covered));
         return writes.create(key, bytes).thenCompose(x -> {
             synchronized (this) {
                 extraBytes += bytes.length;
@@ -194,6 +199,13 @@ final class Maintenance implements UploadPipeline.Listener {
             if (!owner) {
                 return CompletableFuture.completedFuture(null);
             }
+            if (retention.on()) {
+                // Each l0 end is a state a bookmark may name: the collector drops them once they leave the window.
+                synchronized (this) {
+                    segmentsSinceSnapshot -= covered.size() - 1;
+                }
+                return CompletableFuture.<Void>completedFuture(null);
+            }
             return Parallel.map(covered, policy.parallelism(), k -> writes.store().delete(k).handle((v, e) -> e == null))
                     .thenAccept(done -> {
                         synchronized (this) {
@@ -201,6 +213,18 @@ final class Maintenance implements UploadPipeline.Listener {
                         }
                     });
         });
+    }
+
+    /** The l1's time: its last l0's (the time its newest commit became durable). */
+    private long lastTime(List<String> covered) {
+        long t = 0;
+        for (String k : covered) {
+            ObjectKey o = keys.parse(k);
+            if (o != null && o.timed()) {
+                t = Math.max(t, o.timeMs());
+            }
+        }
+        return t;
     }
 
     private CompletableFuture<Void> snapshot() {

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SortedMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.LongSupplier;
 
 /**
  * Group commit with the output gate.
@@ -40,6 +41,8 @@ final class UploadPipeline {
     }
 
     private final DurableWrites writes;
+    /** Stamps each segment's key with the time its upload starts (point-in-time recovery reads it). */
+    private final LongSupplier clock;
     private final LineageKeys keys;
     private final long epoch;
     private final long scopeTag;
@@ -65,7 +68,8 @@ final class UploadPipeline {
     private long segmentsUploaded;
 
     UploadPipeline(DurableWrites writes, LineageKeys keys, long epoch, OwnershipCheck ownership, Listener listener,
-                   CompletableFuture<Void> pin) {
+                   CompletableFuture<Void> pin, LongSupplier clock) {
+        this.clock = clock;
         this.writes = writes;
         this.keys = keys;
         this.epoch = epoch;
@@ -196,7 +200,7 @@ final class UploadPipeline {
         Throwable c = cause instanceof java.util.concurrent.CompletionException && cause.getCause() != null ? cause.getCause() : cause;
         return new CommitOutcomeUnknownException("cell " + keys.scope() + ": outcome unknown: the commit of txids " + b.minTxid()
                 + ".." + b.maxTxid() + " at epoch " + epoch + " may have been applied: its segment "
-                + keys.segment(epoch, SegmentKind.L0, b.minTxid(), b.maxTxid())
+                + b.key()
                 + " was sent to the bucket, then: " + (c.getMessage() == null ? c.toString() : c.getMessage())
                 + " (a later restore of the cell includes it if the segment landed before the next owner listed)", c);
     }
@@ -206,6 +210,8 @@ final class UploadPipeline {
             return null;
         }
         CommitBatch b = waiting.pollFirst();
+        // Named once: a re-sent upload must use the same create-only key.
+        b.named(keys.segment(epoch, SegmentKind.L0, b.minTxid(), b.maxTxid(), clock.getAsLong()));
         uploading = true;
         unconfirmed.addLast(b);
         return b;
@@ -222,7 +228,7 @@ final class UploadPipeline {
             fail(e);
             return;
         }
-        String key = keys.segment(epoch, SegmentKind.L0, b.minTxid(), b.maxTxid());
+        String key = b.key();
         writes.createNew(key, bytes).whenComplete((v, err) -> {
             if (err != null) {
                 fail(err);

@@ -9,7 +9,9 @@ import dev.cellgate.replicator.wal.WalPolicy;
 import dev.cellgate.replicator.wal.bucket.BucketReads;
 import dev.cellgate.replicator.wal.bucket.DurableWrites;
 import dev.cellgate.replicator.wal.format.LineageEnd;
+import dev.cellgate.core.logic.Bookmark;
 import dev.cellgate.replicator.wal.format.LineageKeys;
+import dev.cellgate.replicator.wal.restore.Retention;
 import dev.cellgate.replicator.wal.format.Position;
 import dev.cellgate.replicator.wal.format.ReplicaMetadata;
 import dev.cellgate.replicator.wal.sqlite.DbImage;
@@ -63,9 +65,10 @@ public final class WalCellReplica implements CellReplica, UploadPipeline.Listene
         DurableWrites writes = new DurableWrites(config.store());
         BucketReads reads = new BucketReads(config.store());
         this.maintenance = new Maintenance(keys, epoch, writes, reads, ownership, policy, config.snapshotEveryBytes(),
-                config.ioExecutor(), this, st.lineage());
+                config.ioExecutor(), this, st.lineage(),
+                new Retention(config.pitrRetentionMs(), config.clock()));
         CompletableFuture<Void> pin = writes.createNew(keys.base(epoch), st.lineage().baseFor(scope, epoch).toBytes());
-        this.pipeline = new UploadPipeline(writes, keys, epoch, ownership, this, pin);
+        this.pipeline = new UploadPipeline(writes, keys, epoch, ownership, this, pin, config.clock());
         if (st.seedPages() != null) {
             pipeline.seed(image.pageSize(), image.pages(), st.seedPages(), image.checksum());
         }
@@ -109,6 +112,13 @@ public final class WalCellReplica implements CellReplica, UploadPipeline.Listene
             txid++;
             pipeline.add(txid, t.pageSize(), t.commitPages(), low, t.pages(), pre, prePages, image.checksum());
         }
+    }
+
+    @Override
+    public Bookmark currentBookmark(long nowMs) {
+        // This epoch's pin names how its lineage reaches every txid from its start on, so (epoch, txid)
+        // restores also before this epoch wrote anything.
+        return txid == 0 ? Bookmark.empty(nowMs) : new Bookmark(nowMs, epoch, txid);
     }
 
     @Override

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,6 +53,24 @@ public final class DatabaseRestorer {
     }
 
     public CompletableFuture<RestoreResult> restore(long acquiredEpoch, Path dbFile) {
+        return restore(acquiredEpoch, dbFile, () -> resolver.resolve(acquiredEpoch));
+    }
+
+    /**
+     * Point-in-time recovery: rebuilds the state after transaction {@code txid} of the lineage of
+     * {@code epoch} (below {@code acquiredEpoch}); the metadata written next to it makes the epoch that
+     * attaches pin that point, so it starts a new lineage there.
+     */
+    public CompletableFuture<RestoreResult> restoreTo(long acquiredEpoch, Path dbFile, long epoch, long txid) {
+        if (epoch >= acquiredEpoch) {
+            return CompletableFuture.failedFuture(new RestoreException("cell " + keys.scope() + ": the state e" + epoch + "@" + txid
+                    + " is not below the acquired epoch " + acquiredEpoch));
+        }
+        return restore(acquiredEpoch, dbFile, () -> resolver.resolveAt(epoch, txid));
+    }
+
+    private CompletableFuture<RestoreResult> restore(long acquiredEpoch, Path dbFile,
+                                                     Supplier<CompletableFuture<LineageResolver.Resolved>> resolve) {
         if (Files.exists(dbFile)) {
             return CompletableFuture.failedFuture(new IllegalArgumentException("cannot restore cell " + keys.scope()
                     + " into " + dbFile + ": the file already exists"));
@@ -76,7 +95,7 @@ public final class DatabaseRestorer {
                 cancel.cancel();
             }
         });
-        attempt(acquiredEpoch, dbFile, 1, cancel).handle((res, err) -> {
+        attempt(resolve, acquiredEpoch, dbFile, 1, cancel).handle((res, err) -> {
             if (err == null) {
                 LOG.atInfo().setMessage("replica.restored").addKeyValue("scope", keys.scope()).addKeyValue("epoch", res.epoch())
                         .addKeyValue("objects", res.objectsRead()).addKeyValue("bytes", res.databaseBytes())
@@ -115,11 +134,12 @@ public final class DatabaseRestorer {
      * the garbage collection of an owner that still ran (possible only for a reader that did not
      * acquire the cell first): list and plan again, a bounded number of times.
      */
-    private CompletableFuture<RestoreResult> attempt(long acquiredEpoch, Path dbFile, int n, RestoreCancellation cancel) {
+    private CompletableFuture<RestoreResult> attempt(Supplier<CompletableFuture<LineageResolver.Resolved>> resolve,
+                                                     long acquiredEpoch, Path dbFile, int n, RestoreCancellation cancel) {
         CompletableFuture<LineageResolver.Resolved> resolved;
         try {
             cancel.check();
-            resolved = resolver.resolve(acquiredEpoch);
+            resolved = resolve.get();
         } catch (RuntimeException e) {
             resolved = CompletableFuture.failedFuture(e);
         }
@@ -132,7 +152,7 @@ public final class DatabaseRestorer {
         }).handle((res, err) -> {
             Throwable c = err instanceof CompletionException && err.getCause() != null ? err.getCause() : err;
             if (c instanceof BucketReads.MissingObjectException && n < MISSING_RETRIES) {
-                return attempt(acquiredEpoch, dbFile, n + 1, cancel);
+                return attempt(resolve, acquiredEpoch, dbFile, n + 1, cancel);
             }
             return err == null ? CompletableFuture.completedFuture(res) : CompletableFuture.<RestoreResult>failedFuture(c);
         }).thenCompose(f -> f);

@@ -104,12 +104,36 @@ public final class LineagePlanner {
     }
 
     public static RestorePlan plan(String scope, LineageListing listing, long tip, BaseRecord base) {
+        return plan(scope, listing, tip, base, Long.MAX_VALUE);
+    }
+
+    /**
+     * The plan of the lineage of {@code tip} up to exactly transaction {@code through} (point-in-time
+     * recovery): from the tip's newest own snapshot at or before it, else the pin's start, to a
+     * segment ending right at {@code through}. A point before the tip's start, or one no segment
+     * ends at (collected, or inside a compaction whose l0s are gone), is refused.
+     */
+    public static RestorePlan planTo(String scope, LineageListing listing, long tip, BaseRecord base, long through) {
+        if (through < base.parent().txid()) {
+            throw new RestoreException("cell " + scope + ": txid " + through + " lies before the start of e" + tip
+                    + " (it continues from txid " + base.parent().txid() + ")");
+        }
+        try {
+            // The tip's part is closed at the point: the plan reaches it exactly, or names the gap.
+            return plan(scope, listing, tip, base, through);
+        } catch (RestoreException e) {
+            throw new RestoreException("cell " + scope + ": the state e" + tip + "@" + through
+                    + " cannot be rebuilt from the bucket (collected, or never reached): " + e.getMessage(), e);
+        }
+    }
+
+    private static RestorePlan plan(String scope, LineageListing listing, long tip, BaseRecord base, long bound) {
         LineageListing.EpochObjects tipObjects = listing.epoch(tip);
         List<Span> parts = new ArrayList<>();
         SnapshotRef snapshot;
         ObjectKey manifest;
         long pinCheck;
-        Map.Entry<Long, ObjectKey> own = tipObjects.manifests().lastEntry();
+        Map.Entry<Long, ObjectKey> own = tipObjects.manifests().floorEntry(bound);
         if (own != null) {
             if (own.getKey() < base.parent().txid()) {
                 throw new RestoreException("cell " + scope + ": snapshot " + own.getValue().key() + " at txid " + own.getKey()
@@ -118,7 +142,7 @@ public final class LineagePlanner {
             snapshot = new SnapshotRef(tip, own.getKey());
             manifest = own.getValue();
             pinCheck = -1;
-            parts.add(new Span(tip, own.getKey(), Long.MAX_VALUE));
+            parts.add(new Span(tip, own.getKey(), bound));
         } else {
             snapshot = base.snapshot();
             manifest = null;
@@ -131,7 +155,7 @@ public final class LineagePlanner {
             }
             pinCheck = base.parent().txid();
             parts.addAll(base.spans());
-            parts.add(new Span(tip, base.parent().txid(), Long.MAX_VALUE));
+            parts.add(new Span(tip, base.parent().txid(), bound));
         }
         List<ObjectKey> chain = new ArrayList<>();
         List<Span> spans = new ArrayList<>();

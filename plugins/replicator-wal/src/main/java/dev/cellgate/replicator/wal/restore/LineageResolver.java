@@ -42,23 +42,44 @@ public final class LineageResolver {
             if (tip < 0) {
                 return CompletableFuture.completedFuture(new Resolved(listing, Optional.empty()));
             }
-            String baseKey = keys.base(tip);
-            return reads.get(baseKey).thenApply(found -> {
-                if (found.isEmpty()) {
-                    throw new RestoreException("cell " + keys.scope() + ": pin " + baseKey + " was listed but is gone");
-                }
-                BaseRecord base;
-                try {
-                    base = BaseRecord.fromBytes(found.get().bytes(), "pin " + baseKey);
-                } catch (IllegalArgumentException e) {
-                    throw new RestoreException("cell " + keys.scope() + ": " + e.getMessage(), e);
-                }
-                if (base.epoch() != tip || !base.scope().equals(keys.scope())) {
-                    throw new RestoreException("cell " + keys.scope() + ": pin " + baseKey + " names cell " + base.scope()
-                            + " epoch " + base.epoch());
-                }
-                return new Resolved(listing, Optional.of(LineagePlanner.plan(keys.scope(), listing, tip, base)));
-            });
+            return readPin(tip).thenApply(base -> new Resolved(listing, Optional.of(LineagePlanner.plan(keys.scope(), listing, tip, base))));
+        });
+    }
+
+    /**
+     * Point-in-time recovery: the plan of the lineage of {@code epoch} up to exactly {@code txid}.
+     * The epoch must still be pinned in the bucket (a collected one lies outside the retention window).
+     */
+    public CompletableFuture<Resolved> resolveAt(long epoch, long txid) {
+        return reads.listAll(keys.root()).thenCompose(listed -> {
+            LineageListing listing = LineageListing.of(keys, listed);
+            if (!listing.epoch(epoch).pinned()) {
+                throw new RestoreException("cell " + keys.scope() + ": the state e" + epoch + "@" + txid + " cannot be restored: e"
+                        + epoch + " has no pin in the bucket (never written, or collected once it left the retention window)");
+            }
+            return readPin(epoch).thenApply(base -> new Resolved(listing,
+                    Optional.of(LineagePlanner.planTo(keys.scope(), listing, epoch, base, txid))));
+        });
+    }
+
+    /** Reads and checks the pin of {@code tip} (also for the collector's retention plans). */
+    public CompletableFuture<BaseRecord> readPin(long tip) {
+        String baseKey = keys.base(tip);
+        return reads.get(baseKey).thenApply(found -> {
+            if (found.isEmpty()) {
+                throw new RestoreException("cell " + keys.scope() + ": pin " + baseKey + " was listed but is gone");
+            }
+            BaseRecord base;
+            try {
+                base = BaseRecord.fromBytes(found.get().bytes(), "pin " + baseKey);
+            } catch (IllegalArgumentException e) {
+                throw new RestoreException("cell " + keys.scope() + ": " + e.getMessage(), e);
+            }
+            if (base.epoch() != tip || !base.scope().equals(keys.scope())) {
+                throw new RestoreException("cell " + keys.scope() + ": pin " + baseKey + " names cell " + base.scope()
+                        + " epoch " + base.epoch());
+            }
+            return base;
         });
     }
 }

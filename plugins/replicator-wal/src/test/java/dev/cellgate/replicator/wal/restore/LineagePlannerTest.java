@@ -24,13 +24,13 @@ class LineagePlannerTest {
     final List<String> listed = new ArrayList<>();
 
     String l0(long e, long min, long max) {
-        String k = keys.segment(e, SegmentKind.L0, min, max);
+        String k = keys.segment(e, SegmentKind.L0, min, max, max * 1000);
         listed.add(k);
         return k;
     }
 
     String l1(long e, long min, long max) {
-        String k = keys.segment(e, SegmentKind.L1, min, max);
+        String k = keys.segment(e, SegmentKind.L1, min, max, max * 1000);
         listed.add(k);
         return k;
     }
@@ -63,7 +63,7 @@ class LineagePlannerTest {
         pin(4);      // e4 is not below the bound 4
         l0(4, 5, 5);
         RestorePlan p = plan(4, new BaseRecord(SCOPE, 2, at(1, 3), null, List.of(new Span(1, 0, 3))));
-        assertThat(keysOf(p)).containsExactly(keys.segment(1, SegmentKind.L0, 1, 3), b);
+        assertThat(keysOf(p)).containsExactly(keys.segment(1, SegmentKind.L0, 1, 3, 3000), b);
         assertThat(p.endTxid()).isEqualTo(4);
     }
 
