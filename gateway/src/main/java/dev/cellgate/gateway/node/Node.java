@@ -280,6 +280,10 @@ public final class Node {
         internal.router().route().handler(new OperatorAuth(() -> operatorSignature, identity.nodeId(), config.operatorToken()));
         new OperatorApi(this).mount(internal.router());
         new CellRoutes(cells, ownership).mount(internal.router());
+        if (cells.replicator() != null) {
+            new PointInTimeRoutes(cells, cells.replicator(), Path.of(config.watchDir()).toAbsolutePath().normalize().resolve("pitr-dry-runs"),
+                    cellIo).mount(internal.router());
+        }
         new DashboardRoutes(new DashboardData(identity.nodeId(), fleet, bucket, cells, this::state)).mount(internal.router());
         peerTraffic = internal.peerTraffic(PeerWire.PREFIX, () -> draining);
         new PeerRoutes(() -> peerAuth, identity.nodeId(), cells, () -> draining, this::loadJson, config.maxRequestBodyBytes())

@@ -466,6 +466,18 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
     // ------------------------------------------------------------------ release
 
     /** Releases one cell: waits for its events, flushes, closes, gives ownership back. */
+    /**
+     * An operator's point-in-time restore ({@code deploy-tool cells restore}): records the request in
+     * the cell as {@code storage.onNextSessionRestoreBookmark} would (activating it here if needed),
+     * releases it, and activates it again, which carries the restore out. Completes with the bookmark
+     * that undoes it.
+     */
+    public CompletableFuture<String> restoreTo(CellIdentity id, String bookmark) {
+        return resolve(id).thenCompose(cell -> cell.host.restoreOnNextSession(bookmark))
+                .thenCompose(undo -> release(id.scope(), "point-in-time restore to " + bookmark)
+                        .thenCompose(released -> resolve(id)).thenApply(again -> undo));
+    }
+
     public CompletableFuture<Boolean> release(String scope, String why) {
         return releaseReporting(scope, why).thenApply(Released::released);
     }
