@@ -25,7 +25,12 @@ public final class CellsCommand implements Command {
 
     @Override
     public Set<String> valued() {
-        return Set.of();
+        return Set.of("to", "node", "address", "timeout-ms");
+    }
+
+    @Override
+    public Set<String> flags() {
+        return Set.of("dry-run");
     }
 
     @Override
@@ -35,15 +40,27 @@ public final class CellsCommand implements Command {
                       Every cell (Durable Object) in the bucket: its scope (<Class>:<id>), the node that owns it
                       ("(released)" when none), its ownership epoch, the size and number of its objects and
                       its last write, read from the bucket (no node needs to run).
+                  cells restore SCOPE --to TIME|BOOKMARK [--dry-run] [--node NODE]
+                      Restore a cell to the state it had at TIME (ISO-8601 or epoch ms) or to a
+                      bookmark (storage.getCurrentBookmark()), within CELLD_PITR_DAYS: the node that
+                      owns it (--node while none does) restarts it on that state, a new lineage; the
+                      answer names the bookmark that undoes it. --dry-run changes nothing and prints
+                      the state it would restore (bookmark, time, rows per table, KV keys).
                 """;
     }
 
     @Override
     public int run(Args args, Tool tool) {
         List<String> p = args.positional();
+        if (p.size() == 2 && p.get(0).equals("restore")) {
+            if (!dev.cellgate.core.logic.Scopes.isValid(p.get(1))) {
+                throw CommandException.usage("cells restore: '" + p.get(1) + "' is not a scope (<ClassName>:<64 lowercase hex>, as cells list shows)");
+            }
+            return dev.cellgate.deploy.operator.RestoreCall.run(args, tool, p.get(1), "cell " + p.get(1));
+        }
         if (p.size() != 1 || !p.get(0).equals("list")) {
             throw CommandException.usage((p.isEmpty() ? "cells needs a subcommand" : "cells " + String.join(" ", p) + ": unknown")
-                    + "; the one there is: cells list [--json]");
+                    + "; there are: cells list [--json], cells restore SCOPE --to TIME|BOOKMARK [--dry-run]");
         }
         List<CellSummary> cells;
         try (BucketStore store = tool.stores().open(args)) {

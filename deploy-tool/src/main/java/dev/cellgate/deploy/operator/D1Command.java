@@ -4,11 +4,7 @@ import dev.cellgate.core.bindings.D1Cells;
 import dev.cellgate.core.cell.storage.SqlText;
 import dev.cellgate.core.deploy.bindings.D1DatabaseBinding;
 import dev.cellgate.core.fleet.OperatorSignature;
-import dev.cellgate.core.logic.Keys;
-import dev.cellgate.core.records.MalformedRecordException;
-import dev.cellgate.core.records.OwnershipRecord;
 import dev.cellgate.core.spi.bucket.BucketStore;
-import dev.cellgate.core.spi.bucket.StoredObject;
 import dev.cellgate.deploy.cli.Args;
 import dev.cellgate.deploy.cli.Command;
 import dev.cellgate.deploy.cli.CommandException;
@@ -23,7 +19,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -42,19 +37,27 @@ public final class D1Command implements Command {
 
     @Override
     public Set<String> valued() {
-        return Set.of("command", "file", "config", "env", "node", "address", "timeout-ms");
+        return Set.of("command", "file", "config", "env", "node", "address", "timeout-ms", "to");
+    }
+
+    @Override
+    public Set<String> flags() {
+        return Set.of("dry-run");
     }
 
     @Override
     public String usage() {
         return """
                   d1 execute DATABASE (--command SQL | --file FILE) | d1 migrations list|apply DATABASE
+                  | d1 restore DATABASE --to TIME|BOOKMARK [--dry-run]
                       [--config wrangler.jsonc] [--env NAME] [--node NODE] [--address HOST:PORT] [--timeout-ms N]
                       Run SQL on a D1 database (a binding or database_name of the Wrangler config, by
                       default the one in the current directory), all statements in one transaction,
                       on the node that owns the database's cell (--node while none does); or list and
                       apply Wrangler's migrations (migrations_dir, default migrations/; applied ones
-                      recorded in migrations_table, default d1_migrations), each in one transaction.
+                      recorded in migrations_table, default d1_migrations), each in one transaction; or
+                      restore the database to a time (ISO-8601 or epoch ms) or a bookmark, within
+                      CELLD_PITR_DAYS (--dry-run: print the state it would restore, change nothing).
                 """;
     }
 
@@ -64,10 +67,15 @@ public final class D1Command implements Command {
         if (p.size() == 2 && p.get(0).equals("execute")) {
             return execute(args, tool, p.get(1));
         }
+        if (p.size() == 2 && p.get(0).equals("restore")) {
+            Database db = database(args, p.get(1));
+            return RestoreCall.run(args, tool, db.scope(), "D1 database " + db.label());
+        }
         if (p.size() == 3 && p.get(0).equals("migrations") && (p.get(1).equals("list") || p.get(1).equals("apply"))) {
             return migrations(args, tool, p.get(1).equals("apply"), p.get(2));
         }
-        throw CommandException.usage("d1 needs: execute DATABASE (--command SQL | --file FILE), or migrations list|apply DATABASE");
+        throw CommandException.usage("d1 needs: execute DATABASE (--command SQL | --file FILE), migrations list|apply DATABASE,"
+                + " or restore DATABASE --to TIME|BOOKMARK [--dry-run]");
     }
 
     private int execute(Args args, Tool tool, String name) {
@@ -193,7 +201,7 @@ public final class D1Command implements Command {
     }
 
     private static Target target(Args args, BucketStore store, String scope) {
-        String node = node(store, scope, args.get("node"));
+        String node = CellOwner.node(store, scope, args.get("node"), "the database's cell");
         return new Target(node, NodeCommand.address(store, node, args.get("address")), NodeCommand.fleetKey(store),
                 Duration.ofMillis(NodeCommand.timeoutMs(args.get("timeout-ms"))), scope);
     }
@@ -255,29 +263,6 @@ public final class D1Command implements Command {
             }
         }
         return null;
-    }
-
-    /** The cell's owner from its ownership record; while none holds it, the node named by --node. */
-    private static String node(BucketStore store, String scope, String named) {
-        Optional<StoredObject> own = NodeCommand.read(store, Keys.ownership(scope));
-        if (own.isPresent()) {
-            try {
-                OwnershipRecord r = OwnershipRecord.decode(own.get().bytes());
-                if (!r.isReleased()) {
-                    if (named != null && !named.equals(r.node())) {
-                        throw CommandException.refused("the database's cell is owned by node " + r.node() + ", not " + named
-                                + ": its SQL runs there (leave --node out)");
-                    }
-                    return r.node();
-                }
-            } catch (MalformedRecordException e) {
-                throw CommandException.failed("the ownership record of " + scope + " is malformed: " + e.getMessage(), e);
-            }
-        }
-        if (named == null) {
-            throw CommandException.refused("no node holds the database's cell " + scope + " now: name one with --node NODE");
-        }
-        return named;
     }
 
     private static String text(JsonArray results) {
