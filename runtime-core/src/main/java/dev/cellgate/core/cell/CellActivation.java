@@ -96,6 +96,7 @@ final class CellActivation {
             return CompletableFuture.failedFuture(e);
         }
         o.storage.close();
+        Bookmark chosen = target;
         LOG.atInfo().setMessage("cell.restore_to_bookmark").addKeyValue("scope", scope).addKeyValue("epoch", a.epoch())
                 .addKeyValue("bookmark", target.encode()).log();
         return CompletableFuture.supplyAsync(() -> {
@@ -106,8 +107,8 @@ final class CellActivation {
             } catch (java.io.IOException e) {
                 throw new CompletionException(e);
             }
-        }, env.io()).thenCompose(x -> restore(scope, a.epoch(), files, attempt, target))
-                .thenApplyAsync(r -> new Opened(new Brought(false, r, target), new SqliteCellStorage(files.database())), env.io());
+        }, env.io()).thenCompose(x -> restore(scope, a.epoch(), files, attempt, chosen))
+                .thenApplyAsync(r -> new Opened(new Brought(false, r, chosen), new SqliteCellStorage(files.database())), env.io());
     }
 
     private CompletableFuture<Cell> bringUp(CellIdentity id, Acquisition.Acquired a, long t0, String cause,

@@ -99,15 +99,15 @@ class PointInTimeTest extends WithFixture {
         a.close();
         Path db = fx.db("x");
         assertThatThrownBy(() -> r.restoreTo(Fixture.SCOPE, 5, db, new Bookmark(START, 1, 99)).get(30, TimeUnit.SECONDS))
-                .isInstanceOf(ExecutionException.class).cause().isInstanceOf(RestoreException.class)
+                .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(RestoreException.class)
                 .hasMessageContaining("e1@99 cannot be rebuilt");
         assertThatThrownBy(() -> r.restoreTo(Fixture.SCOPE, 5, db, new Bookmark(START, 3, 1)).get(30, TimeUnit.SECONDS))
-                .cause().hasMessageContaining("e3 has no pin");
+                .hasMessageContaining("e3 has no pin");
         assertThatThrownBy(() -> r.restoreTo(Fixture.SCOPE, 5, db, new Bookmark(START - 2 * DAY, 1, 1)).get(30, TimeUnit.SECONDS))
-                .cause().hasMessageContaining("older than the retention window");
-        assertThatThrownBy(() -> at(r, START - 2 * DAY)).cause().hasMessageContaining("before the retention window");
+                .hasMessageContaining("older than the retention window");
+        assertThatThrownBy(() -> at(r, START - 2 * DAY)).hasMessageContaining("before the retention window");
         WalReplicator off = pitr(Fixture.policy(), 0);
-        assertThatThrownBy(() -> at(off, START)).cause().hasMessageContaining("CELLD_PITR_DAYS=0");
+        assertThatThrownBy(() -> at(off, START)).hasMessageContaining("CELLD_PITR_DAYS=0");
         assertThat(db.toFile()).doesNotExist();
     }
 
