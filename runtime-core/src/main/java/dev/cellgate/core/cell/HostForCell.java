@@ -87,11 +87,15 @@ final class HostForCell implements CellHost {
         } catch (IllegalArgumentException e) {
             return CompletableFuture.failedFuture(e);
         }
-        return afterThisTurn(() -> {
+        if (replicator == null || cell.replica == null) {
+            return CompletableFuture.failedFuture(noHistory());
+        }
+        // Checked first: a request the next activation could not carry out would stop every activation.
+        return replicator.checkRestorable(cell.scope, target).thenCompose(ok -> afterThisTurn(() -> {
             String undo = replica().currentBookmark(clock.nowMs()).encode();
             cell.storage.requestRestore(target.encode());
             return undo;
-        });
+        }));
     }
 
     private CellReplica replica() {

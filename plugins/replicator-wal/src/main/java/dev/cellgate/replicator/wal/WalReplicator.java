@@ -16,6 +16,7 @@ import dev.cellgate.replicator.wal.replica.AttachState;
 import dev.cellgate.replicator.wal.replica.WalCellReplica;
 import dev.cellgate.replicator.wal.restore.CommitHistory;
 import dev.cellgate.replicator.wal.restore.DatabaseRestorer;
+import dev.cellgate.replicator.wal.restore.LineageResolver;
 import dev.cellgate.replicator.wal.restore.Retention;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -56,18 +57,34 @@ public final class WalReplicator implements Replicator {
     @Override
     public CompletableFuture<RestoreResult> restoreTo(String scope, long acquiredEpoch, Path dbFile, Bookmark target) {
         try {
-            Optional<String> outside = PitrHistory.outsideWindow(target, retention.windowStartMs());
-            if (outside.isPresent()) {
-                throw new RestoreException("cell " + scope + ": cannot restore: " + outside.get());
-            }
-            if (target.isEmpty()) {
-                throw new RestoreException("cell " + scope + ": cannot restore bookmark " + target.encode()
-                        + ": it names the state before the first write, which is not supported (storage.deleteAll() empties the cell)");
-            }
+            refuseOutright(scope, target);
             return new DatabaseRestorer(new LineageKeys(scope), reads, config.ioExecutor(), policy.parallelism(), policy.pins())
                     .restoreTo(acquiredEpoch, dbFile, target.epoch(), target.txid());
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    @Override
+    public CompletableFuture<Void> checkRestorable(String scope, Bookmark target) {
+        try {
+            refuseOutright(scope, target);
+            return new LineageResolver(new LineageKeys(scope), reads, policy.pins()).resolveAt(target.epoch(), target.txid())
+                    .thenApply(planned -> null);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** What no listing can make restorable: outside the window (or retention off), the empty state. */
+    private void refuseOutright(String scope, Bookmark target) {
+        Optional<String> outside = PitrHistory.outsideWindow(target, retention.windowStartMs());
+        if (outside.isPresent()) {
+            throw new RestoreException("cell " + scope + ": cannot restore: " + outside.get());
+        }
+        if (target.isEmpty()) {
+            throw new RestoreException("cell " + scope + ": cannot restore bookmark " + target.encode()
+                    + ": it names the state before the first write, which is not supported (storage.deleteAll() empties the cell)");
         }
     }
 

@@ -53,6 +53,16 @@ public interface Replicator {
     }
 
     /**
+     * Whether {@link #restoreTo} could rebuild {@code target} now (window, pin, segments), without
+     * reading any data: completes normally, or fails with the {@link RestoreException} it would throw.
+     * A restore request is checked before it is recorded, so an activation does not meet it first.
+     */
+    default CompletableFuture<Void> checkRestorable(String scope, Bookmark target) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException(
+                "point-in-time recovery is not supported by the replicator " + getClass().getSimpleName()));
+    }
+
+    /**
      * The bookmark of the state {@code scope} had at {@code timeMs} (SPEC §22), from the bucket's
      * history; fails with {@link IllegalArgumentException} for a time outside the retention window.
      */
