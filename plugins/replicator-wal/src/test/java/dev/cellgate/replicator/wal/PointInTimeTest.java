@@ -109,6 +109,12 @@ class PointInTimeTest extends WithFixture {
         WalReplicator off = pitr(Fixture.policy(), 0);
         assertThatThrownBy(() -> at(off, START)).hasMessageContaining("CELLD_PITR_DAYS=0");
         assertThat(db.toFile()).doesNotExist();
+        // the check a restore request makes before it is recorded says the same, and reads no data
+        assertThatThrownBy(() -> r.checkRestorable(Fixture.SCOPE, new Bookmark(START, 1, 99)).get(30, TimeUnit.SECONDS))
+                .hasMessageContaining("e1@99 cannot be rebuilt");
+        assertThatThrownBy(() -> off.checkRestorable(Fixture.SCOPE, new Bookmark(START, 1, 2)).get(30, TimeUnit.SECONDS))
+                .hasMessageContaining("CELLD_PITR_DAYS=0");
+        r.checkRestorable(Fixture.SCOPE, new Bookmark(START, 1, 2)).get(30, TimeUnit.SECONDS);
     }
 
     @Test
