@@ -70,8 +70,9 @@ class PointInTimeIT {
         return URLEncoder.encode(s, StandardCharsets.UTF_8);
     }
 
+    /** File bucket, every bucket operation slowed to 100 ms (a test store plugin) so that the kill lands mid-restore. */
     @Test
-    void restoreAcrossAHandoffUndoAndAKillMidRestore() throws Exception {
+    void onAFileBucketRestoreAcrossAHandoffUndoAndAKillMidRestore() throws Exception {
         Path plugins = dir.resolve("plugins");
         Files.createDirectories(plugins);
         try (var s = Files.list(NodeProcess.GATEWAY_JAR.getParent().resolve("plugins"))) {
@@ -86,54 +87,67 @@ class PointInTimeIT {
         Files.createDirectories(bucket);
         try (Fleet f = new Fleet(dir, "file://" + bucket, Map.of("CELLD_TTL_MS", "3000", "CELLD_PLUGINS_DIR", plugins.toString(),
                 "CELLD_BUCKET", "slowfile:/" + bucket, "CELLD_STORAGE_PROBE", "0"))) {
-            try (BucketStore b = f.openBucket()) {
-                TestDeployments.publish(b, "pitr", Map.of("index.js", WORKER), "index.js", Map.of("NOTES", "Notes"), Map.of());
-            }
-            NodeProcess a = f.start("pitr-a");
-            body(a, "/put?v=one");
-            String two = body(a, "/put?v=two");
-            long afterTwo = System.currentTimeMillis();
-            Thread.sleep(50);
-            body(a, "/put?v=three");
-            assertThat(body(a, "/bad")).startsWith("TypeError: invalid bookmark 'nonsense'");
-            // bookmarks are ordered strings; the one for a time names the state then
-            String atTwo = body(a, "/at?t=" + afterTwo);
-            assertThat(atTwo.substring(17)).isEqualTo(two.substring(17));
-            assertThat(atTwo.compareTo(two)).isPositive();
-            String undo = body(a, "/restore?b=" + enc(two));
-            assertThat(undo.compareTo(two)).isPositive();
-            assertThat(body(a, "/get")).as("the restore waits for the next session").isEqualTo("three");
-
-            // a handoff: a stops, b activates the cell, and that activation carries the restore out
-            NodeProcess bNode = f.start("pitr-b");
-            a.sigterm();
-            assertThat(a.waitForExit(Duration.ofSeconds(60))).isZero();
-            assertThat(body(bNode, "/get")).isEqualTo("two");
-            body(bNode, "/put?v=four");
-
-            // undo, carried out by a node killed mid-restore, then by the next one
-            assertThat(body(bNode, "/restore?b=" + enc(undo)).compareTo(undo)).isPositive();
-            String scope = "Notes:" + body(bNode, "/id");
-            assertThat(bNode.operatorPost("/evict/" + scope).statusCode()).isEqualTo(200);
-            Thread killer = Thread.ofPlatform().start(() -> {
-                try {
-                    bNode.awaitLine(l -> l.contains("cell.restore_to_bookmark"), Duration.ofSeconds(60));
-                    Thread.sleep(150);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                bNode.sigkill();
-            });
-            try {
-                bNode.get(bNode.publicUrl("/get"));
-            } catch (java.io.IOException expected) {
-                // killed while it restored
-            }
-            killer.join();
-            NodeProcess c = f.start("pitr-c");
-            assertThat(body(c, "/get")).as("the undo restored the state before the first request").isEqualTo("three");
-            body(c, "/put?v=five");
-            assertThat(body(c, "/get")).isEqualTo("five");
+            scenario(f);
         }
+    }
+
+    /** The same on the loopback S3 server (.ci/s3-server.sh): the lineage and the listing are the store's. */
+    @Test
+    void onS3RestoreAcrossAHandoffUndoAndAKillMidRestore() throws Exception {
+        S3Env s3 = S3Env.require();
+        try (Fleet f = Fleet.onBucket(dir, s3.freshUrl("pitr"), Map.of("CELLD_TTL_MS", "10000"))) {
+            scenario(f);
+        }
+    }
+
+    private void scenario(Fleet f) throws Exception {
+        try (BucketStore b = f.openBucket()) {
+            TestDeployments.publish(b, "pitr", Map.of("index.js", WORKER), "index.js", Map.of("NOTES", "Notes"), Map.of());
+        }
+        NodeProcess a = f.start("pitr-a");
+        body(a, "/put?v=one");
+        String two = body(a, "/put?v=two");
+        long afterTwo = System.currentTimeMillis();
+        Thread.sleep(50);
+        body(a, "/put?v=three");
+        assertThat(body(a, "/bad")).startsWith("TypeError: invalid bookmark 'nonsense'");
+        // bookmarks are ordered strings; the one for a time names the state then
+        String atTwo = body(a, "/at?t=" + afterTwo);
+        assertThat(atTwo.substring(17)).isEqualTo(two.substring(17));
+        assertThat(atTwo.compareTo(two)).isPositive();
+        String undo = body(a, "/restore?b=" + enc(two));
+        assertThat(undo.compareTo(two)).isPositive();
+        assertThat(body(a, "/get")).as("the restore waits for the next session").isEqualTo("three");
+
+        // a handoff: a stops, b activates the cell, and that activation carries the restore out
+        NodeProcess bNode = f.start("pitr-b");
+        a.sigterm();
+        assertThat(a.waitForExit(Duration.ofSeconds(60))).isZero();
+        assertThat(body(bNode, "/get")).isEqualTo("two");
+        body(bNode, "/put?v=four");
+
+        // undo, carried out by a node killed mid-restore, then by the next one
+        assertThat(body(bNode, "/restore?b=" + enc(undo)).compareTo(undo)).isPositive();
+        String scope = "Notes:" + body(bNode, "/id");
+        assertThat(bNode.operatorPost("/evict/" + scope).statusCode()).isEqualTo(200);
+        Thread killer = Thread.ofPlatform().start(() -> {
+            try {
+                bNode.awaitLine(l -> l.contains("cell.restore_to_bookmark"), Duration.ofSeconds(60));
+                Thread.sleep(150);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            bNode.sigkill();
+        });
+        try {
+            bNode.get(bNode.publicUrl("/get"));
+        } catch (java.io.IOException expected) {
+            // killed while it restored
+        }
+        killer.join();
+        NodeProcess c = f.start("pitr-c");
+        assertThat(body(c, "/get")).as("the undo restored the state before the first request").isEqualTo("three");
+        body(c, "/put?v=five");
+        assertThat(body(c, "/get")).isEqualTo("five");
     }
 }
