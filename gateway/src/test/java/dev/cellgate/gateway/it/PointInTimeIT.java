@@ -62,7 +62,11 @@ class PointInTimeIT {
 
     static String body(NodeProcess n, String path) throws Exception {
         HttpResponse<String> r = Fleet.getServed(n, path, Duration.ofSeconds(60));
-        assertThat(r.statusCode()).as("%s on %s: %s", path, n.name(), r.body()).isEqualTo(200);
+        if (r.statusCode() != 200) {
+            java.util.List<String> all = n.lines();
+            throw new AssertionError(path + " on " + n.name() + ": " + r.statusCode() + " " + r.body() + "; log tail:\n"
+                    + String.join("\n", all.subList(Math.max(0, all.size() - 15), all.size())));
+        }
         return r.body();
     }
 

@@ -3,12 +3,14 @@ package dev.cellgate.js.graal.bundle;
 import dev.cellgate.core.spi.js.CellHost;
 import dev.cellgate.core.spi.js.CellStorage;
 import dev.cellgate.core.spi.js.HibernatableSockets;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The host of a pooled Durable Object context ({@link CellPool}): set up (runtime and module
  * evaluation) before any cell exists, then adopted by the cell that takes it. Until then tasks
  * queue, stub calls are refused ({@link AdoptableHost}) and there is no storage and no
- * hibernatable WebSockets; afterwards all of them are the adopting cell host's.
+ * hibernatable WebSockets; afterwards all of them (and point-in-time recovery) are the adopting
+ * cell host's.
  */
 final class AdoptableCellHost extends AdoptableHost implements CellHost {
 
@@ -20,6 +22,21 @@ final class AdoptableCellHost extends AdoptableHost implements CellHost {
     @Override
     public HibernatableSockets webSockets() {
         return cell().webSockets();
+    }
+
+    @Override
+    public CompletableFuture<String> currentBookmark() {
+        return cell().currentBookmark();
+    }
+
+    @Override
+    public CompletableFuture<String> bookmarkForTime(long timeMs) {
+        return cell().bookmarkForTime(timeMs);
+    }
+
+    @Override
+    public CompletableFuture<String> restoreOnNextSession(String bookmark) {
+        return cell().restoreOnNextSession(bookmark);
     }
 
     private CellHost cell() {
