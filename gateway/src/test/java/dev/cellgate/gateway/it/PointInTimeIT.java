@@ -149,6 +149,15 @@ class PointInTimeIT {
             // killed while it restored
         }
         killer.join();
+        java.util.List<String> tail = bNode.lines();
+        int asked = -1;
+        for (int i = 0; i < tail.size(); i++) {
+            if (tail.get(i).contains("cell.restore_to_bookmark")) {
+                asked = i;
+            }
+        }
+        boolean attached = asked >= 0 && tail.subList(asked, tail.size()).stream().anyMatch(l -> l.contains("\"cell.activated\""));
+        System.out.println("PointInTimeIT: the kill landed " + (attached ? "after the restored cell was activated" : "mid-restore"));
         NodeProcess c = f.start("pitr-c");
         assertThat(body(c, "/get")).as("the undo restored the state before the first request").isEqualTo("three");
         body(c, "/put?v=five");
