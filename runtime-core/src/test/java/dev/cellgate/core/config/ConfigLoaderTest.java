@@ -74,6 +74,17 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void pointInTimeRetentionDefaultsToThirtyDaysZeroTurnsItOffAndABadValueIsNamed() {
+        assertThat(NodeConfig.defaults().pitrRetentionMs()).isEqualTo(30L * 86_400_000L);
+        assertThat(ConfigLoader.load(null, Map.of("CELLD_PITR_DAYS", "0")).pitrRetentionMs()).isZero();
+        assertThat(ConfigLoader.load(null, Map.of("CELLD_PITR_DAYS", "7")).pitrRetentionMs()).isEqualTo(7L * 86_400_000L);
+        for (String bad : new String[] {"-1", "30d", "1.5", ""}) {
+            assertThatThrownBy(() -> ConfigLoader.load(null, Map.of("CELLD_PITR_DAYS", bad))).isInstanceOf(ConfigException.class)
+                    .hasMessageContaining("CELLD_PITR_DAYS");
+        }
+    }
+
+    @Test
     void lowWaterDefaultsToEightyPercentOfTheMax() {
         NodeConfig c = ConfigLoader.load(null, Map.of("CELLD_MAX_RESIDENT_CELLS", "1000"));
         assertThat(c.residentLowWater()).hasValue(800);
