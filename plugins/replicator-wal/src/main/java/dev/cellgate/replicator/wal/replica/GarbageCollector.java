@@ -88,16 +88,16 @@ final class GarbageCollector {
             return CompletableFuture.completedFuture(Optional.of(keep));
         }
         Map<Long, Long> floors = PitrHistory.floors(CommitHistory.of(listing), retention.windowStartMs());
-        CompletableFuture<Void> all = CompletableFuture.completedFuture(null);
-        for (Map.Entry<Long, Long> f : floors.entrySet()) {
-            long e = f.getKey();
-            if (e > plan.tip() || !listing.epoch(e).pinned()) {
-                continue; // newer epochs are never touched; unpinned data is the guard's business
+        // newer epochs are never touched; unpinned data is the guard's business
+        List<Long> epochs = floors.keySet().stream().filter(e -> e <= plan.tip() && listing.epoch(e).pinned()).toList();
+        // One pin read per epoch that wrote inside the window (in parallel): the cost of retention per pass.
+        CompletableFuture<List<BaseRecord>> pins = Parallel.map(epochs, parallelism,
+                e -> e == plan.tip() ? CompletableFuture.completedFuture(plan.base()) : resolver.readPin(e));
+        return pins.thenAccept(bases -> {
+            for (int i = 0; i < epochs.size(); i++) {
+                keep.keepFrom(keys.scope(), listing, epochs.get(i), bases.get(i), floors.get(epochs.get(i)));
             }
-            CompletableFuture<BaseRecord> base = e == plan.tip() ? CompletableFuture.completedFuture(plan.base()) : resolver.readPin(e);
-            all = all.thenCompose(x -> base.thenAccept(b -> keep.keepFrom(keys.scope(), listing, e, b, f.getValue())));
-        }
-        return all.handle((x, err) -> {
+        }).handle((x, err) -> {
             if (err != null) {
                 LOG.atWarn().setMessage("replica.gc_retention_unplanned").addKeyValue("scope", keys.scope())
                         .addKeyValue("epoch", epoch).addKeyValue("error", err.getMessage()).log();
