@@ -172,27 +172,8 @@ public final class D1Command implements Command {
     private record Target(String node, AdvertiseAddress address, OperatorSignature key, Duration timeout, String scope) {
         /** The statements' results, in one transaction; a failing one applies nothing and throws. */
         JsonArray run(JsonArray queries) {
-            String path = "/d1/" + scope;
-            OperatorCall.Answer a;
-            try {
-                a = new OperatorCall(key, timeout).post(node, address, path,
-                        new JsonObject().put("queries", queries).encode().getBytes(StandardCharsets.UTF_8));
-            } catch (IOException e) {
-                throw CommandException.failed("node " + node + " at " + address.authority() + " did not answer POST " + path + ": " + e, e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw CommandException.failed("interrupted", e);
-            }
-            JsonObject answer;
-            try {
-                answer = new JsonObject(a.body());
-            } catch (RuntimeException e) {
-                throw CommandException.failed("node " + node + " answered POST " + path + " with " + a.status() + ": " + a.body(), e);
-            }
-            if (a.status() != 200) {
-                throw CommandException.failed("node " + node + " answered POST " + path + " with " + a.status() + ": "
-                        + answer.getValue("error", a.body()), null);
-            }
+            JsonObject answer = new OperatorCall(key, timeout).postForJson(node, address, "/d1/" + scope,
+                    new JsonObject().put("queries", queries).encode().getBytes(StandardCharsets.UTF_8));
             if (answer.containsKey("error")) {
                 throw CommandException.failed("D1_ERROR: " + answer.getString("error") + " (nothing was applied)", null);
             }

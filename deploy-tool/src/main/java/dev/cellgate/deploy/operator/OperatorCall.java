@@ -1,7 +1,9 @@
 package dev.cellgate.deploy.operator;
 
 import dev.cellgate.core.fleet.OperatorSignature;
+import dev.cellgate.deploy.cli.CommandException;
 import dev.cellgate.deploy.diagnose.AdvertiseAddress;
+import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -42,5 +44,32 @@ public final class OperatorCall {
         s.headers().forEach(r::header);
         HttpResponse<String> resp = http.send(r.build(), HttpResponse.BodyHandlers.ofString());
         return new Answer(resp.statusCode(), resp.body());
+    }
+
+    /**
+     * {@code POST} and the answer as a JSON object; no answer, an answer that is not JSON, or a status
+     * other than 200 fail the command with a message naming the node, the path and the node's error.
+     */
+    public JsonObject postForJson(String node, AdvertiseAddress address, String pathAndQuery, byte[] body) {
+        Answer a;
+        try {
+            a = post(node, address, pathAndQuery, body);
+        } catch (IOException e) {
+            throw CommandException.failed("node " + node + " at " + address.authority() + " did not answer POST " + pathAndQuery + ": " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw CommandException.failed("interrupted", e);
+        }
+        JsonObject answer;
+        try {
+            answer = new JsonObject(a.body());
+        } catch (RuntimeException e) {
+            throw CommandException.failed("node " + node + " answered POST " + pathAndQuery + " with " + a.status() + ": " + a.body(), e);
+        }
+        if (a.status() != 200) {
+            throw CommandException.failed("node " + node + " answered POST " + pathAndQuery + " with " + a.status() + ": "
+                    + answer.getValue("error", a.body()), null);
+        }
+        return answer;
     }
 }

@@ -7,7 +7,6 @@ import dev.cellgate.deploy.cli.Command;
 import dev.cellgate.deploy.cli.CommandException;
 import dev.cellgate.deploy.cli.ExitCodes;
 import io.vertx.core.json.JsonObject;
-import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -34,26 +33,8 @@ public final class RestoreCall {
         String path = "/restore/" + scope + "?" + query;
         try (BucketStore store = tool.stores().open(args)) {
             String node = CellOwner.node(store, scope, args.get("node"), what);
-            OperatorCall.Answer a;
-            try {
-                a = new OperatorCall(NodeCommand.fleetKey(store), Duration.ofMillis(NodeCommand.timeoutMs(args.get("timeout-ms"))))
-                        .post(node, NodeCommand.address(store, node, args.get("address")), path, new byte[0]);
-            } catch (IOException e) {
-                throw CommandException.failed("node " + node + " did not answer POST " + path + ": " + e, e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw CommandException.failed("interrupted", e);
-            }
-            JsonObject answer;
-            try {
-                answer = new JsonObject(a.body());
-            } catch (RuntimeException e) {
-                throw CommandException.failed("node " + node + " answered POST " + path + " with " + a.status() + ": " + a.body(), e);
-            }
-            if (a.status() != 200) {
-                throw CommandException.failed("node " + node + " could not restore " + what + " (" + a.status() + "): "
-                        + answer.getValue("error", a.body()), null);
-            }
+            JsonObject answer = new OperatorCall(NodeCommand.fleetKey(store), Duration.ofMillis(NodeCommand.timeoutMs(args.get("timeout-ms"))))
+                    .postForJson(node, NodeCommand.address(store, node, args.get("address")), path, new byte[0]);
             tool.out().result(answer.put("node", node), text(answer, what));
             return ExitCodes.OK;
         }

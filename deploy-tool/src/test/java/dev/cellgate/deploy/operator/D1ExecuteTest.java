@@ -152,7 +152,7 @@ class D1ExecuteTest {
         return ToolRun.run(argv);
     }
 
-    private static String get(String url) throws Exception {
+    static String get(String url) throws Exception {
         HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url)).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).as(url + ": " + r.body()).isEqualTo(200);

@@ -6,10 +6,6 @@ import dev.cellgate.deploy.RealNode;
 import dev.cellgate.deploy.ToolRun;
 import dev.cellgate.deploy.cli.ExitCodes;
 import io.vertx.core.json.JsonObject;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -22,19 +18,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class RestoreCommandTest {
     static final String T = RealNode.TIMEOUT_MS;
-    static final String WORKER = """
-            export default {
-              async fetch(request, env) {
-                const url = new URL(request.url);
-                if (url.pathname === '/add') {
-                  await env.DB.prepare('INSERT INTO notes (body) VALUES (?)').bind(url.searchParams.get('body')).run();
-                }
-                const { results } = await env.DB.prepare('SELECT body FROM notes ORDER BY rowid').all();
-                return Response.json(results.map((r) => r.body));
-              },
-            };
-            """;
-
     @TempDir
     Path tmp;
 
@@ -42,7 +25,7 @@ class RestoreCommandTest {
     void aDryRunShowsTheStateTheRestoreBringsBackAndTheUndoReturnsToTheLaterOne() throws Exception {
         Path project = tmp.resolve("notes");
         Files.createDirectories(project);
-        Files.writeString(project.resolve("index.js"), WORKER);
+        Files.writeString(project.resolve("index.js"), D1ExecuteTest.WORKER); // the same notes Worker
         Path config = project.resolve("wrangler.jsonc");
         Files.writeString(config, """
                 { "name": "notes", "main": "index.js", "compatibility_date": "2025-04-01",
@@ -98,9 +81,6 @@ class RestoreCommandTest {
     }
 
     private static String get(String url) throws Exception {
-        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url)).build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertThat(r.statusCode()).as(url + ": " + r.body()).isEqualTo(200);
-        return r.body();
+        return D1ExecuteTest.get(url);
     }
 }

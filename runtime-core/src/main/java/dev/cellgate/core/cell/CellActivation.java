@@ -96,9 +96,14 @@ final class CellActivation {
             return CompletableFuture.failedFuture(e);
         }
         o.storage.close();
-        Bookmark chosen = target;
         LOG.atInfo().setMessage("cell.restore_to_bookmark").addKeyValue("scope", scope).addKeyValue("epoch", a.epoch())
                 .addKeyValue("bookmark", target.encode()).log();
+        return restoreAfresh(scope, a, files, attempt, target);
+    }
+
+    /** Drops the local files, restores ({@code target} null: the newest state) and opens the result. */
+    private CompletableFuture<Opened> restoreAfresh(String scope, Acquisition.Acquired a, CellFiles files, ActivationAttempt attempt,
+                                                    Bookmark target) {
         return CompletableFuture.supplyAsync(() -> {
             try {
                 files.wipe();
@@ -107,8 +112,8 @@ final class CellActivation {
             } catch (java.io.IOException e) {
                 throw new CompletionException(e);
             }
-        }, env.io()).thenCompose(x -> restore(scope, a.epoch(), files, attempt, chosen))
-                .thenApplyAsync(r -> new Opened(new Brought(false, r, chosen), new SqliteCellStorage(files.database())), env.io());
+        }, env.io()).thenCompose(x -> restore(scope, a.epoch(), files, attempt, target))
+                .thenApplyAsync(r -> new Opened(new Brought(false, r, target), new SqliteCellStorage(files.database())), env.io());
     }
 
     private CompletableFuture<Cell> bringUp(CellIdentity id, Acquisition.Acquired a, long t0, String cause,
@@ -159,16 +164,7 @@ final class CellActivation {
             o.storage.close();
             LOG.atWarn().setMessage("cell.local_copy_refused").addKeyValue("scope", scope).addKeyValue("reason", refused.getMessage()).log();
             if (o.brought.reused) {
-                return CompletableFuture.supplyAsync(() -> {
-                    try {
-                        files.wipe();
-                        files.prepare();
-                        return null;
-                    } catch (java.io.IOException e) {
-                        throw new CompletionException(e);
-                    }
-                }, env.io()).thenCompose(x -> restore(scope, a.epoch(), files, attempt))
-                        .thenApplyAsync(r -> new Opened(new Brought(false, r, null), new SqliteCellStorage(files.database())), env.io())
+                return restoreAfresh(scope, a, files, attempt, null)
                         .thenCompose(again -> construct(id, a, files, again, t0, cause, attempt));
             }
             return CompletableFuture.failedFuture(refused);
