@@ -109,7 +109,8 @@ public class PitrBench {
     /** Fills a cell at day 0, rewrites {@code dailyMb} of it every simulated day, and measures the bucket. */
     static Month month(BucketStore store, ExecutorService io, Path work, String scope, int mb, int dailyMb, int days,
                        long retentionMs) throws Exception {
-        AtomicLong clock = new AtomicLong(System.currentTimeMillis() - days * DAY);
+        // The fill happens a day before the window opens: what the window keeps is the month of daily writes.
+        AtomicLong clock = new AtomicLong(System.currentTimeMillis() - (days + 1) * DAY);
         WalReplicator r = new WalReplicator(new ReplicatorConfig(store, io, Math.max(1, mb / 2) << 20, retentionMs, clock::get),
                 WalPolicy.defaults());
         Cell cell = Cell.create(r, work, scope);
@@ -117,7 +118,7 @@ public class PitrBench {
         int rows = mb * 16;
         batch(cell, 0, rows);
         int perDay = dailyMb * 16;
-        for (int d = 1; d <= days; d++) {
+        for (int d = 1; d <= days + 1; d++) {
             clock.set(clock.get() + DAY);
             batch(cell, -1, perDay);
             cell.idle();
