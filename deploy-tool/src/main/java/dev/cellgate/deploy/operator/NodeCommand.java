@@ -14,7 +14,6 @@ import dev.cellgate.deploy.cli.CommandException;
 import dev.cellgate.deploy.cli.ExitCodes;
 import dev.cellgate.deploy.diagnose.AdvertiseAddress;
 import io.vertx.core.json.JsonObject;
-import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -70,16 +69,7 @@ public final class NodeCommand implements Command {
         try (BucketStore store = tool.stores().open(args)) {
             OperatorSignature signature = fleetKey(store);
             AdvertiseAddress address = address(store, node, args.get("address"));
-            OperatorCall.Answer a;
-            try {
-                a = new OperatorCall(signature, timeout).post(node, address, path);
-            } catch (IOException e) {
-                throw CommandException.failed("node " + node + " at " + address.authority() + " did not answer POST " + path
-                        + ": " + e, e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw CommandException.failed("interrupted", e);
-            }
+            OperatorCall.Answer a = new OperatorCall(signature, timeout).postOrFail(node, address, path, new byte[0]);
             JsonObject answer;
             try {
                 answer = new JsonObject(a.body());

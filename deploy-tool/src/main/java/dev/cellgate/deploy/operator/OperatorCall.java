@@ -51,15 +51,7 @@ public final class OperatorCall {
      * other than 200 fail the command with a message naming the node, the path and the node's error.
      */
     public JsonObject postForJson(String node, AdvertiseAddress address, String pathAndQuery, byte[] body) {
-        Answer a;
-        try {
-            a = post(node, address, pathAndQuery, body);
-        } catch (IOException e) {
-            throw CommandException.failed("node " + node + " at " + address.authority() + " did not answer POST " + pathAndQuery + ": " + e, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw CommandException.failed("interrupted", e);
-        }
+        Answer a = postOrFail(node, address, pathAndQuery, body);
         JsonObject answer;
         try {
             answer = new JsonObject(a.body());
@@ -71,5 +63,17 @@ public final class OperatorCall {
                     + answer.getValue("error", a.body()), null);
         }
         return answer;
+    }
+
+    /** {@link #post}, with no answer (a lost connection, a timeout) failing the command by name. */
+    public Answer postOrFail(String node, AdvertiseAddress address, String pathAndQuery, byte[] body) {
+        try {
+            return post(node, address, pathAndQuery, body);
+        } catch (IOException e) {
+            throw CommandException.failed("node " + node + " at " + address.authority() + " did not answer POST " + pathAndQuery + ": " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw CommandException.failed("interrupted", e);
+        }
     }
 }
