@@ -45,16 +45,13 @@ printf 'rt\tscenario\tend_s\trps\tcpu_us_per_req\tload1\tjit_share\n' >"$RAW"
 
 # CPU ticks of a JVM's compiler threads (thread names are cut to 15 characters by the kernel).
 jit_ticks() {
-  local t=0 d s
+  local t=0 d
   for d in /proc/"$1"/task/*; do
     case $(cat "$d/comm" 2>/dev/null) in
       "C1 CompilerThre"* | "C2 CompilerThre"* | Truffle* | JVMCI*) ;;
       *) continue ;;
     esac
-    s=$(cat "$d/stat" 2>/dev/null) || continue
-    s=${s##*) }
-    set -- $s
-    t=$((t + ${12} + ${13}))
+    t=$((t + $(stat_ticks "$d/stat")))
   done
   echo "$t"
 }
