@@ -1,4 +1,4 @@
-package dev.cellgate.core.sim;
+package dev.cellgate.sim;
 
 import java.nio.charset.StandardCharsets;
 import java.util.TreeSet;
