@@ -33,7 +33,8 @@ class BrokenVariantsTest {
             // a forward whose answer was lost ran: sending it again runs it twice
             "REROUTE_AFTER_DELIVERY       | a call runs at most once",
             "RELEASE_WITHOUT_EPOCH        | one writer per (cell, epoch); no acknowledged write lost; every armed alarm eventually fires",
-            "NO_WAKER                     | every armed alarm eventually fires",
+            // nobody wakes an inactive cell's alarm, nor clears an entry whose delete was lost
+            "NO_WAKER                     | every armed alarm eventually fires; no stale wake entry outlives the faults",
             // peers take a cell over at expires_ms while a holder serves to its full TTL: with clocks
             // a margin apart the old owner still serves when the takeover lands, or the taker judged a
             // lease dead that the rule with the margin says was live
