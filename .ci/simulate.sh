@@ -36,7 +36,7 @@ status=0
 mvn -B -q -pl plugins/replicator-wal -am test -Dtest="$tests" -Dsurefire.failIfNoSpecifiedTests=false \
   "${props[@]}" "$@" >"$log" 2>&1 || status=$?
 if [[ -n "${props[*]:-}" && "${props[0]}" == -Dsim.seed=* ]]; then
-  cat plugins/replicator-wal/target/surefire-reports/dev.cellgate.sim.SimulatorTest-output.txt 2>/dev/null | grep -v '^simulator: ' || true
+  cat plugins/replicator-wal/target/surefire-reports/dev.cellgate.sim.SimulatorTest-output.txt 2>/dev/null | grep -av '^simulator: ' || true
 fi
 if [[ ! -s "$summary" ]]; then
   tail -n 60 "$log"
@@ -44,7 +44,7 @@ if [[ ! -s "$summary" ]]; then
   exit 1
 fi
 if [[ $status -ne 0 ]]; then
-  grep -E 'FAILED|caught|must be caught|expected' "$log" | head -n 20 || true
+  grep -aE 'FAILED|must be caught|Expecting' "$log" | head -n 20 || true
 fi
 rm -f "$log"
 cat "$summary"

@@ -195,7 +195,9 @@ final class Checker {
         String node = Keys.nodeOfLeaseKey(key);
         if (tracer != null && (node != null || key.endsWith("/own.json") || (key.startsWith("wake/") && !key.equals(Keys.WAKER))
                 || key.contains("/e"))) {
-            trace(w, "wrote " + key + " " + new String(after.bytes(), StandardCharsets.UTF_8) + " " + after.version());
+            String content = key.endsWith(".seg") ? "(" + after.bytes().length + " bytes)" // a segment: binary
+                    : new String(after.bytes(), StandardCharsets.UTF_8);
+            trace(w, "wrote " + key + " " + content + " " + after.version());
         }
         if (node != null) {
             leaseWritten(node, before, after, w, issuerClock, now);
