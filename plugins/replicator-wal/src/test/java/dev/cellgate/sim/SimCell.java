@@ -63,7 +63,7 @@ final class SimCell {
 
     private final SimNode node;
     final String scope;
-    /** The real output gate; disabled ({@code CELLD_OUTPUT_GATE=0}) in the ACK_BEFORE_DURABLE variant. */
+    /** The real output gate: it releases a reply once the replica says the commit is durable. */
     private final OutputGate outputGate;
     Phase phase = Phase.ACTIVATING;
     long epoch;
@@ -79,7 +79,7 @@ final class SimCell {
     SimCell(SimNode node, String scope) {
         this.node = node;
         this.scope = scope;
-        this.outputGate = new OutputGate(node.sim.variant != Variant.ACK_BEFORE_DURABLE);
+        this.outputGate = new OutputGate(true);
     }
 
     boolean idle() {
@@ -143,7 +143,7 @@ final class SimCell {
             long e0 = epoch;
             String v0 = ownVersion;
             replica = new SimReplica(node.view, scope, epoch, restored.lineage(), restored.image(),
-                    () -> node.ownership.confirm(scope, e0, v0));
+                    () -> node.ownership.confirm(scope, e0, v0), node.sim.variant == Variant.ACK_BEFORE_DURABLE);
             return replica.durable();
         }).thenCompose(pinned ->
             // a durable alarm must have its index entry: re-put it (heals an entry lost earlier)
@@ -283,9 +283,9 @@ final class SimCell {
 
     /**
      * Upload, confirm, then acknowledge, as the REAL {@link OutputGate} decides: the reply waits for
-     * the gate's barrier, which opens when the upload and confirm held (or at once with the gate
-     * disabled, the broken variant). Completes true when the change is durable under an epoch this
-     * node still owned.
+     * the gate's barrier, which opens when the replica says the upload and confirm held (at once in
+     * the broken variant, whose pipeline answers before it uploads). Completes true when the change
+     * is durable under an epoch this node still owned.
      */
     private CompletableFuture<Boolean> durable(Work w, Runnable recordAck) {
         CompletableFuture<Void> barrier = outputGate.barrier(true);

@@ -20,7 +20,7 @@ enum Variant {
     GC_WITHOUT_TOMBSTONE,
     /** {@code WakeEntryVerdict.NEVER_DELETES}: neither the woken cell's host nor the waker ever deletes a stale wake entry. */
     WAKE_ENTRY_NEVER_DELETED,
-    /** The real {@code OutputGate} disabled: a write is acknowledged once applied locally, before its upload and confirm. */
+    /** {@code UploadPipeline.brokenAckBeforeDurableForTests}: a commit counts as durable at once, before its upload and confirm. */
     ACK_BEFORE_DURABLE,
     /**
      * {@code PinRule.BROKEN_RESTORE_IGNORES_UNPINNED_DATA}: once the store lost a cell's newest pin, a

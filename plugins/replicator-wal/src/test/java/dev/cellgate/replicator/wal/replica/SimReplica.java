@@ -29,10 +29,17 @@ public final class SimReplica implements UploadPipeline.Listener {
      * @param image   the restored database's page hashes
      */
     public SimReplica(BucketStore store, String scope, long epoch, LineageEnd lineage, DbImage image, OwnershipCheck ownership) {
+        this(store, scope, epoch, lineage, image, ownership, false);
+    }
+
+    /** @param ackBeforeDurable the broken variant: the pipeline's {@code durable()} answers at once */
+    public SimReplica(BucketStore store, String scope, long epoch, LineageEnd lineage, DbImage image, OwnershipCheck ownership,
+                      boolean ackBeforeDurable) {
         LineageKeys keys = new LineageKeys(scope);
         DurableWrites writes = new DurableWrites(store);
         CompletableFuture<Void> pin = writes.createNew(keys.base(epoch), lineage.baseFor(scope, epoch).toBytes());
-        this.pipeline = new UploadPipeline(writes, keys, epoch, ownership, this, pin);
+        this.pipeline = ackBeforeDurable ? UploadPipeline.brokenAckBeforeDurableForTests(writes, keys, epoch, ownership, this, pin)
+                : new UploadPipeline(writes, keys, epoch, ownership, this, pin);
         this.image = image;
         this.txid = lineage.end().txid();
     }
