@@ -16,8 +16,9 @@ import java.util.function.Consumer;
 
 /**
  * One seeded run. A fault phase (client traffic, crashes at any instant and at await points, SIGSTOP
- * pauses, handoffs, throttling, lost requests and answers, latency spikes, wall clocks that drift and
- * step forward and BACK), then a quiet phase (latency only, clocks corrected, crashed nodes restarted
+ * pauses longer than the TTL, handoffs, throttling, lost requests and answers, lost answers to
+ * forwarded calls, latency spikes, wall clocks up to a TTL off that drift and step forward and BACK,
+ * in a quarter of the seeds a pin the store loses), then a quiet phase (latency only, clocks corrected, crashed nodes restarted
  * except the ones kept down), then a final round
  * of writes to every cell from every live node, then the end-of-run properties. The same seed
  * replays the same run exactly: one random source, one thread, events ordered by (time, sequence).
