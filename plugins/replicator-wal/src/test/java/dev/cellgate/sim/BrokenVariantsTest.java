@@ -50,6 +50,12 @@ class BrokenVariantsTest {
         assertThat(List.of(properties.split("; "))).contains(caught.failure().property);
         assertThat(SimRunner.one(caught.seed(), Variant.CORRECT, false).failure())
                 .as("the same seed with the correct protocol").isNull();
+        // what the printed replay command promises: the seed alone reproduces the run, event for event
+        Simulation.Result again = SimRunner.one(caught.seed(), variant, false);
+        assertThat(again.failure()).as("seed %d replayed", caught.seed()).isNotNull();
+        assertThat(List.of(again.failure().getMessage(), again.failedAtMs(), again.events()))
+                .as("seed %d replayed", caught.seed())
+                .isEqualTo(List.of(caught.failure().getMessage(), caught.failedAtMs(), caught.events()));
     }
 
     /** A variant without a row above would be counted as caught without anyone saying what must catch it. */
