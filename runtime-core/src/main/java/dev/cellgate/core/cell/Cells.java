@@ -704,6 +704,12 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
         }
     }
 
+    /** {@code ctx.abort()}: the session ends here; the next event for the scope activates it afresh. */
+    @Override
+    public void aborted(Cell cell, Throwable cause) {
+        release(cell.scope, "ctx.abort(): " + Errors.rootMessage(cause));
+    }
+
     @Override
     public void idle(Cell cell) {
         // Eviction is decided by the sweeper (LRU, idle time); nothing to do per event.

@@ -44,4 +44,9 @@ final class HostForCell implements CellHost {
     public HibernatableSockets webSockets() {
         return cell.sockets;
     }
+
+    @Override
+    public void abort(Throwable cause) {
+        cell.abort(cause);
+    }
 }
