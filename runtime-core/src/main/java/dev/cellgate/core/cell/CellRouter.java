@@ -11,6 +11,7 @@ import dev.cellgate.core.spi.js.HttpResponseData;
 import dev.cellgate.core.spi.js.OutcomeUnknownException;
 import dev.cellgate.core.spi.js.StubCallException;
 import dev.cellgate.core.spi.js.StubChannel;
+import dev.cellgate.core.time.Monotonic;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiFunction;
@@ -31,15 +32,24 @@ public final class CellRouter implements StubChannel {
 
     private final Cells cells;
     private final io.vertx.core.Vertx vertx;
+    /** Budgets and call timings are elapsed time: a wall clock stepped by NTP must not stretch or cut them. */
+    private final Monotonic clock;
     private volatile Forwarder forwarder;
     private volatile RuntimeMetrics metrics = RuntimeMetrics.NOOP;
     private volatile ForwardFailure.Policy policy = ForwardFailure.Policy.AT_MOST_ONCE;
     private volatile String self;
     private volatile ExportedObjects exports;
 
+    /** On the system's monotonic clock. */
     public CellRouter(Cells cells, io.vertx.core.Vertx vertx) {
+        this(cells, vertx, Monotonic.SYSTEM);
+    }
+
+    /** @param clock measures the re-send budget and the call timings (a simulator drives it) */
+    public CellRouter(Cells cells, io.vertx.core.Vertx vertx, Monotonic clock) {
         this.cells = cells;
         this.vertx = vertx;
+        this.clock = clock;
     }
 
     public void forwarder(Forwarder f) {
@@ -96,7 +106,7 @@ public final class CellRouter implements StubChannel {
         if (f == null) {
             return StubChannel.noRouteToExport(node);
         }
-        return exportAttempt(f, node, key, op, pathJson, arguments, System.currentTimeMillis() + REROUTE_BUDGET_MS);
+        return exportAttempt(f, node, key, op, pathJson, arguments, clock.elapsedMs() + REROUTE_BUDGET_MS);
     }
 
     private CompletableFuture<byte[]> exportAttempt(Forwarder f, String node, String key, String op, String pathJson, byte[] arguments,
@@ -108,7 +118,7 @@ public final class CellRouter implements StubChannel {
             }
             String what = "an object exported by node " + node;
             ForwardFailure.Verdict verdict = ForwardFailure.exportVerdict(policy, ff.kind());
-            if (verdict == ForwardFailure.Verdict.RESEND && System.currentTimeMillis() <= deadline) {
+            if (verdict == ForwardFailure.Verdict.RESEND && clock.elapsedMs() <= deadline) {
                 return later(ForwardFailure.resendDelayMs(ff.kind()), () -> exportAttempt(f, node, key, op, pathJson, arguments, deadline));
             }
             RuntimeException error = switch (verdict) {
@@ -137,8 +147,8 @@ public final class CellRouter implements StubChannel {
     /** @param idempotent the call may run more than once (a wake-up): any forwarding failure may be re-sent */
     private <T> CompletableFuture<T> route(CellIdentity target, java.util.function.Supplier<CompletableFuture<T>> local,
                                            BiFunction<String, Forwarder, CompletableFuture<T>> remote, boolean idempotent) {
-        long deadline = System.currentTimeMillis() + REROUTE_BUDGET_MS;
-        long t0 = System.nanoTime();
+        long deadline = clock.elapsedMs() + REROUTE_BUDGET_MS;
+        long t0 = clock.elapsedNanos();
         // Which way the call went last (a reroute may turn a local call into a forwarded one).
         boolean[] forwarded = new boolean[1];
         BiFunction<String, Forwarder, CompletableFuture<T>> counted = (node, f) -> {
@@ -148,7 +158,7 @@ public final class CellRouter implements StubChannel {
         CompletableFuture<T> out = attempt(target, local, counted, deadline, null, idempotent);
         RuntimeMetrics m = metrics;
         if (m != RuntimeMetrics.NOOP) {
-            out.whenComplete((v, e) -> m.cellCall(forwarded[0], e == null, System.nanoTime() - t0));
+            out.whenComplete((v, e) -> m.cellCall(forwarded[0], e == null, clock.elapsedNanos() - t0));
         }
         return out;
     }
@@ -160,7 +170,7 @@ public final class CellRouter implements StubChannel {
     private <T> CompletableFuture<T> attempt(CellIdentity target, java.util.function.Supplier<CompletableFuture<T>> local,
                                              BiFunction<String, Forwarder, CompletableFuture<T>> remote, long deadline,
                                              ForwardFailedException last, boolean idempotent) {
-        if (last != null && System.currentTimeMillis() > deadline) {
+        if (last != null && clock.elapsedMs() > deadline) {
             return CompletableFuture.failedFuture(new StubCallException("could not reach the owner of " + target.scope()
                     + " (" + last.getMessage() + "); retry", true, last));
         }
