@@ -1,6 +1,7 @@
 package dev.cellgate.core.cell;
 
 import dev.cellgate.core.logic.ForwardFailure;
+import dev.cellgate.core.logic.LocalRefusal;
 import dev.cellgate.core.logic.WakeEntryVerdict;
 import dev.cellgate.core.observe.LogContext;
 import dev.cellgate.core.observe.RuntimeMetrics;
@@ -228,29 +229,22 @@ public final class CellRouter implements StubChannel {
         return local.get().exceptionallyCompose(e -> {
             Throwable c = Cells.unwrap(e);
             Forwarder f = forwarder;
-            if (c instanceof OwnedElsewhereException o) {
-                if (f == null) {
-                    return CompletableFuture.failedFuture(new StubCallException(c.getMessage() + " and this node has no peer link", true, c));
-                }
-                return remote.apply(o.node(), f);
+            LocalRefusal.Why why = c instanceof OwnedElsewhereException ? LocalRefusal.Why.OWNED_ELSEWHERE
+                    : c instanceof DrainingException ? LocalRefusal.Why.DRAINING
+                    : c instanceof NodeFullException ? LocalRefusal.Why.FULL : null;
+            if (why == null) {
+                return CompletableFuture.failedFuture(c);
             }
-            if (c instanceof DrainingException && f != null) {
-                // An in-flight request of a draining node: its cells are moving to peers. Follow them:
-                // to the owner a peer already named (a draining node reads no records), else to where
-                // placement would put the cell. Without the hint a draining node would ask the same
-                // placement target again and again while another node owns the cell.
-                String node = ownerHint != null ? ownerHint : f.placementTarget();
-                return node == null ? CompletableFuture.failedFuture(c) : remote.apply(node, f);
+            java.util.Optional<String> node = f == null ? java.util.Optional.empty() : LocalRefusal.target(why,
+                    c instanceof OwnedElsewhereException o ? o.node() : null, ownerHint, f::placementTarget);
+            if (node.isPresent()) {
+                return remote.apply(node.get(), f);
             }
-            if (c instanceof NodeFullException) {
-                String node = f == null ? null : f.placementTarget();
-                if (node == null) {
-                    return CompletableFuture.failedFuture(new StubCallException(
-                            "no node has capacity for " + target.scope() + " (" + c.getMessage() + ")", true, c));
-                }
-                return remote.apply(node, f);
-            }
-            return CompletableFuture.failedFuture(c);
+            return CompletableFuture.failedFuture(switch (why) {
+                case OWNED_ELSEWHERE -> new StubCallException(c.getMessage() + " and this node has no peer link", true, c);
+                case DRAINING -> c;
+                case FULL -> new StubCallException("no node has capacity for " + target.scope() + " (" + c.getMessage() + ")", true, c);
+            });
         });
     }
 
