@@ -136,7 +136,7 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
         long now = ticker.nowMs();
         Shedder.evictIdle(this, now);
         if (Pressure.pressured(config.maxRssMb())) {
-            Shedder.shedIdle(this, Math.max(1, resident() / 10));
+            Shedder.shedIdle(this, dev.cellgate.core.logic.Shedding.pressureShedCount(resident()));
         }
         moveToCurrentCode();
     }
