@@ -80,26 +80,24 @@ is_cellgate() { [[ $1 == cg-* ]]; }
 # Appends one tab-separated row to raw.tsv: kind, then key=value fields (order kept).
 record() { local IFS=$'\t'; echo "$*" >>"$RAW"; }
 
+# User+system CPU ticks in one /proc/<pid>/stat or /proc/<pid>/task/<tid>/stat file; 0 once it is gone.
+stat_ticks() {
+  local s
+  s=$(cat "$1" 2>/dev/null) || { echo 0; return; }
+  s=${s##*) }
+  set -- $s
+  echo $((${12} + ${13}))
+}
 # CPU ticks (user+system) of every live process in a process group.
 group_ticks() {
-  local t=0 p s
-  for p in $(pgrep -g "$1" 2>/dev/null); do
-    s=$(cat "/proc/$p/stat" 2>/dev/null) || continue
-    s=${s##*) }
-    set -- $s
-    t=$((t + ${12} + ${13}))
-  done
+  local t=0 p
+  for p in $(pgrep -g "$1" 2>/dev/null); do t=$((t + $(stat_ticks "/proc/$p/stat"))); done
   echo "$t"
 }
 # CPU ticks of a list of pids (the S3 server's processes).
 pids_ticks() {
-  local t=0 p s
-  for p in "$@"; do
-    s=$(cat "/proc/$p/stat" 2>/dev/null) || continue
-    s=${s##*) }
-    set -- $s
-    t=$((t + ${12} + ${13}))
-  done
+  local t=0 p
+  for p in "$@"; do t=$((t + $(stat_ticks "/proc/$p/stat"))); done
   echo "$t"
 }
 QUIESCE_MAX_S=${QUIESCE_MAX_S:-120}

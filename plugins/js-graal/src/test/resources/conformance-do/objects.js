@@ -158,6 +158,34 @@ export class Breaker extends DurableObject {
     await p;
     return 'unreachable';
   }
+
+  /** ctx.abort(): nothing after it runs (not even catch or finally), and this turn's writes go. */
+  async abortIt(reason) {
+    this.memory++;
+    await this.ctx.storage.put('k', 'dropped with the turn');
+    try {
+      if (reason === undefined) this.ctx.abort(); else this.ctx.abort(reason);
+    } catch (e) {
+      return 'caught ' + e.message;
+    } finally {
+      await this.ctx.storage.put('finally', 'ran');
+    }
+    return 'unreachable';
+  }
+
+  async keep(v) {
+    await this.ctx.storage.put('k', v);
+    return this.memory;
+  }
+
+  async slowTouch(ms) {
+    await sleep(ms);
+    return this.touch();
+  }
+
+  async finallyRan() {
+    return (await this.ctx.storage.get('finally')) ?? null;
+  }
 }
 
 /** RPC: error classes, reserved names, structured-clone arguments and results. */

@@ -97,6 +97,23 @@ const cases = {
     const fresh = await env.BREAKER.getByName(name).touch();
     return { before, results, fresh };
   },
+  'abort-resets': async (env, name) => {
+    const stub = env.BREAKER.getByName(name);
+    const before = await stub.touch();
+    await stub.keep('kept');
+    const aborted = await outcome(stub.abortIt('bye now'));
+    const fresh = env.BREAKER.getByName(name);
+    return { before, aborted, after: await fresh.touch(), finallyRan: await fresh.finallyRan() };
+  },
+  'abort-default-reason': async (env, name) => outcome(env.BREAKER.getByName(name).abortIt()),
+  'abort-fails-calls-in-flight': async (env, name) => {
+    const stub = env.BREAKER.getByName(name);
+    await stub.touch();
+    const slow = outcome(stub.slowTouch(400));
+    await sleep(100);
+    const aborted = await outcome(stub.abortIt('stop'));
+    return { aborted, slow: await slow, after: await env.BREAKER.getByName(name).touch() };
+  },
   'input-gate-storage': async (env, name) => {
     const stub = env.STORE.getByName(name);
     const results = await Promise.all(Array.from({ length: 20 }, () => stub.incr()));

@@ -55,7 +55,12 @@
       }
       return this[kGate].blockConcurrencyWhile(fn);
     }
-    abort() { throw internal.unsupported('ctx.abort()'); }
+    // workerd: the error cannot be caught (no catch or finally after the call runs), every call in
+    // flight fails with it, the turn's unsettled writes are dropped, the next call meets a new instance.
+    abort(reason) {
+      const message = reason === undefined ? 'Application called abort() to reset Durable Object.' : String(reason);
+      this[kBridge].abort(...internal.errorParts(new Error(message)));
+    }
     get [Symbol.toStringTag]() { return 'DurableObjectState'; }
   }
   // workerd: ctx.exports (the Worker's own exports as bindings) behind enable_ctx_exports (dispatch.js decides).

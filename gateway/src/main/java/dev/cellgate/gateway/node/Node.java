@@ -286,10 +286,10 @@ public final class Node {
         }
         new DashboardRoutes(new DashboardData(identity.nodeId(), fleet, bucket, cells, this::state)).mount(internal.router());
         peerTraffic = internal.peerTraffic(PeerWire.PREFIX, () -> draining);
-        new PeerRoutes(() -> peerAuth, identity.nodeId(), cells, () -> draining, this::loadJson, config.maxRequestBodyBytes())
+        new PeerRoutes(() -> peerAuth, identity.nodeId(), cells, () -> draining, this::loadJson, config.maxRequestBodyBytes(), Ticker.SYSTEM)
                 .exports(engine.exportedObjects()).tracing(tracing).mount(internal.router());
         router.exports(identity.nodeId(), engine.exportedObjects());
-        new PeerSocketRoute(() -> peerAuth, identity.nodeId(), cells, () -> draining, sockets).mount(internal.router());
+        new PeerSocketRoute(() -> peerAuth, identity.nodeId(), cells, () -> draining, sockets, Ticker.SYSTEM).mount(internal.router());
         internalServer = await(internal.listen(config.internalAddr().host(), config.internalAddr().port()),
                 "internal listener on " + config.internalAddr());
         mark = timeline.span("internal_listener", mark, now());
@@ -423,7 +423,7 @@ public final class Node {
         wakeIndex = new WakeIndex(bucket);
         cells = new Cells(vertx, jsThreads, cc, ownership, replicator, () -> workers == null ? null : workers.current(), Ticker.SYSTEM,
                 cellIo, this::leaseValid, wakeIndex);
-        router = new CellRouter(cells, vertx);
+        router = new CellRouter(cells, vertx, Monotonic.SYSTEM);
         cells.metrics(metrics.runtime());
         cells.events(tracing.cellEvents());
         router.metrics(metrics.runtime());
@@ -449,8 +449,8 @@ public final class Node {
         // A forwarded event may take its deployment's CPU budget (limits.cpu_ms, else CELLD_CPU_MS) before it answers.
         router.forwarder(new PeerClient(vertx, () -> peerAuth, identity.nodeId(), fleet, config.maxRequestBodyBytes(),
                 () -> WorkerCpuLimit.peerAnswerTimeoutMs(config.cpuMs(), runningCpuLimitMs()),
-                WorkerCpuLimit.longestAnswerMs(config.cpuMs())).tracing(tracing)
-                .sockets(new PeerSocketClient(vertx, () -> peerAuth, identity.nodeId(), fleet, sockets)));
+                WorkerCpuLimit.longestAnswerMs(config.cpuMs()), Ticker.SYSTEM).tracing(tracing)
+                .sockets(new PeerSocketClient(vertx, () -> peerAuth, identity.nodeId(), fleet, sockets, Ticker.SYSTEM)));
     }
 
     /** The running deployment's own limits.cpu_ms (null: none, or nothing running yet). */
@@ -756,7 +756,7 @@ public final class Node {
             }
             rejoin.stop();
         }
-        long t0 = System.currentTimeMillis();
+        long t0 = Monotonic.SYSTEM.elapsedMs(); // the drain's deadline counts from here, on its clock
         LOG.atInfo().setMessage("shutdown.requested").addKeyValue("signal", signal)
                 .addKeyValue("mode", mode.name().toLowerCase(java.util.Locale.ROOT))
                 .addKeyValue("occupied", cells == null ? 0 : cells.occupied()).log();
@@ -782,7 +782,7 @@ public final class Node {
                 peerTraffic, poke, config.wakerTickMs(), mode == DrainCondition.Mode.HANDOFF ? config.handoffWarmMs() : 0);
         drain.run(mode, t0).whenComplete((r, e) -> {
             LOG.atInfo().setMessage("shutdown.drained").addKeyValue("released", r == null ? 0 : r.released())
-                    .addKeyValue("failed", r == null ? -1 : r.failed()).addKeyValue("ms", System.currentTimeMillis() - t0)
+                    .addKeyValue("failed", r == null ? -1 : r.failed()).addKeyValue("ms", Monotonic.SYSTEM.elapsedMs() - t0)
                     .addKeyValue("peak_concurrent_releases", r == null ? 0 : r.peakConcurrentReleases())
                     .addKeyValue("alarms_handed", drain.poked())
                     .addKeyValue("warmed", drain.warmed()).addKeyValue("warm_failed", drain.warmFailed())

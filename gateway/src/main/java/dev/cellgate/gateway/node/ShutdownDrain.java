@@ -5,6 +5,9 @@ import dev.cellgate.core.cell.Cells;
 import dev.cellgate.core.logic.DrainCondition;
 import dev.cellgate.core.logic.DrainCondition.Mode;
 import dev.cellgate.core.logic.HandoffAlarms;
+import dev.cellgate.core.time.Monotonic;
+import dev.cellgate.core.time.Scheduler;
+import dev.cellgate.core.time.Ticker;
 import dev.cellgate.gateway.http.PeerTraffic;
 import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;
@@ -49,12 +52,8 @@ final class ShutdownDrain {
     private final long deadlineMs;
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger unfinished = new AtomicInteger();
-    /** Polls on its own thread: event loops busy with JavaScript must not delay the deadline. */
-    private final java.util.concurrent.ScheduledExecutorService ticker = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "shutdown-drain");
-        t.setDaemon(true);
-        return t;
-    });
+    private final Clocks clocks;
+    private final DrainCondition.Exit exit;
     private final AtomicInteger peak = new AtomicInteger();
     private final AtomicInteger released = new AtomicInteger();
     private final AtomicInteger failed = new AtomicInteger();
@@ -87,18 +86,36 @@ final class ShutdownDrain {
         CompletableFuture<Void> poke(String scope, String name);
     }
 
+    /**
+     * The drain's clocks (SPEC §20, injected so a test or simulator drives them): {@code wall} to compare
+     * with a cell's stored alarm, {@code mono} for the deadline and every elapsed time (a wall clock
+     * stepped by NTP must not stretch or cut a drain), {@code poller} for the poll, on its own thread:
+     * event loops busy with JavaScript must not delay the deadline.
+     */
+    record Clocks(Ticker wall, Monotonic mono, Scheduler poller) {
+        static Clocks system() {
+            return new Clocks(Ticker.SYSTEM, Monotonic.SYSTEM, Scheduler.system("shutdown-drain"));
+        }
+    }
+
+    /** The node's drain: system clocks, SPEC §10's exit rule, alarms handed over. */
     ShutdownDrain(Vertx vertx, Cells cells, int releases, long deadlineMs, java.util.function.IntSupplier publicInFlight,
                   PeerTraffic peers, HandoffPoke poke, long wakerTickMs, long warmMs) {
-        this(vertx, cells, releases, deadlineMs, publicInFlight, peers, poke, wakerTickMs, warmMs, HandoffAlarms.CORRECT);
+        this(vertx, cells, releases, deadlineMs, publicInFlight, peers, poke, wakerTickMs, warmMs, Clocks.system(),
+                DrainCondition.Exit.AS_SPECIFIED, HandoffAlarms.CORRECT);
     }
 
     /**
      * @param warmMs        {@code CELLD_HANDOFF_WARM_MS} (0: off): poke a peer for every released cell, not only those with
      *                      an alarm due, and wait for the answers at most this long after the cells drained
+     * @param exit          {@link DrainCondition.Exit#AS_SPECIFIED}, or the broken variant a test must catch
      * @param handoffAlarms {@link HandoffAlarms#CORRECT}, or the broken variant a test must catch
      */
     ShutdownDrain(Vertx vertx, Cells cells, int releases, long deadlineMs, java.util.function.IntSupplier publicInFlight,
-                  PeerTraffic peers, HandoffPoke poke, long wakerTickMs, long warmMs, HandoffAlarms handoffAlarms) {
+                  PeerTraffic peers, HandoffPoke poke, long wakerTickMs, long warmMs, Clocks clocks, DrainCondition.Exit exit,
+                  HandoffAlarms handoffAlarms) {
+        this.clocks = clocks;
+        this.exit = exit;
         this.warmMs = warmMs;
         this.warmPokes = new dev.cellgate.core.cell.AsyncLimiter(Math.max(1, releases));
         this.poke = poke;
@@ -112,7 +129,11 @@ final class ShutdownDrain {
         this.deadlineMs = deadlineMs;
     }
 
-    /** Releases (or preserves) every resident cell; completes when drained or at the deadline. */
+    /**
+     * Releases (or preserves) every resident cell; completes when drained or at the deadline.
+     *
+     * @param t0 when the stop was requested, on {@link Clocks#mono}: the deadline counts from there
+     */
     CompletableFuture<Result> run(Mode mode, long t0) {
         CompletableFuture<Result> done = new CompletableFuture<>();
         this.t0 = t0;
@@ -172,7 +193,8 @@ final class ShutdownDrain {
      */
     /** @return whether a poke for the alarm was sent (then no warm poke is needed) */
     private boolean handAlarm(String scope, Cells.Released r) {
-        long now = System.currentTimeMillis();
+        long now = clocks.wall().nowMs();
+        long sentMono = clocks.mono().elapsedMs();
         HandoffAlarms.Decision d = handoffAlarms.decide(r.released(), r.storedAlarmMs(), now, wakerTickMs);
         if (d != HandoffAlarms.Decision.POKE) {
             if (d == HandoffAlarms.Decision.LEFT_TO_WAKER) {
@@ -181,7 +203,7 @@ final class ShutdownDrain {
             }
             return false;
         }
-        java.util.OptionalLong budget = HandoffAlarms.pokeBudgetMs(now - t0, deadlineMs);
+        java.util.OptionalLong budget = HandoffAlarms.pokeBudgetMs(sentMono - t0, deadlineMs);
         if (budget.isEmpty()) {
             LOG.atWarn().setMessage("handoff.alarm_not_poked").addKeyValue("scope", scope)
                     .addKeyValue("why", "no drain time left; the waker arms it").log();
@@ -198,8 +220,8 @@ final class ShutdownDrain {
             if (e == null) {
                 poked.incrementAndGet();
                 LOG.atInfo().setMessage("handoff.alarm_poked").addKeyValue("scope", scope)
-                        .addKeyValue("alarm_in_ms", r.storedAlarmMs().getAsLong() - System.currentTimeMillis())
-                        .addKeyValue("ms", System.currentTimeMillis() - now).log();
+                        .addKeyValue("alarm_in_ms", r.storedAlarmMs().getAsLong() - clocks.wall().nowMs())
+                        .addKeyValue("ms", clocks.mono().elapsedMs() - sentMono).log();
             } else {
                 LOG.atWarn().setMessage("handoff.alarm_poke_failed").addKeyValue("scope", scope)
                         .addKeyValue("error", drainFailure(e)).addKeyValue("next", "the waker arms it").log();
@@ -217,7 +239,7 @@ final class ShutdownDrain {
     private void warmPoke(String scope, String name) {
         warmPending.incrementAndGet();
         warmPokes.run(() -> {
-            java.util.OptionalLong budget = HandoffAlarms.pokeBudgetMs(System.currentTimeMillis() - t0, deadlineMs);
+            java.util.OptionalLong budget = HandoffAlarms.pokeBudgetMs(clocks.mono().elapsedMs() - t0, deadlineMs);
             if (over || budget.isEmpty()) {
                 return CompletableFuture.completedFuture((Void) null);
             }
@@ -242,8 +264,8 @@ final class ShutdownDrain {
 
     private void poll(Mode mode, long t0, CompletableFuture<Result> done) {
         submitResident(mode);
-        long elapsed = System.currentTimeMillis() - t0;
-        if (drainedAtMs < 0 && DrainCondition.drained(mode, new DrainCondition.Counters(cells.occupied(), cells.releasingCount(),
+        long elapsed = clocks.mono().elapsedMs() - t0;
+        if (drainedAtMs < 0 && exit.drained(mode, new DrainCondition.Counters(cells.occupied(), cells.releasingCount(),
                 cells.activating(), cells.evictingCount(), publicInFlight.getAsInt(), unfinished.get()))) {
             drainedAtMs = elapsed;
         }
@@ -257,14 +279,13 @@ final class ShutdownDrain {
                         .addKeyValue("peer_in_flight", peers.inFlight())
                         .addKeyValue("unfinished_releases", unfinished.get()).addKeyValue("ms", elapsed).log();
             }
-            ticker.shutdown();
             over = true;
             boolean cellsDone = drainedAtMs >= 0;
             done.complete(new Result(released.get(), failed.get() + (cellsDone ? 0 : cells.occupied()), elapsed, peak.get(), cellsDone,
                     cellsDone ? elapsed - drainedAtMs : 0));
             return;
         }
-        ticker.schedule(() -> poll(mode, t0, done), POLL_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
+        clocks.poller().after(POLL_MS, () -> poll(mode, t0, done));
     }
 
     /** Concurrent releases right now and the most seen (instrumentation for the bound). */

@@ -7,6 +7,7 @@ import dev.cellgate.core.fleet.PeerSignature;
 import dev.cellgate.core.fleet.PeerSignature.Answer;
 import dev.cellgate.core.fleet.PeerSignature.Envelope;
 import dev.cellgate.core.fleet.PeerSignature.Signed;
+import dev.cellgate.core.logic.ForwardFailure;
 import dev.cellgate.core.logic.ForwardFailure.Kind;
 import dev.cellgate.core.logic.WakeEntryVerdict;
 import dev.cellgate.core.records.LeaseRecord;
@@ -15,6 +16,7 @@ import dev.cellgate.core.spi.js.CellIdentity;
 import dev.cellgate.core.spi.js.HttpRequestData;
 import dev.cellgate.core.spi.js.HttpResponseData;
 import dev.cellgate.core.spi.js.StubCallException;
+import dev.cellgate.core.time.Ticker;
 import dev.cellgate.gateway.http.body.BodyCollector;
 import dev.cellgate.gateway.http.body.ReadStreamPublisher;
 import dev.cellgate.gateway.trace.NodeTracing;
@@ -50,6 +52,8 @@ public final class PeerClient implements Forwarder {
     private final FleetView fleet;
     private final long maxBody;
     private final java.util.function.LongSupplier responseTimeoutMs;
+    /** Signs each request's timestamp: the receiver compares it with its own wall clock (±30 s, SPEC §6). */
+    private final Ticker wall;
     private PeerSocketClient sockets;
     private volatile NodeTracing tracing = NodeTracing.off();
 
@@ -58,9 +62,10 @@ public final class PeerClient implements Forwarder {
      *                          running deployment's limits.cpu_ms may change it)
      * @param longestResponseMs the most {@code responseTimeoutMs} can ever say: the connection's own idle
      *                          timeout, which closes a connection with a request in flight, must not cut earlier
+     * @param wall              the wall clock each request's signed timestamp is read from
      */
     public PeerClient(Vertx vertx, Supplier<PeerAuth> auth, String self, FleetView fleet, long maxBody,
-                      java.util.function.LongSupplier responseTimeoutMs, long longestResponseMs) {
+                      java.util.function.LongSupplier responseTimeoutMs, long longestResponseMs, Ticker wall) {
         this.http = vertx.createHttpClient(new HttpClientOptions().setConnectTimeout(2000).setKeepAlive(true)
                 .setTcpNoDelay(true).setIdleTimeout((int) Math.max(60, (longestResponseMs + 999) / 1000)),
                 new PoolOptions().setHttp1MaxSize(64));
@@ -69,6 +74,7 @@ public final class PeerClient implements Forwarder {
         this.fleet = fleet;
         this.maxBody = maxBody;
         this.responseTimeoutMs = responseTimeoutMs;
+        this.wall = wall;
     }
 
     /** Traces each forwarded fetch (a CLIENT span whose traceparent the owner continues); off by default. */
@@ -197,7 +203,7 @@ public final class PeerClient implements Forwarder {
     private <T> CompletableFuture<T> send(String node, String path, byte[] body, Envelope envelope, OkReader<T> onOk) {
         PeerAuth a = auth.get();
         return address(fleet, node).thenCompose(hp -> {
-            Signed s = a.sign("POST", path, body, self, node, System.currentTimeMillis(), envelope);
+            Signed s = a.sign("POST", path, body, self, node, wall.nowMs(), envelope);
             RequestOptions ro = new RequestOptions().setMethod(HttpMethod.POST).setHost(hp[0]).setPort(Integer.parseInt(hp[1]))
                     .setURI(path).setIdleTimeout(responseTimeoutMs.getAsLong());
             PeerWire.putSigned(ro::putHeader, s);
@@ -306,15 +312,17 @@ public final class PeerClient implements Forwarder {
         String what = "node " + node + " gave an answer without a valid signature (HTTP " + answer.status()
                 + (answer.result().isEmpty() ? "" : ", result '" + clip(answer.result()) + "'")
                 + (refusal && !text.isBlank() ? ": " + clip(text) : "") + "): ignored";
-        if (answer.status() != 426 || !answer.result().isEmpty()) {
+        if (!ForwardFailure.unsignedNeedsLease(answer.status(), answer.result())) {
             return CompletableFuture.completedFuture(new ForwardFailedException(Kind.UNTRUSTED_ANSWER, what));
         }
         return fleet.readLease(node).handle((lease, e) -> {
-            if (e == null && lease.isPresent() && lease.get().protocol() != PeerAuth.VERSION) {
-                return new ForwardFailedException(Kind.VERSION_REFUSED, "node " + node + " speaks peer protocol "
-                        + lease.get().protocol() + ", this node " + PeerAuth.VERSION + " (426; mixed versions during a rolling upgrade)");
-            }
-            return new ForwardFailedException(Kind.UNTRUSTED_ANSWER, what);
+            java.util.OptionalInt protocol = e == null && lease.isPresent()
+                    ? java.util.OptionalInt.of(lease.get().protocol()) : java.util.OptionalInt.empty();
+            return switch (ForwardFailure.ofUnsigned(answer.status(), answer.result(), protocol, PeerAuth.VERSION)) {
+                case VERSION_REFUSED -> new ForwardFailedException(Kind.VERSION_REFUSED, "node " + node + " speaks peer protocol "
+                        + protocol.getAsInt() + ", this node " + PeerAuth.VERSION + " (426; mixed versions during a rolling upgrade)");
+                default -> new ForwardFailedException(Kind.UNTRUSTED_ANSWER, what);
+            };
         });
     }
 

@@ -9,6 +9,7 @@ import dev.cellgate.core.spi.js.CellIdentity;
 import dev.cellgate.core.spi.js.ExportedObjects;
 import dev.cellgate.core.spi.js.HttpRequestData;
 import dev.cellgate.core.spi.js.HttpResponseData;
+import dev.cellgate.core.time.Ticker;
 import dev.cellgate.gateway.http.Json;
 import dev.cellgate.gateway.trace.NodeTracing;
 import dev.cellgate.gateway.trace.OpenSpan;
@@ -43,17 +44,21 @@ public final class PeerRoutes {
     private final BooleanSupplier draining;
     private final Supplier<JsonObject> load;
     private final long maxBody;
+    /** Judges each request's signed timestamp (±30 s of this clock, SPEC §6) and its nonce's window. */
+    private final Ticker wall;
     private final NonceWindow nonces = new NonceWindow(2 * PeerAuth.SKEW_MS + 5_000);
     private volatile ExportedObjects exports;
     private volatile NodeTracing tracing = NodeTracing.off();
 
-    public PeerRoutes(Supplier<PeerAuth> auth, String self, Cells cells, BooleanSupplier draining, Supplier<JsonObject> load, long maxBody) {
+    public PeerRoutes(Supplier<PeerAuth> auth, String self, Cells cells, BooleanSupplier draining, Supplier<JsonObject> load, long maxBody,
+                      Ticker wall) {
         this.auth = auth;
         this.self = self;
         this.cells = cells;
         this.draining = draining;
         this.load = load;
         this.maxBody = maxBody;
+        this.wall = wall;
     }
 
     /** The engine's objects passed by reference over JS RPC; without it the export routes refuse every call. */
@@ -94,7 +99,7 @@ public final class PeerRoutes {
         Signed got = PeerWire.signedOf(req::getHeader);
         Envelope envelope = PeerWire.envelopeOf(req::getHeader);
         PeerAuth.Refusal no = a == null ? new PeerAuth.Refusal(503, "fleet key not loaded yet")
-                : a.verifyHead(req.method().name(), req.uri(), got, envelope, self, System.currentTimeMillis(), nonces);
+                : a.verifyHead(req.method().name(), req.uri(), got, envelope, self, wall.nowMs(), nonces);
         if (no != null) {
             LOG.atWarn().setMessage("peer.refused").addKeyValue("status", no.status()).addKeyValue("reason", no.reason())
                     .addKeyValue("source", String.valueOf(got.source())).addKeyValue("remote", String.valueOf(req.remoteAddress())).log();

@@ -22,6 +22,7 @@ import io.vertx.core.http.WebSocketClient;
 import io.vertx.core.http.WebSocketClientOptions;
 import io.vertx.core.http.WebSocketConnectOptions;
 import java.net.ConnectException;
+import dev.cellgate.core.time.Ticker;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
@@ -43,8 +44,10 @@ public final class PeerSocketClient {
     private final String self;
     private final FleetView fleet;
     private final SocketRegistry registry;
+    /** Signs each upgrade's timestamp: the receiver compares it with its own wall clock (±30 s, SPEC §6). */
+    private final Ticker wall;
 
-    public PeerSocketClient(Vertx vertx, Supplier<PeerAuth> auth, String self, FleetView fleet, SocketRegistry registry) {
+    public PeerSocketClient(Vertx vertx, Supplier<PeerAuth> auth, String self, FleetView fleet, SocketRegistry registry, Ticker wall) {
         this.client = vertx.createWebSocketClient(new WebSocketClientOptions().setConnectTimeout(2000).setTcpNoDelay(true)
                 .setMaxFrameSize(2 << 20).setMaxMessageSize(2 << 20)
                 .setMaxConnections(1 << 20)); // one tunnel per client socket: never queue behind a pool limit
@@ -52,6 +55,7 @@ public final class PeerSocketClient {
         this.self = self;
         this.fleet = fleet;
         this.registry = registry;
+        this.wall = wall;
     }
 
     static boolean isUpgrade(HttpRequestData request) {
@@ -65,7 +69,7 @@ public final class PeerSocketClient {
         return PeerClient.address(fleet, node).thenCompose(hp -> {
             PeerAuth a = auth.get();
             Envelope envelope = PeerClient.envelope(request);
-            Signed s = a.sign("GET", path, new byte[0], self, node, System.currentTimeMillis(), envelope);
+            Signed s = a.sign("GET", path, new byte[0], self, node, wall.nowMs(), envelope);
             WebSocketConnectOptions o = new WebSocketConnectOptions().setHost(hp[0]).setPort(Integer.parseInt(hp[1])).setURI(path);
             PeerWire.putSigned(o::addHeader, s);
             PeerWire.putEnvelope(o::addHeader, envelope);

@@ -9,6 +9,7 @@ import dev.cellgate.core.spi.js.CellIdentity;
 import dev.cellgate.core.spi.js.HttpRequestData;
 import dev.cellgate.core.spi.js.HttpResponseData;
 import dev.cellgate.core.spi.js.WsFrame;
+import dev.cellgate.core.time.Ticker;
 import dev.cellgate.gateway.http.Json;
 import dev.cellgate.gateway.http.body.BodyCollector;
 import dev.cellgate.gateway.ws.SocketRegistry;
@@ -40,14 +41,17 @@ public final class PeerSocketRoute {
     private final Cells cells;
     private final BooleanSupplier draining;
     private final SocketRegistry registry;
+    /** Judges each upgrade's signed timestamp (±30 s of this clock, SPEC §6). */
+    private final Ticker wall;
     private final NonceWindow nonces = new NonceWindow(2 * PeerAuth.SKEW_MS + 5_000);
 
-    public PeerSocketRoute(Supplier<PeerAuth> auth, String self, Cells cells, BooleanSupplier draining, SocketRegistry registry) {
+    public PeerSocketRoute(Supplier<PeerAuth> auth, String self, Cells cells, BooleanSupplier draining, SocketRegistry registry, Ticker wall) {
         this.auth = auth;
         this.self = self;
         this.cells = cells;
         this.draining = draining;
         this.registry = registry;
+        this.wall = wall;
     }
 
     public void mount(Router r) {
@@ -61,7 +65,7 @@ public final class PeerSocketRoute {
         Signed got = PeerWire.signedOf(req::getHeader);
         Envelope envelope = PeerWire.envelopeOf(req::getHeader);
         PeerAuth.Refusal no = a == null ? new PeerAuth.Refusal(503, "fleet key not loaded yet")
-                : a.verifyHead("GET", req.uri(), got, envelope, self, System.currentTimeMillis(), nonces);
+                : a.verifyHead("GET", req.uri(), got, envelope, self, wall.nowMs(), nonces);
         if (no != null) {
             LOG.atWarn().setMessage("peer.refused").addKeyValue("status", no.status()).addKeyValue("reason", no.reason())
                     .addKeyValue("source", String.valueOf(got.source())).addKeyValue("remote", String.valueOf(req.remoteAddress())).log();

@@ -37,6 +37,9 @@ final class Cell {
 
         void idle(Cell cell);
 
+        /** {@code ctx.abort()} ended the cell's session: the registry lets it go (its next event activates it again). */
+        void aborted(Cell cell, Throwable cause);
+
         /**
          * Whether an event may start in this cell now: not once the node lost its lease, nor in a cell
          * of a fenced session (issue 29: such a cell is being dropped and never serves again).
@@ -68,6 +71,8 @@ final class Cell {
      * Written on the executor; volatile because the sweeper and the operator surface read it.
      */
     volatile LoadedScript script;
+    /** Set by {@code ctx.abort()} inside a turn, cleared at that turn's end (executor only). */
+    private Throwable abortedBy;
     CellInstance instance;
     /** The deployment to construct from on wake (the current one, as for a new activation). */
     java.util.function.Supplier<LoadedScript> currentScript;
@@ -312,6 +317,10 @@ final class Cell {
         if (state == State.GONE) {
             return;
         }
+        if (abortedBy != null) {
+            endAbortedTurn();
+            return;
+        }
         boolean committed;
         try {
             committed = storage.endTurn();
@@ -457,6 +466,31 @@ final class Cell {
         closeInstance();
         detachThenCloseStorage();
         listener.gone(this);
+    }
+
+    /**
+     * {@code ctx.abort()} in the running turn (executor only): that turn's end throws its writes away
+     * instead of committing them, then the registry releases the cell ({@link Listener#aborted}).
+     */
+    void abort(Throwable cause) {
+        if (abortedBy == null) {
+            abortedBy = cause;
+        }
+    }
+
+    /**
+     * The end of the turn that called {@code ctx.abort()}: its writes are rolled back (an alarm it set
+     * goes with them). Only that turn's: events the fresh instance runs before the release lands commit
+     * as usual, and the release makes them durable.
+     */
+    private void endAbortedTurn() {
+        Throwable cause = abortedBy;
+        abortedBy = null;
+        storage.abortTurn();
+        storage.takeAlarmChanged();
+        LOG.atInfo().setMessage("cell.aborted").addKeyValue("scope", scope).addKeyValue("epoch", epoch)
+                .addKeyValue("reason", Errors.rootMessage(cause)).log();
+        listener.aborted(this, cause);
     }
 
     /** Drops the cell after a durability failure or fencing: results fail, local files go (executor only). */

@@ -5,6 +5,7 @@ import dev.cellgate.core.observe.Errors;
 import dev.cellgate.core.cell.storage.SqliteCellStorage;
 import dev.cellgate.core.fleet.Acquisition;
 import dev.cellgate.core.fleet.OwnershipStore;
+import dev.cellgate.core.logic.LocalCopy;
 import dev.cellgate.core.observe.LogContext;
 import dev.cellgate.core.observe.ReplicationTotals;
 import dev.cellgate.core.observe.RuntimeMetrics;
@@ -17,7 +18,6 @@ import dev.cellgate.core.spi.replication.CellReplica;
 import dev.cellgate.core.spi.replication.Replicator;
 import dev.cellgate.core.spi.replication.RestoreResult;
 import dev.cellgate.core.time.Ticker;
-import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
@@ -113,7 +113,7 @@ final class CellActivation {
                 throw new CompletionException(e);
             }
         }, env.io()).thenCompose(x -> restore(scope, a.epoch(), files, attempt, target))
-                .thenApplyAsync(r -> new Opened(new Brought(false, r, target), new SqliteCellStorage(files.database())), env.io());
+                .thenApplyAsync(r -> new Opened(new Brought(LocalCopy.Source.RESTORE, r, target), new SqliteCellStorage(files.database())), env.io());
     }
 
     private CompletableFuture<Cell> bringUp(CellIdentity id, Acquisition.Acquired a, long t0, String cause,
@@ -125,23 +125,19 @@ final class CellActivation {
             try {
                 attempt.enter("prepare the local files");
                 files.prepare();
-                OptionalLong kept = files.releasedEpoch();
-                boolean reuse = kept.isPresent() && kept.getAsLong() == a.previousEpoch() && a.previousEpoch() > 0;
+                LocalCopy.Source source = LocalCopy.source(files.releasedEpoch(), a.previousEpoch(), replicator != null);
                 files.clearReleased(); // from here on the copy diverges from what the bucket held
-                if (!reuse) {
+                if (source != LocalCopy.Source.REUSE_LOCAL) {
                     files.wipe();
                     files.prepare();
                 }
-                return reuse;
+                return source;
             } catch (java.io.IOException e) {
                 throw new CompletionException(e);
             }
-        }, env.io()).thenCompose(reused -> {
-            if (reused || replicator == null) {
-                return CompletableFuture.completedFuture(new Brought(reused, RestoreResult.empty(), null));
-            }
-            return restore(scope, a.epoch(), files, attempt).thenApply(r -> new Brought(false, r, null));
-        }).thenApplyAsync(b -> {
+        }, env.io()).thenCompose(source -> source != LocalCopy.Source.RESTORE
+                ? CompletableFuture.completedFuture(new Brought(source, RestoreResult.empty(), null))
+                : restore(scope, a.epoch(), files, attempt).thenApply(r -> new Brought(source, r, null))).thenApplyAsync(b -> {
             attempt.enter("open the database");
             SqliteCellStorage storage = new SqliteCellStorage(files.database());
             return new Opened(b, storage);
@@ -163,7 +159,7 @@ final class CellActivation {
             // The kept local copy cannot be proven to be the end of the lineage: drop it and restore.
             o.storage.close();
             LOG.atWarn().setMessage("cell.local_copy_refused").addKeyValue("scope", scope).addKeyValue("reason", refused.getMessage()).log();
-            if (o.brought.reused) {
+            if (LocalCopy.afterAttachRefused(o.brought.source) == LocalCopy.AfterRefusal.RESTORE) {
                 return restoreAfresh(scope, a, files, attempt, null)
                         .thenCompose(again -> construct(id, a, files, again, t0, cause, attempt));
             }
@@ -200,7 +196,7 @@ final class CellActivation {
                     return null;
                 });
                 LOG.atInfo().setMessage("cell.activated").addKeyValue("scope", scope).addKeyValue("epoch", a.epoch())
-                        .addKeyValue("reused_local", o.brought.reused)
+                        .addKeyValue("reused_local", o.brought.source == LocalCopy.Source.REUSE_LOCAL)
                         .addKeyValue("restored_bytes", o.brought.restore.bytesRead())
                         .addKeyValue("ms", env.ticker().nowMs() - t0)
                         .addKeyValue("phases", attempt.phases(System.nanoTime())).log();
@@ -238,7 +234,7 @@ final class CellActivation {
     }
 
     /** @param restoredTo the bookmark a restore request made this activation bring back, or null */
-    private record Brought(boolean reused, RestoreResult restore, Bookmark restoredTo) {
+    private record Brought(LocalCopy.Source source, RestoreResult restore, Bookmark restoredTo) {
     }
 
     private record Opened(Brought brought, SqliteCellStorage storage) {

@@ -1,6 +1,7 @@
 package dev.cellgate.core.cell;
 
 import dev.cellgate.core.logic.ForwardFailure;
+import dev.cellgate.core.logic.LocalRefusal;
 import dev.cellgate.core.logic.WakeEntryVerdict;
 import dev.cellgate.core.observe.LogContext;
 import dev.cellgate.core.observe.RuntimeMetrics;
@@ -11,6 +12,7 @@ import dev.cellgate.core.spi.js.HttpResponseData;
 import dev.cellgate.core.spi.js.OutcomeUnknownException;
 import dev.cellgate.core.spi.js.StubCallException;
 import dev.cellgate.core.spi.js.StubChannel;
+import dev.cellgate.core.time.Monotonic;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiFunction;
@@ -31,15 +33,24 @@ public final class CellRouter implements StubChannel {
 
     private final Cells cells;
     private final io.vertx.core.Vertx vertx;
+    /** Budgets and call timings are elapsed time: a wall clock stepped by NTP must not stretch or cut them. */
+    private final Monotonic clock;
     private volatile Forwarder forwarder;
     private volatile RuntimeMetrics metrics = RuntimeMetrics.NOOP;
     private volatile ForwardFailure.Policy policy = ForwardFailure.Policy.AT_MOST_ONCE;
     private volatile String self;
     private volatile ExportedObjects exports;
 
+    /** On the system's monotonic clock. */
     public CellRouter(Cells cells, io.vertx.core.Vertx vertx) {
+        this(cells, vertx, Monotonic.SYSTEM);
+    }
+
+    /** @param clock measures the re-send budget and the call timings (a simulator drives it) */
+    public CellRouter(Cells cells, io.vertx.core.Vertx vertx, Monotonic clock) {
         this.cells = cells;
         this.vertx = vertx;
+        this.clock = clock;
     }
 
     public void forwarder(Forwarder f) {
@@ -96,7 +107,7 @@ public final class CellRouter implements StubChannel {
         if (f == null) {
             return StubChannel.noRouteToExport(node);
         }
-        return exportAttempt(f, node, key, op, pathJson, arguments, System.currentTimeMillis() + REROUTE_BUDGET_MS);
+        return exportAttempt(f, node, key, op, pathJson, arguments, clock.elapsedMs() + REROUTE_BUDGET_MS);
     }
 
     private CompletableFuture<byte[]> exportAttempt(Forwarder f, String node, String key, String op, String pathJson, byte[] arguments,
@@ -108,7 +119,7 @@ public final class CellRouter implements StubChannel {
             }
             String what = "an object exported by node " + node;
             ForwardFailure.Verdict verdict = ForwardFailure.exportVerdict(policy, ff.kind());
-            if (verdict == ForwardFailure.Verdict.RESEND && System.currentTimeMillis() <= deadline) {
+            if (verdict == ForwardFailure.Verdict.RESEND && clock.elapsedMs() <= deadline) {
                 return later(ForwardFailure.resendDelayMs(ff.kind()), () -> exportAttempt(f, node, key, op, pathJson, arguments, deadline));
             }
             RuntimeException error = switch (verdict) {
@@ -137,8 +148,8 @@ public final class CellRouter implements StubChannel {
     /** @param idempotent the call may run more than once (a wake-up): any forwarding failure may be re-sent */
     private <T> CompletableFuture<T> route(CellIdentity target, java.util.function.Supplier<CompletableFuture<T>> local,
                                            BiFunction<String, Forwarder, CompletableFuture<T>> remote, boolean idempotent) {
-        long deadline = System.currentTimeMillis() + REROUTE_BUDGET_MS;
-        long t0 = System.nanoTime();
+        long deadline = clock.elapsedMs() + REROUTE_BUDGET_MS;
+        long t0 = clock.elapsedNanos();
         // Which way the call went last (a reroute may turn a local call into a forwarded one).
         boolean[] forwarded = new boolean[1];
         BiFunction<String, Forwarder, CompletableFuture<T>> counted = (node, f) -> {
@@ -148,7 +159,7 @@ public final class CellRouter implements StubChannel {
         CompletableFuture<T> out = attempt(target, local, counted, deadline, null, idempotent);
         RuntimeMetrics m = metrics;
         if (m != RuntimeMetrics.NOOP) {
-            out.whenComplete((v, e) -> m.cellCall(forwarded[0], e == null, System.nanoTime() - t0));
+            out.whenComplete((v, e) -> m.cellCall(forwarded[0], e == null, clock.elapsedNanos() - t0));
         }
         return out;
     }
@@ -160,7 +171,7 @@ public final class CellRouter implements StubChannel {
     private <T> CompletableFuture<T> attempt(CellIdentity target, java.util.function.Supplier<CompletableFuture<T>> local,
                                              BiFunction<String, Forwarder, CompletableFuture<T>> remote, long deadline,
                                              ForwardFailedException last, boolean idempotent) {
-        if (last != null && System.currentTimeMillis() > deadline) {
+        if (last != null && clock.elapsedMs() > deadline) {
             return CompletableFuture.failedFuture(new StubCallException("could not reach the owner of " + target.scope()
                     + " (" + last.getMessage() + "); retry", true, last));
         }
@@ -218,29 +229,22 @@ public final class CellRouter implements StubChannel {
         return local.get().exceptionallyCompose(e -> {
             Throwable c = Cells.unwrap(e);
             Forwarder f = forwarder;
-            if (c instanceof OwnedElsewhereException o) {
-                if (f == null) {
-                    return CompletableFuture.failedFuture(new StubCallException(c.getMessage() + " and this node has no peer link", true, c));
-                }
-                return remote.apply(o.node(), f);
+            LocalRefusal.Why why = c instanceof OwnedElsewhereException ? LocalRefusal.Why.OWNED_ELSEWHERE
+                    : c instanceof DrainingException ? LocalRefusal.Why.DRAINING
+                    : c instanceof NodeFullException ? LocalRefusal.Why.FULL : null;
+            if (why == null) {
+                return CompletableFuture.failedFuture(c);
             }
-            if (c instanceof DrainingException && f != null) {
-                // An in-flight request of a draining node: its cells are moving to peers. Follow them:
-                // to the owner a peer already named (a draining node reads no records), else to where
-                // placement would put the cell. Without the hint a draining node would ask the same
-                // placement target again and again while another node owns the cell.
-                String node = ownerHint != null ? ownerHint : f.placementTarget();
-                return node == null ? CompletableFuture.failedFuture(c) : remote.apply(node, f);
+            java.util.Optional<String> node = f == null ? java.util.Optional.empty() : LocalRefusal.target(why,
+                    c instanceof OwnedElsewhereException o ? o.node() : null, ownerHint, f::placementTarget);
+            if (node.isPresent()) {
+                return remote.apply(node.get(), f);
             }
-            if (c instanceof NodeFullException) {
-                String node = f == null ? null : f.placementTarget();
-                if (node == null) {
-                    return CompletableFuture.failedFuture(new StubCallException(
-                            "no node has capacity for " + target.scope() + " (" + c.getMessage() + ")", true, c));
-                }
-                return remote.apply(node, f);
-            }
-            return CompletableFuture.failedFuture(c);
+            return CompletableFuture.failedFuture(switch (why) {
+                case OWNED_ELSEWHERE -> new StubCallException(c.getMessage() + " and this node has no peer link", true, c);
+                case DRAINING -> c;
+                case FULL -> new StubCallException("no node has capacity for " + target.scope() + " (" + c.getMessage() + ")", true, c);
+            });
         });
     }
 

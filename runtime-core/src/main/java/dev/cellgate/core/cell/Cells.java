@@ -136,7 +136,7 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
         long now = ticker.nowMs();
         Shedder.evictIdle(this, now);
         if (Pressure.pressured(config.maxRssMb())) {
-            Shedder.shedIdle(this, Math.max(1, resident() / 10));
+            Shedder.shedIdle(this, dev.cellgate.core.logic.Shedding.pressureShedCount(resident()));
         }
         moveToCurrentCode();
     }
@@ -714,6 +714,12 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
         if (e != null && e.leaving == null && e.cell.isDone() && !e.cell.isCompletedExceptionally() && e.cell.join() == cell) {
             entries.remove(cell.scope, e); // reset (not a release): drop it now
         }
+    }
+
+    /** {@code ctx.abort()}: the session ends here; the next event for the scope activates it afresh. */
+    @Override
+    public void aborted(Cell cell, Throwable cause) {
+        release(cell.scope, "ctx.abort(): " + Errors.rootMessage(cause));
     }
 
     @Override

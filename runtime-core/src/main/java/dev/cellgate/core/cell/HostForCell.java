@@ -120,4 +120,9 @@ final class HostForCell implements CellHost {
         });
         return out;
     }
+
+    @Override
+    public void abort(Throwable cause) {
+        cell.abort(cause);
+    }
 }

@@ -7,20 +7,21 @@ import java.util.concurrent.CompletableFuture;
  * Holds a response (or RPC result) that follows a write until the write is durable in the
  * bucket. A response produced while the turn still has uncommitted writes waits for that turn's
  * commit; otherwise for the last commit. Replication completes commits in order, so waiting for
- * the latest covers every earlier one. Used only on the cell's executor.
+ * the latest covers every earlier one. Used only on the cell's executor. Public so the protocol
+ * simulator decides acknowledgements with this very class.
  */
-final class OutputGate {
+public final class OutputGate {
     private final boolean enabled;
     private CompletableFuture<Void> openTurn;
     private CompletableFuture<Void> lastCommit = CompletableFuture.completedFuture(null);
 
     /** @param enabled false with {@code CELLD_OUTPUT_GATE=0}: acknowledge on local commit (may lose acknowledged writes) */
-    OutputGate(boolean enabled) {
+    public OutputGate(boolean enabled) {
         this.enabled = enabled;
     }
 
     /** What a response produced now must wait for. */
-    CompletableFuture<Void> barrier(boolean turnHasWrites) {
+    public CompletableFuture<Void> barrier(boolean turnHasWrites) {
         if (!enabled) {
             return CompletableFuture.completedFuture(null);
         }
@@ -34,7 +35,7 @@ final class OutputGate {
     }
 
     /** The turn's writes were committed locally; {@code durable} completes when they are in the bucket. */
-    void committed(CompletableFuture<Void> durable) {
+    public void committed(CompletableFuture<Void> durable) {
         lastCommit = durable;
         CompletableFuture<Void> waiting = openTurn;
         openTurn = null;
@@ -54,7 +55,7 @@ final class OutputGate {
      * turn's writes were never handed to replication, so they fail as not durable whatever the cause
      * (even one whose outcome is unknown for earlier commits); later results keep the cause itself.
      */
-    void lost(Throwable cause) {
+    public void lost(Throwable cause) {
         CompletableFuture<Void> waiting = openTurn;
         openTurn = null;
         lastCommit = CompletableFuture.failedFuture(cause);
@@ -65,7 +66,7 @@ final class OutputGate {
     }
 
     /** Everything committed so far (the final flush before a release waits on it). */
-    CompletableFuture<Void> lastCommit() {
+    public CompletableFuture<Void> lastCommit() {
         return lastCommit;
     }
 }

@@ -62,6 +62,8 @@ public final class DeadNodeGc {
     }
 
     private final Liveness liveness;
+    /** BROKEN ON PURPOSE when true (only {@link #brokenWithoutTombstoneForTests}): a dead lease is deleted without its tombstone CAS. */
+    private final boolean skipsTombstone;
 
     /** With the default clock-skew margin (tests); a node passes its configured one. */
     public DeadNodeGc(BucketStore store, Ticker ticker, long tickMs) {
@@ -70,7 +72,21 @@ public final class DeadNodeGc {
 
     /** @param liveness a lease is dead only past its expiry plus the clock-skew margin (SPEC §20) */
     public DeadNodeGc(BucketStore store, Ticker ticker, long tickMs, Liveness liveness) {
+        this(store, ticker, tickMs, liveness, false);
+    }
+
+    /**
+     * BROKEN ON PURPOSE, for the simulator's broken variant only: the GC deletes a lease it judged dead
+     * without the tombstone CAS, so a renewal that landed after its read is deleted too. No
+     * configuration reaches it.
+     */
+    public static DeadNodeGc brokenWithoutTombstoneForTests(BucketStore store, Ticker ticker, long tickMs, Liveness liveness) {
+        return new DeadNodeGc(store, ticker, tickMs, liveness, true);
+    }
+
+    private DeadNodeGc(BucketStore store, Ticker ticker, long tickMs, Liveness liveness, boolean skipsTombstone) {
         this.liveness = liveness;
+        this.skipsTombstone = skipsTombstone;
         if (tickMs < 1) {
             throw new IllegalArgumentException("GC tick must be positive, got " + tickMs);
         }
@@ -207,7 +223,10 @@ public final class DeadNodeGc {
         }
 
         private CompletableFuture<Void> retire(String node, String key, LeaseRecord record, String version) {
-            return store.putIfVersion(key, record.withExpiry(0).encode(), version).thenCompose(outcome -> switch (outcome) {
+            CompletableFuture<WriteOutcome> tombstone = skipsTombstone
+                    ? CompletableFuture.completedFuture(new WriteOutcome.Written(version))
+                    : store.putIfVersion(key, record.withExpiry(0).encode(), version);
+            return tombstone.thenCompose(outcome -> switch (outcome) {
                 case WriteOutcome.Written w -> store.delete(key).handle((x, e) -> {
                     if (e != null) {
                         failures.incrementAndGet(); // the tombstone stays and reads as dead: next pass

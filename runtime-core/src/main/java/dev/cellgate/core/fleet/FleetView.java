@@ -4,6 +4,7 @@ import dev.cellgate.core.observe.Errors;
 import dev.cellgate.core.logic.Keys;
 import dev.cellgate.core.logic.LeaseDeaths;
 import dev.cellgate.core.logic.Liveness;
+import dev.cellgate.core.logic.Placement;
 import dev.cellgate.core.records.LeaseRecord;
 import dev.cellgate.core.records.MalformedRecordException;
 import dev.cellgate.core.spi.bucket.BucketStore;
@@ -177,8 +178,6 @@ public final class FleetView {
 
     /** A live node other than {@code self} with capacity, least loaded first; null when none. */
     public String placementTarget(String self) {
-        return liveNodes().stream().filter(l -> !l.node().equals(self) && l.load().hasCapacity())
-                .min(Comparator.comparingInt((LeaseRecord l) -> l.load().resident()).thenComparing(LeaseRecord::node))
-                .map(LeaseRecord::node).orElse(null);
+        return Placement.pick(knownLeases(), self, ticker.nowMs(), liveness).orElse(null);
     }
 }

@@ -123,18 +123,22 @@ public final class LeaseKeeper {
      * this CELLD_NODE.
      */
     public CompletableFuture<Void> start() {
-        return start(mono.elapsedMs() + 3 * ttlMs);
+        return start(LeaseStart.giveUpAtMono(mono.elapsedMs(), ttlMs));
     }
 
     private CompletableFuture<Void> start(long giveUpAtMono) {
         return tryStart(0, 1).exceptionallyCompose(e -> {
             Throwable c = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
-            if (c instanceof HeldByAnotherSession held && mono.elapsedMs() < giveUpAtMono) {
-                LOG.atWarn().setMessage("lease.waiting_for_previous_session").addKeyValue("session", held.session)
-                        .addKeyValue("expires_in_ms", held.expiresInMs).log();
-                return later(Math.min(Math.max(100, held.expiresInMs + 50), ttlMs), () -> start(giveUpAtMono));
+            if (!(c instanceof HeldByAnotherSession held)) {
+                return CompletableFuture.failedFuture(c);
             }
-            return CompletableFuture.failedFuture(c);
+            java.util.OptionalLong retry = LeaseStart.heldRetryInMs(held.expiresInMs, ttlMs, mono.elapsedMs(), giveUpAtMono);
+            if (retry.isEmpty()) {
+                return CompletableFuture.failedFuture(c);
+            }
+            LOG.atWarn().setMessage("lease.waiting_for_previous_session").addKeyValue("session", held.session)
+                    .addKeyValue("expires_in_ms", held.expiresInMs).log();
+            return later(retry.getAsLong(), () -> start(giveUpAtMono));
         });
     }
 
@@ -253,7 +257,7 @@ public final class LeaseKeeper {
     }
 
     private CompletableFuture<Void> lookAgain(int tombstoneWaits, int unclearRound) {
-        return later(Math.max(10, ttlMs / 20) * unclearRound, () -> tryStart(tombstoneWaits, unclearRound + 1));
+        return later(LeaseStart.lookAgainInMs(ttlMs, unclearRound), () -> tryStart(tombstoneWaits, unclearRound + 1));
     }
 
     /**
@@ -266,7 +270,7 @@ public final class LeaseKeeper {
      */
     private CompletableFuture<Void> waitForRetirement(int waits, int unclearRound) {
         LOG.atInfo().setMessage("lease.waiting_for_retirement").addKeyValue("waits", waits).log();
-        return later(Math.max(1, ttlMs / 3), () -> tryStart(waits + 1, unclearRound));
+        return later(LeaseStart.retirementWaitMs(ttlMs), () -> tryStart(waits + 1, unclearRound));
     }
 
     private CompletableFuture<Void> later(long delayMs, Supplier<CompletableFuture<Void>> then) {
@@ -306,14 +310,13 @@ public final class LeaseKeeper {
 
     /** Stops renewing; with {@code delete}, removes the record so peers see this node gone at once. */
     public CompletableFuture<Void> stop(boolean delete) {
-        boolean fenced;
+        boolean mayDelete;
         synchronized (this) {
-            machine.stop();
+            mayDelete = machine.stopAndMayDelete();
             mirror();
             cancelTimers();
-            fenced = machine.phase() == LeaseRenewal.Phase.FENCED;
         }
-        if (!delete || fenced) {
+        if (!delete || !mayDelete) {
             return CompletableFuture.completedFuture(null);
         }
         return store.delete(key);
@@ -328,14 +331,13 @@ public final class LeaseKeeper {
         LeaseRecord lapsed;
         String expected;
         synchronized (this) {
-            boolean fenced = machine.phase() == LeaseRenewal.Phase.FENCED;
-            machine.stop();
+            java.util.OptionalLong expiry = machine.lapse(ticker.nowMs());
             mirror();
             cancelTimers();
-            if (fenced || record == null) {
+            if (expiry.isEmpty()) {
                 return CompletableFuture.completedFuture(null);
             }
-            lapsed = record.withExpiry(Math.max(1, ticker.nowMs()));
+            lapsed = record.withExpiry(expiry.getAsLong());
             expected = version;
         }
         return store.putIfVersion(key, lapsed.encode(), expected).thenAccept(o -> { });

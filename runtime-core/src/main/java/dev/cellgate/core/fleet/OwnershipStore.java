@@ -35,6 +35,21 @@ public final class OwnershipStore {
     private final Liveness liveness;
     /** The marker PUTs still in flight, by cell: a release waits for its cell's before deleting it. */
     private final java.util.concurrent.ConcurrentHashMap<String, Marked> marks = new java.util.concurrent.ConcurrentHashMap<>();
+    /** The safeguard a broken variant removes; null in production (only {@link #brokenForTests} sets it). */
+    private final Broken broken;
+
+    /**
+     * BROKEN ON PURPOSE, for the simulator's broken variants only: each removes one safeguard of this
+     * class, and the simulator's properties must catch it. No configuration reaches these.
+     */
+    public enum Broken {
+        /** {@link #confirm} answers "still the owner" without asking the bucket. */
+        CONFIRM_SKIPPED,
+        /** A release writes {@code node:""} at epoch 1 instead of keeping the cell's epoch. */
+        RELEASE_WITHOUT_EPOCH,
+        /** A takeover never reads the owner's lease: every owner looks dead. */
+        TAKEOVER_WITHOUT_LEASE_CHECK
+    }
 
     /** With the default clock-skew margin (tests, tools); a node passes its configured one. */
     public OwnershipStore(BucketStore store, Self self, Ticker ticker) {
@@ -43,6 +58,16 @@ public final class OwnershipStore {
 
     /** @param liveness how an owner's lease is judged before a takeover (the clock-skew margin, SPEC §20) */
     public OwnershipStore(BucketStore store, Self self, Ticker ticker, Liveness liveness) {
+        this(store, self, ticker, liveness, null);
+    }
+
+    /** BROKEN ON PURPOSE: this class without one of its safeguards, for the simulator's broken variants. */
+    public static OwnershipStore brokenForTests(BucketStore store, Self self, Ticker ticker, Liveness liveness, Broken broken) {
+        return new OwnershipStore(store, self, ticker, liveness, java.util.Objects.requireNonNull(broken, "broken"));
+    }
+
+    private OwnershipStore(BucketStore store, Self self, Ticker ticker, Liveness liveness, Broken broken) {
+        this.broken = broken;
         this.store = store;
         this.self = self;
         this.ticker = ticker;
@@ -83,7 +108,7 @@ public final class OwnershipStore {
             // later (a pause, a slow callback) while the owner has renewed meanwhile.
             long judgedAt = ticker.nowMs();
             CompletableFuture<OwnerLease> lease = AcquireDecision.needsOwnerLease(rec, me.node())
-                    ? readLease(rec.get().node()) : CompletableFuture.completedFuture(OwnerLease.MISSING);
+                    && broken != Broken.TAKEOVER_WITHOUT_LEASE_CHECK ? readLease(rec.get().node()) : CompletableFuture.completedFuture(OwnerLease.MISSING);
             return lease.thenCompose(ownerLease -> {
                 AcquireDecision d = AcquireDecision.decide(rec, ownerLease, me.node(), me.session(), judgedAt, liveness);
                 return switch (d) {
@@ -129,6 +154,9 @@ public final class OwnershipStore {
      * @param version the version our own acquiring write was given (never anyone else's)
      */
     public CompletableFuture<Boolean> confirm(String scope, long epoch, String version) {
+        if (broken == Broken.CONFIRM_SKIPPED) {
+            return done(true);
+        }
         return store.version(Keys.ownership(scope)).thenCompose(now -> now.isPresent() && now.get().equals(version)
                 ? done(true)
                 : readOwnership(scope).thenApply(own -> own.record != null && own.record.value().equals(mine(epoch))));
@@ -144,7 +172,7 @@ public final class OwnershipStore {
     }
 
     private CompletableFuture<Boolean> releaseRecord(String scope, long epoch, String version) {
-        byte[] released = OwnershipRecord.released(epoch).encode();
+        byte[] released = OwnershipRecord.released(broken == Broken.RELEASE_WITHOUT_EPOCH ? 1 : epoch).encode();
         return store.putIfVersion(Keys.ownership(scope), released, version).thenCompose(outcome -> switch (outcome) {
             case WriteOutcome.Written ok -> done(true);
             case WriteOutcome.Rejected r -> readOwnership(scope).thenApply(now -> {

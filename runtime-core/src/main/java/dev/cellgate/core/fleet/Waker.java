@@ -105,10 +105,11 @@ public final class Waker {
 
     /**
      * @param liveness another holder's waker lease is judged with the clock-skew margin (SPEC §20)
-     * @param verdict {@link WakeEntryVerdict#CORRECT}, or a broken variant a test must catch
+     * @param verdict {@link WakeEntryVerdict#CORRECT}, or a broken variant a test must catch (public for
+     *                the protocol simulator; no configuration reaches it)
      */
-    Waker(BucketStore store, Self self, Ticker ticker, Scheduler scheduler, long tickMs,
-          WakeIndex index, CellWaker host, DeadNodeGc gc, Liveness liveness, WakeEntryVerdict verdict) {
+    public Waker(BucketStore store, Self self, Ticker ticker, Scheduler scheduler, long tickMs,
+                 WakeIndex index, CellWaker host, DeadNodeGc gc, Liveness liveness, WakeEntryVerdict verdict) {
         this.liveness = liveness;
         this.verdict = verdict;
         this.store = store;

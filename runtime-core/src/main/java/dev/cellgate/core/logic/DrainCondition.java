@@ -1,13 +1,14 @@
 package dev.cellgate.core.logic;
 
 /**
- * When a stopping node may go on to its next step (SPEC §10). Two decisions, both polled by the
- * gateway's drain loop:
+ * When a stopping node may go on to its next step (SPEC §10). Three decisions, all polled by the
+ * gateway's drain loop ({@code ShutdownDrain}, which only counts and acts):
  * <ol>
- *   <li>{@link #drained}: the cells are done. Handoff waits for the release counter too, because a
+ *   <li>{@link Exit#drained}: the cells are done. Handoff waits for the release counter too, because a
  *       release leaves {@code occupied} before its ownership write lands: exiting on
  *       {@code occupied == 0} alone would cut that write off and leave peers waiting for the lease
- *       to expire.</li>
+ *       to expire. Preserve waits for activations and for the preserves (counted as evictions) in
+ *       flight, not for the resident cells: they stay owned by this node.</li>
  *   <li>{@link #listenerMayClose}: peers have stopped routing here. A peer whose cached owner is
  *       this node keeps forwarding to it until an answer says "draining"; a call on the wire as the
  *       listener closes comes back "connection closed", which the caller must report as outcome
@@ -54,20 +55,35 @@ public final class DrainCondition {
     }
 
     /**
-     * Handoff: no cell occupied and no release in flight. Preserve: no activation, eviction or
-     * request in a cell in flight (resident cells stay as they are). Either way no public request
-     * is still being answered and every release task has counted its outcome.
+     * When the cells are done (SPEC §10, step 3), as written there: Handoff when
+     * {@code occupied == 0 && releasing == 0}; Preserve when {@code activating == 0 && evicting == 0}
+     * (resident cells stay as they are: their ownership and local data are what the next process of
+     * this node resumes). Either way no public request is still being answered (step 1: requests in
+     * flight finish) and every release or preserve task the drain handed out has counted its outcome
+     * (step 4 logs it).
      */
-    public static boolean drained(Mode mode, Counters c) {
-        boolean cells = switch (mode) {
-            case HANDOFF -> c.occupied() == 0 && c.releasing() == 0;
-            case PRESERVE -> c.activating() == 0 && c.evicting() == 0 && c.occupied() == 0;
-        };
-        return cells && c.publicInFlight() == 0 && c.unfinishedReleases() == 0;
+    public enum Exit {
+        /** SPEC §10 as written: what production runs. */
+        AS_SPECIFIED,
+        /**
+         * BROKEN ON PURPOSE, for tests only: the cells count as done once {@code occupied == 0}, in
+         * either mode. A release leaves {@code occupied} before its ownership write lands, and a
+         * preserve before its flush does: exiting then cuts those writes off. The drain tests must
+         * catch it.
+         */
+        ON_OCCUPIED_ALONE;
+
+        public boolean drained(Mode mode, Counters c) {
+            boolean cells = this == ON_OCCUPIED_ALONE ? c.occupied() == 0 : switch (mode) {
+                case HANDOFF -> c.occupied() == 0 && c.releasing() == 0;
+                case PRESERVE -> c.activating() == 0 && c.evicting() == 0;
+            };
+            return cells && c.publicInFlight() == 0 && c.unfinishedReleases() == 0;
+        }
     }
 
     /**
-     * After {@link #drained}: whether the internal listener may close now.
+     * After {@link Exit#drained}: whether the internal listener may close now.
      *
      * @param peerInFlight peer requests being answered
      * @param peerQuietMs  time since the last peer request arrived or was answered
@@ -81,7 +97,7 @@ public final class DrainCondition {
     }
 
     /**
-     * After {@link #drained}: whether the warm-handoff pokes not answered yet may be left behind
+     * After {@link Exit#drained}: whether the warm-handoff pokes not answered yet may be left behind
      * (their cells are then activated by their next request, as without warm handoff).
      *
      * @param pending        pokes queued or awaiting the peer's answer

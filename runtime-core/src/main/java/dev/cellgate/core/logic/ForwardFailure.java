@@ -100,6 +100,29 @@ public final class ForwardFailure {
         return kind == Kind.NO_LIVE_LEASE ? Verdict.NOT_RUN : policy.verdict(kind, false);
     }
 
+    /**
+     * Whether an answer without a valid MAC needs the sender's lease read again to be judged: only a
+     * bare 426 (no result) may be a node of another protocol version refusing at the door.
+     */
+    public static boolean unsignedNeedsLease(int status, String result) {
+        return status == 426 && result.isEmpty();
+    }
+
+    /**
+     * What an answer without a valid MAC proves (SPEC §6). Nothing it claims is acted on — a forged
+     * "not owner" must not move the call — so the request counts as delivered and may have run
+     * ({@link Kind#UNTRUSTED_ANSWER}), except where the bucket proves otherwise: a bare 426 from a node
+     * whose lease, read again, names another protocol version ({@link Kind#VERSION_REFUSED}): such a
+     * node refuses every request of this version before anything runs.
+     *
+     * @param leaseProtocol the protocol the sender's lease names, read after the answer; empty when the
+     *                      lease was not read, is missing, or could not be read
+     */
+    public static Kind ofUnsigned(int status, String result, java.util.OptionalInt leaseProtocol, int ownProtocol) {
+        return unsignedNeedsLease(status, result) && leaseProtocol.isPresent() && leaseProtocol.getAsInt() != ownProtocol
+                ? Kind.VERSION_REFUSED : Kind.UNTRUSTED_ANSWER;
+    }
+
     /** How long to wait before a re-send of this kind: a moved owner at once, a dead or draining one after a pause. */
     public static long resendDelayMs(Kind kind) {
         return switch (kind) {

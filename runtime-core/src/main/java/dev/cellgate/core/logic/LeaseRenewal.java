@@ -243,6 +243,31 @@ public final class LeaseRenewal {
         }
     }
 
+    /**
+     * A handoff stop that deletes the record, so peers see this node gone at once: whether the delete
+     * may go out. Not after a fence: the record may be another writer's by then.
+     */
+    public boolean stopAndMayDelete() {
+        boolean fenced = phase == Phase.FENCED;
+        stop();
+        return !fenced;
+    }
+
+    /**
+     * A preserve stop publishes the lease as expired now, so the next process of this node may start
+     * at once (and peers may take cells over if asked before it is back): the one write that lowers
+     * this session's published expiry. Empty when nothing may be written: after a fence (the record
+     * may be another writer's) or when this session never held the lease.
+     *
+     * @return the {@code expires_ms} to publish (never 0, which is a tombstone)
+     */
+    public java.util.OptionalLong lapse(long nowWallMs) {
+        boolean fenced = phase == Phase.FENCED;
+        boolean held = publishedExpiryMs > 0;
+        stop();
+        return fenced || !held ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(Math.max(1, nowWallMs));
+    }
+
     private boolean current(long attemptRound) {
         return phase == Phase.HOLDING && attemptRound == round;
     }

@@ -12,6 +12,12 @@ public final class LeaseStart {
     public static final int TOMBSTONE_WAITS = 9;
     /** Unclear first writes (rejected, ambiguous, answered too late) reconciled before the start fails. */
     public static final int WRITE_ROUNDS = 6;
+    /**
+     * TTLs a start waits for another session's live lease of its node to expire: a restart finds its
+     * previous process's lease, which runs out within one TTL plus the margin; one still renewed after
+     * three is another live process with this CELLD_NODE.
+     */
+    public static final int HELD_WAIT_TTLS = 3;
 
     private LeaseStart() {
     }
@@ -63,6 +69,33 @@ public final class LeaseStart {
             return new Before.HeldByAnotherSession(old.session(), old.expiresMs() + liveness.appliedMarginMs() - nowMs);
         }
         return new Before.Write();
+    }
+
+    /** The monotonic instant past which a start stops waiting for another session's lease ({@link #HELD_WAIT_TTLS}). */
+    public static long giveUpAtMono(long startMono, long ttlMs) {
+        return startMono + HELD_WAIT_TTLS * ttlMs;
+    }
+
+    /**
+     * When to read the record again after {@link Before.HeldByAnotherSession}: just after the other
+     * lease is judged dead (at least 100 ms from now, at most a TTL, so a lease that keeps being
+     * renewed is seen again); empty once {@code giveUpAtMono} has passed and the start fails.
+     */
+    public static java.util.OptionalLong heldRetryInMs(long liveForMs, long ttlMs, long nowMono, long giveUpAtMono) {
+        if (nowMono >= giveUpAtMono) {
+            return java.util.OptionalLong.empty();
+        }
+        return java.util.OptionalLong.of(Math.min(Math.max(100, liveForMs + 50), ttlMs));
+    }
+
+    /** The pause before {@link AfterUnclear.LookAgain} round {@code round} (1, 2, …): longer each round, a twentieth of the TTL a step. */
+    public static long lookAgainInMs(long ttlMs, int round) {
+        return Math.max(10, ttlMs / 20) * round;
+    }
+
+    /** The pause of one {@link Before.WaitForRetirement}: a renewal period, in which GC's delete follows its tombstone. */
+    public static long retirementWaitMs(long ttlMs) {
+        return Math.max(1, ttlMs / 3);
     }
 
     public sealed interface AfterUnclear {

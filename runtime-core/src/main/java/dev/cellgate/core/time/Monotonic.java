@@ -9,5 +9,20 @@ package dev.cellgate.core.time;
 public interface Monotonic {
     long elapsedMs();
 
-    Monotonic SYSTEM = () -> System.nanoTime() / 1_000_000L;
+    /** The same clock in nanoseconds, for latency metrics finer than a millisecond. */
+    default long elapsedNanos() {
+        return Math.multiplyExact(elapsedMs(), 1_000_000L);
+    }
+
+    Monotonic SYSTEM = new Monotonic() {
+        @Override
+        public long elapsedMs() {
+            return System.nanoTime() / 1_000_000L;
+        }
+
+        @Override
+        public long elapsedNanos() {
+            return System.nanoTime();
+        }
+    };
 }

@@ -97,4 +97,23 @@ class ForwardFailureTest {
         assertThat(ForwardFailure.exportVerdict(Policy.RESEND_AFTER_DELIVERY, Kind.LOST_AFTER_SEND))
                 .as("the broken variant reaches export calls too").isEqualTo(Verdict.RESEND);
     }
+
+    @Test
+    void anUnsignedAnswerIsNeverTakenAsProofThatTheCallDidNotRun() {
+        java.util.OptionalInt other = java.util.OptionalInt.of(9);
+        java.util.OptionalInt same = java.util.OptionalInt.of(2);
+        // a forged "not owner" (or any unsigned claim) must not move the call: it may have run
+        assertThat(ForwardFailure.ofUnsigned(409, "not_owner", other, 2)).isEqualTo(Kind.UNTRUSTED_ANSWER);
+        assertThat(ForwardFailure.ofUnsigned(500, "", other, 2)).isEqualTo(Kind.UNTRUSTED_ANSWER);
+        assertThat(ForwardFailure.unsignedNeedsLease(409, "")).as("no lease read for what cannot be a version refusal").isFalse();
+        // a bare 426 from a node whose lease names another version: refused at the door, nothing ran
+        assertThat(ForwardFailure.unsignedNeedsLease(426, "")).isTrue();
+        assertThat(ForwardFailure.ofUnsigned(426, "", other, 2)).isEqualTo(Kind.VERSION_REFUSED);
+        assertThat(ForwardFailure.ofUnsigned(426, "", same, 2)).as("its lease says our version: the 426 proves nothing")
+                .isEqualTo(Kind.UNTRUSTED_ANSWER);
+        assertThat(ForwardFailure.ofUnsigned(426, "", java.util.OptionalInt.empty(), 2)).as("the lease could not be read")
+                .isEqualTo(Kind.UNTRUSTED_ANSWER);
+        assertThat(ForwardFailure.ofUnsigned(426, "ok", other, 2)).as("a 426 claiming a result is not the door's refusal")
+                .isEqualTo(Kind.UNTRUSTED_ANSWER);
+    }
 }

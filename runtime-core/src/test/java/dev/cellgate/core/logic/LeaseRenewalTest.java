@@ -136,6 +136,63 @@ class LeaseRenewalTest {
     }
 
     /**
+     * The instants, on a grid of sends, answers and probes, at which a machine on {@code liveness}
+     * serves at or past a landed renewal's send + TTL − margin: where a peer whose clock is a margin
+     * ahead may already have judged the lease dead (SPEC §20).
+     */
+    static java.util.List<String> servesPastTheSafePoint(Liveness liveness) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        for (long sendAt = 1_000; sendAt <= 9_000; sendAt += 2_000) {
+            for (long latency = 0; latency <= 6_000; latency += 1_500) {
+                LeaseRenewal m = new LeaseRenewal("nodes/n1.json", TTL, liveness);
+                m.started(0, 20, WALL + TTL);
+                long landedSend = 0;
+                if (m.attempt(sendAt, WALL + sendAt) instanceof Step.Send send
+                        && m.written(send.round(), sendAt, sendAt + latency, send.expiresMs()) instanceof Step.Adopted) {
+                    landedSend = sendAt;
+                }
+                for (long probe = 0; probe <= 2 * TTL; probe += 250) {
+                    if (m.canServe(probe) && probe >= landedSend + TTL - MARGIN) {
+                        out.add("send " + sendAt + " latency " + latency + " probe " + probe);
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void theSafePointHoldsWithTheMarginAndTheTestsCatchLivenessWithoutIt() {
+        assertThat(servesPastTheSafePoint(Liveness.withSkew(MARGIN))).isEmpty();
+        assertThat(servesPastTheSafePoint(Liveness.brokenWithoutMarginForTests(MARGIN)))
+                .as("the broken variant (lease liveness without the skew margin) must be caught").isNotEmpty();
+    }
+
+    @Test
+    void aHandoffStopDeletesTheRecordUnlessFenced() {
+        LeaseRenewal held = machine();
+        assertThat(held.stopAndMayDelete()).isTrue();
+        assertThat(held.canServe(1)).isFalse();
+        LeaseRenewal fenced = machine();
+        assertThat(fenced.attempt(TTL, WALL + TTL)).isInstanceOf(Step.FenceNow.class);
+        assertThat(fenced.stopAndMayDelete()).as("the record may be another writer's by now").isFalse();
+        assertThat(fenced.phase()).isEqualTo(LeaseRenewal.Phase.FENCED);
+    }
+
+    @Test
+    void aPreserveStopPublishesTheLeaseAsExpiredNowOnlyWhenItWasHeldAndNotFenced() {
+        LeaseRenewal held = machine();
+        assertThat(held.lapse(WALL + 5_000)).hasValue(WALL + 5_000);
+        assertThat(held.canServe(1)).isFalse();
+        assertThat(machine().lapse(0)).as("never 0: that is a tombstone").hasValue(1);
+        LeaseRenewal never = new LeaseRenewal("nodes/n1.json", TTL, Liveness.withSkew(MARGIN));
+        assertThat(never.lapse(WALL)).as("nothing of this session to lower").isEmpty();
+        LeaseRenewal fenced = machine();
+        fenced.expiryCheck(TTL);
+        assertThat(fenced.lapse(WALL)).as("the record may be another writer's by now").isEmpty();
+    }
+
+    /**
      * Whatever the pattern of sends and answers, a node never serves past a landed renewal's send +
      * TTL − margin: the point peers (clocks within the margin) are a margin away from judging it dead.
      */

@@ -55,4 +55,26 @@ class LeaseStartTest {
         assertThat(LeaseStart.afterUnclearWrite(mine, OwnerLease.MISSING, null, LeaseStart.WRITE_ROUNDS, "Rejected"))
                 .isInstanceOf(LeaseStart.AfterUnclear.Fail.class);
     }
+
+    @Test
+    void aStartWaitsForAnotherSessionJustPastItsDeathForAtMostThreeTtls() {
+        long ttl = 10_000;
+        long giveUp = LeaseStart.giveUpAtMono(500, ttl);
+        assertThat(giveUp).isEqualTo(500 + 3 * ttl);
+        assertThat(LeaseStart.heldRetryInMs(1_999, ttl, 600, giveUp)).as("just after it is judged dead").hasValue(2_049);
+        assertThat(LeaseStart.heldRetryInMs(0, ttl, 600, giveUp)).as("never a busy loop").hasValue(100);
+        assertThat(LeaseStart.heldRetryInMs(60_000, ttl, 600, giveUp)).as("a lease still renewed is seen again within a TTL")
+                .hasValue(ttl);
+        assertThat(LeaseStart.heldRetryInMs(1_999, ttl, giveUp - 1, giveUp)).isPresent();
+        assertThat(LeaseStart.heldRetryInMs(1_999, ttl, giveUp, giveUp)).as("another live process with this node id").isEmpty();
+    }
+
+    @Test
+    void unclearWritesBackOffAndTombstonesAreWaitedForARenewalPeriodAtATime() {
+        assertThat(LeaseStart.lookAgainInMs(10_000, 1)).isEqualTo(500);
+        assertThat(LeaseStart.lookAgainInMs(10_000, 3)).isEqualTo(1_500);
+        assertThat(LeaseStart.lookAgainInMs(100, 1)).as("at least 10 ms").isEqualTo(10);
+        assertThat(LeaseStart.retirementWaitMs(9_000)).isEqualTo(3_000);
+        assertThat(LeaseStart.retirementWaitMs(2)).isEqualTo(1);
+    }
 }

@@ -1,81 +1,100 @@
 package dev.cellgate.core.logic;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cellgate.core.logic.Shedding.Admit;
+import dev.cellgate.core.logic.Shedding.IdleAction;
+import dev.cellgate.core.logic.Shedding.Resident;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.function.Function;
-import java.util.stream.Collectors;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
+import java.util.OptionalInt;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
 
+/** SPEC §9: who is admitted, who is shed, who is evicted when idle. */
 class SheddingTest {
+    static final OptionalInt NO_LIMIT = OptionalInt.empty();
 
-    static Shedding.Resident idle(String s, long used) {
-        return new Shedding.Resident(s, used, 0, 0);
+    static Resident idle(String s, long used) {
+        return new Resident(s, used, true, 0);
     }
 
     @Test
-    void overTheMaxShedsToTheLowWaterMark() {
-        assertThat(Shedding.target(11, 10, 8, false)).isEqualTo(8);
-        assertThat(Shedding.target(10, 10, 8, false)).as("at the max: nothing to do").isEqualTo(10);
-        assertThat(Shedding.target(500, -1, -1, false)).as("unlimited").isEqualTo(500);
+    void overTheLimitACellIsAdmittedOnlyAfterSheddingDownToTheLowWaterMark() {
+        assertThat(Shedding.admit(false, 10, OptionalInt.of(10), OptionalInt.of(8), 0)).as("at the limit").isEqualTo(new Admit.Yes());
+        assertThat(Shedding.admit(false, 11, OptionalInt.of(10), OptionalInt.of(8), 0))
+                .isEqualTo(new Admit.AfterShedding(3, "at CELLD_MAX_RESIDENT_CELLS=10 with no idle cell to shed"));
+        assertThat(Shedding.admit(false, 11, OptionalInt.of(10), OptionalInt.empty(), 0))
+                .as("no low-water mark: down to the limit").isEqualTo(new Admit.AfterShedding(1, "at CELLD_MAX_RESIDENT_CELLS=10 with no idle cell to shed"));
+        assertThat(Shedding.admit(false, 5_000, NO_LIMIT, NO_LIMIT, 0)).as("unlimited").isEqualTo(new Admit.Yes());
     }
 
     @Test
-    void memoryPressureShedsAShareEachRound() {
-        assertThat(Shedding.target(100, -1, -1, true)).isEqualTo(80);
-        assertThat(Shedding.target(5, 10, 8, true)).isEqualTo(4);
-        assertThat(Shedding.target(20, 10, 8, true)).as("both: the lower").isEqualTo(8);
-        assertThat(Shedding.target(0, -1, -1, true)).isZero();
+    void memoryPressureRefusesEveryNewCell() {
+        assertThat(Shedding.admit(true, 0, NO_LIMIT, NO_LIMIT, 512))
+                .isEqualTo(new Admit.No("memory pressure: resident memory over CELLD_MAX_RSS_MB=512"));
+        assertThat(Shedding.full(true, 0, NO_LIMIT)).isTrue();
     }
 
     @Test
-    void badLimitsAreRejected() {
-        assertThatThrownBy(() -> Shedding.target(1, 10, 11, false)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> Shedding.target(1, 10, -1, false)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> Shedding.target(-1, 10, 5, false)).isInstanceOf(IllegalArgumentException.class);
+    void aNodeIsFullAtItsLimit() {
+        assertThat(Shedding.full(false, 9, OptionalInt.of(10))).isFalse();
+        assertThat(Shedding.full(false, 10, OptionalInt.of(10))).isTrue();
+        assertThat(Shedding.full(false, 1_000_000, NO_LIMIT)).isFalse();
     }
 
     @Test
-    void leastRecentlyUsedIdleCellsGoFirstAndBusyOnesNever() {
-        List<Shedding.Resident> cells = List.of(idle("a", 50), new Shedding.Resident("busy", 1, 1, 0),
-                new Shedding.Resident("socket", 2, 0, 3), idle("c", 10), idle("b", 10), idle("d", 99));
-        assertThat(Shedding.victims(cells, 3)).containsExactly("b", "c", "a");
-        assertThat(Shedding.victims(cells, 0)).containsExactly("b", "c", "a", "d");
-        assertThat(Shedding.victims(cells, 6)).isEmpty();
-        assertThat(Shedding.victims(cells, 100)).isEmpty();
+    void pressureShedsATenthPerSweepAndAtLeastOne() {
+        assertThat(Shedding.pressureShedCount(100)).isEqualTo(10);
+        assertThat(Shedding.pressureShedCount(5)).isEqualTo(1);
+        assertThat(Shedding.pressureShedCount(0)).isEqualTo(1);
+    }
+
+    @Test
+    void victimsAreIdleCellsLeastRecentlyUsedFirst() {
+        List<Resident> cells = List.of(idle("c", 30), idle("a", 10), new Resident("busy", 1, false, 0),
+                new Resident("sockets", 2, true, 1), idle("b", 10), idle("d", 40));
+        assertThat(Shedding.victims(cells, 3)).containsExactly("a", "b", "c");
+        assertThat(Shedding.victims(cells, 10)).as("never a busy cell or one with sockets").containsExactly("a", "b", "c", "d");
+        assertThat(Shedding.victims(cells, 0)).isEmpty();
+    }
+
+    @Test
+    void idleCellsAreReleasedOrHibernatedPastTheIdleTime() {
+        assertThat(Shedding.idleAction(idle("a", 0), 60_001, 60_000, false)).isEqualTo(IdleAction.RELEASE);
+        assertThat(Shedding.idleAction(idle("a", 0), 60_000, 60_000, false)).as("not past it yet").isEqualTo(IdleAction.KEEP);
+        assertThat(Shedding.idleAction(new Resident("a", 0, false, 0), 600_000, 60_000, false)).as("busy").isEqualTo(IdleAction.KEEP);
+        Resident withSockets = new Resident("a", 0, true, 2);
+        assertThat(Shedding.idleAction(withSockets, 60_001, 60_000, false)).isEqualTo(IdleAction.HIBERNATE);
+        assertThat(Shedding.idleAction(withSockets, 60_001, 60_000, true)).as("already hibernated").isEqualTo(IdleAction.KEEP);
     }
 
     @Property
-    void victimsAreIdleOldestFirstAndJustEnough(@ForAll("cells") List<Shedding.Resident> cells,
-                                               @ForAll @IntRange(min = 0, max = 20) int target) {
-        List<String> victims = Shedding.victims(cells, target);
-        Map<String, Shedding.Resident> byScope = cells.stream().collect(Collectors.toMap(Shedding.Resident::scope, Function.identity()));
-        long idleCount = cells.stream().filter(Shedding.Resident::idle).count();
-        assertThat(victims).doesNotHaveDuplicates();
-        assertThat(victims).hasSize((int) Math.min(idleCount, Math.max(0, cells.size() - target)));
-        assertThat(victims).allSatisfy(v -> assertThat(byScope.get(v).idle()).isTrue());
-        long newestVictim = victims.stream().mapToLong(v -> byScope.get(v).lastUsedMs()).max().orElse(Long.MIN_VALUE);
-        for (Shedding.Resident r : cells) {
-            if (r.idle() && !victims.contains(r.scope())) {
-                assertThat(r.lastUsedMs()).as("an idle survivor is never older than a victim").isGreaterThanOrEqualTo(newestVictim);
-            }
+    void victimsAreAtMostTheCountAllSheddableAndNoneOlderLeftBehind(@ForAll @IntRange(min = 0, max = 30) int n,
+                                                                   @ForAll @IntRange(min = 0, max = 40) int count,
+                                                                   @ForAll @IntRange(min = 1, max = 1_000) int seed) {
+        java.util.Random r = new java.util.Random(seed);
+        List<Resident> cells = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            cells.add(new Resident("s" + i, r.nextInt(20), r.nextInt(4) != 0, r.nextInt(5) == 0 ? 1 : 0));
         }
-    }
-
-    @Provide
-    Arbitrary<List<Shedding.Resident>> cells() {
-        Arbitrary<Shedding.Resident> one = Combinators.combine(Arbitraries.strings().alpha().ofLength(6),
-                Arbitraries.longs().between(0, 50), Arbitraries.of(0, 0, 1), Arbitraries.of(0, 0, 2))
-                .as(Shedding.Resident::new);
-        return one.list().ofMaxSize(20).uniqueElements(Shedding.Resident::scope);
+        List<String> v = Shedding.victims(cells, count);
+        assertThat(v.size()).isLessThanOrEqualTo(count);
+        long newestVictim = Long.MIN_VALUE;
+        for (String s : v) {
+            Resident c = cells.stream().filter(x -> x.scope().equals(s)).findFirst().orElseThrow();
+            assertThat(c.sheddable()).isTrue();
+            newestVictim = Math.max(newestVictim, c.lastUsedMs());
+        }
+        long newest = newestVictim;
+        assertThat(cells).filteredOn(c -> c.sheddable() && !v.contains(c.scope()))
+                .as("a sheddable cell left behind was used more recently than every victim")
+                .allMatch(c -> c.lastUsedMs() >= newest);
+        if (v.size() < count) {
+            assertThat(v).as("fewer than asked: every sheddable cell was taken")
+                    .hasSize((int) cells.stream().filter(Resident::sheddable).count());
+        }
     }
 }

@@ -34,4 +34,15 @@ public interface CellHost extends InstanceHost {
         return java.util.concurrent.CompletableFuture.failedFuture(new UnsupportedOperationException(
                 "storage.onNextSessionRestoreBookmark() (point-in-time recovery) is not available on this host"));
     }
+
+    /**
+     * {@code ctx.abort(reason)}: ends the object's session. The running turn's writes are thrown away
+     * (as on workerd, everything the aborting event wrote since its last real I/O), and once the events
+     * in flight have failed with {@code cause} (the engine fails them) the cell leaves this node's
+     * memory, so the next event activates it afresh: a new instance on the stored state, where a pending
+     * {@code onNextSessionRestoreBookmark} takes effect. Call on {@link #executor()}, inside the turn.
+     */
+    default void abort(Throwable cause) {
+        throw new UnsupportedOperationException("this host cannot end a Durable Object's session (ctx.abort())");
+    }
 }

@@ -39,6 +39,11 @@ final class AdoptableCellHost extends AdoptableHost implements CellHost {
         return cell().restoreOnNextSession(bookmark);
     }
 
+    @Override
+    public void abort(Throwable cause) {
+        cell().abort(cause);
+    }
+
     private CellHost cell() {
         if (target instanceof CellHost c) {
             return c;

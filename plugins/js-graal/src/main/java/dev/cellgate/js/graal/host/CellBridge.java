@@ -63,6 +63,16 @@ public final class CellBridge {
         }
     }
 
+    /**
+     * {@code ctx.abort(reason)}: the object breaks with that error, the host ends the cell's session,
+     * and the running turn is cancelled: this call does not return to JavaScript.
+     */
+    @HostAccess.Export
+    public void abort(String name, String message, String stack) {
+        cancelTimer();
+        instance.abort(new JsException(name, message, stack));
+    }
+
     private void expired(long generation) {
         timer = -1;
         if (instance.gateGeneration() == generation) {

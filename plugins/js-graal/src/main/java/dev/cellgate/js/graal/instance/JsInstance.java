@@ -1,5 +1,6 @@
 package dev.cellgate.js.graal.instance;
 
+import dev.cellgate.core.spi.js.CellHost;
 import dev.cellgate.core.spi.js.InstanceHost;
 import dev.cellgate.js.graal.JsLimits;
 import java.time.Duration;
@@ -59,6 +60,8 @@ public final class JsInstance {
     private boolean resetPending;
     private boolean closed;
     private Throwable broken;
+    /** What broke it, for the log: a failed blockConcurrencyWhile, or ctx.abort(). */
+    private String brokenWhy;
     private Runnable turnEnd = () -> { };
 
     public JsInstance(InstanceHost host, TurnWatchdog watchdog, JsLimits limits,
@@ -168,8 +171,29 @@ public final class JsInstance {
      * replaced after this turn, and the next event constructs the object again.
      */
     public void breakGate(Throwable cause) {
+        breakWith(cause, "blockConcurrencyWhile() failed");
+    }
+
+    /**
+     * {@code ctx.abort()}, inside a turn: the instance breaks with {@code cause} as after a failed
+     * {@code blockConcurrencyWhile}, the cell host ends the session ({@link CellHost#abort}), and the
+     * turn is cancelled, so no JavaScript after the call runs: not a {@code catch}, not a
+     * {@code finally} (workerd: the error cannot be caught). Throws the cancellation; never returns.
+     */
+    public void abort(Throwable cause) {
+        if (!(host instanceof CellHost cell) || active == null) {
+            throw new IllegalStateException("ctx.abort() outside a Durable Object's turn");
+        }
+        breakWith(cause, "ctx.abort()");
+        cell.abort(cause);
+        context.close(true); // from the thread inside it: cancels the running code, uncatchably
+        throw new IllegalStateException("ctx.abort(): the context was not cancelled"); // close(true) throws first
+    }
+
+    private void breakWith(Throwable cause, String why) {
         if (broken == null) {
             broken = cause;
+            brokenWhy = why;
         }
         if (active == null) {
             finishBreak();
@@ -239,6 +263,10 @@ public final class JsInstance {
             stopped(event, limit);
             return;
         }
+        if (broken != null && e.isCancelled()) {
+            event.fail(broken); // ctx.abort() cancelled the turn: its error is the outcome
+            return;
+        }
         event.fail(JsErrors.from(e));
     }
 
@@ -300,7 +328,7 @@ public final class JsInstance {
         Throwable cause = broken;
         resetPending = false;
         gate.clear();
-        replaceContext("blockConcurrencyWhile() failed: " + cause.getMessage(), cause);
+        replaceContext(brokenWhy + ": " + cause.getMessage(), cause);
         broken = null;
     }
 

@@ -66,10 +66,29 @@ final class UploadPipeline {
     private boolean addedAfterBreak;
     private long bytesUploaded;
     private long segmentsUploaded;
+    /** BROKEN ON PURPOSE when true (only {@link #brokenAckBeforeDurableForTests}). */
+    private final boolean acksBeforeDurable;
 
     UploadPipeline(DurableWrites writes, LineageKeys keys, long epoch, OwnershipCheck ownership, Listener listener,
                    CompletableFuture<Void> pin, LongSupplier clock) {
+        this(writes, keys, epoch, ownership, listener, pin, clock, false);
+    }
+
+    /**
+     * BROKEN ON PURPOSE, for the protocol simulator's broken variant only (package-private: no
+     * configuration reaches it): {@link #durable()} answers at once, so the output gate acknowledges
+     * a commit before its segment is uploaded and ownership confirmed.
+     */
+    static UploadPipeline brokenAckBeforeDurableForTests(DurableWrites writes, LineageKeys keys, long epoch,
+                                                         OwnershipCheck ownership, Listener listener, CompletableFuture<Void> pin,
+                                                         LongSupplier clock) {
+        return new UploadPipeline(writes, keys, epoch, ownership, listener, pin, clock, true);
+    }
+
+    private UploadPipeline(DurableWrites writes, LineageKeys keys, long epoch, OwnershipCheck ownership, Listener listener,
+                           CompletableFuture<Void> pin, LongSupplier clock, boolean acksBeforeDurable) {
         this.clock = clock;
+        this.acksBeforeDurable = acksBeforeDurable;
         this.writes = writes;
         this.keys = keys;
         this.epoch = epoch;
@@ -134,6 +153,9 @@ final class UploadPipeline {
 
     /** Completes when everything added so far is durable and confirmed (and the pin is durable). */
     synchronized CompletableFuture<Void> durable() {
+        if (acksBeforeDurable) {
+            return CompletableFuture.completedFuture(null);
+        }
         if (broken != null) {
             // A gate that asks after the break must hear what the newest commit it waits for heard.
             return CompletableFuture.failedFuture(addedAfterBreak ? broken : durableFailure);

@@ -1,6 +1,10 @@
-package dev.cellgate.core.sim;
+package dev.cellgate.sim;
 
+import dev.cellgate.core.logic.ForwardFailure;
 import dev.cellgate.core.logic.Liveness;
+import dev.cellgate.core.logic.WakeEntryVerdict;
+import dev.cellgate.replicator.wal.format.LineageKeys;
+import dev.cellgate.replicator.wal.restore.PinRule;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayDeque;
@@ -12,8 +16,9 @@ import java.util.function.Consumer;
 
 /**
  * One seeded run. A fault phase (client traffic, crashes at any instant and at await points, SIGSTOP
- * pauses, handoffs, throttling, lost requests and answers, latency spikes, wall clocks that drift and
- * step forward and BACK), then a quiet phase (latency only, clocks corrected, crashed nodes restarted
+ * pauses longer than the TTL, handoffs, throttling, lost requests and answers, lost answers to
+ * forwarded calls, latency spikes, wall clocks up to a TTL off that drift and step forward and BACK,
+ * in a quarter of the seeds a pin the store loses), then a quiet phase (latency only, clocks corrected, crashed nodes restarted
  * except the ones kept down), then a final round
  * of writes to every cell from every live node, then the end-of-run properties. The same seed
  * replays the same run exactly: one random source, one thread, events ordered by (time, sequence).
@@ -47,10 +52,14 @@ final class Simulation {
     final List<String> scopes = new ArrayList<>();
     /** Every wall clock stays within ±{@link #MARGIN_MS} of true time in this seed. */
     final boolean clocksWithinMargin;
+    /** Where this run's restores rebuild their database files. */
+    final java.nio.file.Path dbDir = SimDatabase.newRunDir();
     private final long start;
     private final ArrayDeque<String> trace;
     private long requestIds;
     private final List<String> finalFailures = new ArrayList<>();
+    /** Cells whose newest pin the store lost during the faults (issue 30's damage, outside the protocol). */
+    final java.util.Set<String> pinsLost = new java.util.TreeSet<>();
 
     /** What a run found. {@code failure} is null when every property held. */
     record Result(long seed, SimFailure failure, long failedAtMs, long events, long acks, long takeovers, int restarts,
@@ -113,6 +122,8 @@ final class Simulation {
             checker.fail(f.property, f.getMessage(), loop.now());
         } catch (RuntimeException e) {
             checker.fail("simulator error", stack(e), loop.now());
+        } finally {
+            SimDatabase.deleteRunDir(dbDir);
         }
         int restarts = nodes.stream().mapToInt(n -> n.restarts).sum();
         return new Result(seed, checker.failure(), checker.failureAt() - start, loop.executed(), checker.acks,
@@ -134,6 +145,9 @@ final class Simulation {
     }
 
     private void scheduleFaultPhase() {
+        if (rnd.nextInt(4) == 0) {
+            loop.at(start + 2_000 + rnd.nextLong(FAULT_MS - 4_000), null, () -> losePin(scopes.get(rnd.nextInt(scopes.size()))));
+        }
         for (long t = start + 300; t < start + FAULT_MS; t += 50 + rnd.nextLong(700)) {
             loop.at(t, null, this::randomRequest);
         }
@@ -172,6 +186,21 @@ final class Simulation {
             return;
         }
         up.get(rnd.nextInt(up.size())).accept(new SimCell.Work(SimCell.Kind.REQUEST, r.scope(), r, 0, false, false, onReply));
+    }
+
+    /**
+     * The store loses the newest pin of {@code scope} (deleted by hand, a broken store: nothing in
+     * the protocol deletes the newest pin). What its epoch holds then has no pin: a correct restore
+     * refuses the cell from here on rather than follow an older lineage without those writes.
+     */
+    private void losePin(String scope) {
+        List<String> pins = bucket.keys(new LineageKeys(scope).root()).stream().filter(k -> k.endsWith("/base.json")).toList();
+        if (!pins.isEmpty()) {
+            String pin = pins.get(pins.size() - 1);
+            trace("sim", "the store loses " + pin);
+            pinsLost.add(scope);
+            bucket.delete(pin, new SimProcess("store", "-"), "store");
+        }
     }
 
     /** Faults stop: from here on the fleet must settle. */
@@ -231,6 +260,22 @@ final class Simulation {
     }
 
     // ------------------------------------------------------------------ services for nodes
+
+    /** How the router judges a failed forward: the real rule, or the broken one that re-sends after delivery. */
+    ForwardFailure.Policy forwardPolicy() {
+        return variant == Variant.REROUTE_AFTER_DELIVERY ? ForwardFailure.Policy.RESEND_AFTER_DELIVERY
+                : ForwardFailure.Policy.AT_MOST_ONCE;
+    }
+
+    /** The restore's rule for data without a pin: the real one, or the broken one that follows an older lineage. */
+    PinRule pinRule() {
+        return variant == Variant.RESTORE_ACCEPTS_MISSING_PIN ? PinRule.BROKEN_RESTORE_IGNORES_UNPINNED_DATA : PinRule.REFUSE;
+    }
+
+    /** How hosts and wakers judge a due wake entry: the real rule, or the one that never deletes. */
+    WakeEntryVerdict wakeVerdict() {
+        return variant == Variant.WAKE_ENTRY_NEVER_DELETED ? WakeEntryVerdict.NEVER_DELETES : WakeEntryVerdict.CORRECT;
+    }
 
     SimNode node(String name) {
         for (SimNode n : nodes) {

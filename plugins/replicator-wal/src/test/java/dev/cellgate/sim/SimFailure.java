@@ -1,4 +1,4 @@
-package dev.cellgate.core.sim;
+package dev.cellgate.sim;
 
 /** A property violated during a simulated run; {@code property} names which one. */
 final class SimFailure extends RuntimeException {

@@ -1,4 +1,4 @@
-package dev.cellgate.core.sim;
+package dev.cellgate.sim;
 
 import java.util.PriorityQueue;
 import java.util.function.BooleanSupplier;

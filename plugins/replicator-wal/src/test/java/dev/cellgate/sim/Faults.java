@@ -1,4 +1,4 @@
-package dev.cellgate.core.sim;
+package dev.cellgate.sim;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -17,6 +17,7 @@ final class Faults {
     final double readFails;
     final double crashAtAwait;
     final double spikeRate;
+    final double forwardAnswerLost;
     private final List<long[]> throttleWindows = new ArrayList<>();
     boolean quiet;
 
@@ -28,6 +29,7 @@ final class Faults {
         this.readFails = rnd.nextDouble() * 0.02;
         this.crashAtAwait = rnd.nextDouble() * 0.004;
         this.spikeRate = rnd.nextDouble() * 0.05;
+        this.forwardAnswerLost = rnd.nextDouble() * 0.05;
         int windows = rnd.nextInt(3);
         for (int i = 0; i < windows; i++) {
             long from = start + rnd.nextLong(faultPhaseMs);
@@ -66,6 +68,11 @@ final class Faults {
 
     boolean responseLost() {
         return !quiet && rnd.nextDouble() < responseLost;
+    }
+
+    /** A forwarded call ran, and its answer never reaches the node that sent it (a reset, a timeout). */
+    boolean forwardAnswerLost() {
+        return !quiet && rnd.nextDouble() < forwardAnswerLost;
     }
 
     boolean readFails() {

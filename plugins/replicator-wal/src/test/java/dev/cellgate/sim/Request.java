@@ -1,4 +1,4 @@
-package dev.cellgate.core.sim;
+package dev.cellgate.sim;
 
 /** A client call to a cell. Ids are unique in a run, so an acknowledged write can be looked for later. */
 record Request(long id, String scope, Op op, long alarmAt) {

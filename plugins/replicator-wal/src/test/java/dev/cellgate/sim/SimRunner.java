@@ -1,4 +1,4 @@
-package dev.cellgate.core.sim;
+package dev.cellgate.sim;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;

@@ -1,4 +1,4 @@
-package dev.cellgate.core.sim;
+package dev.cellgate.sim;
 
 /**
  * One run of a node's process. Events owned by a process are dropped once it has crashed (a dead

@@ -1,4 +1,4 @@
-package dev.cellgate.core.sim;
+package dev.cellgate.sim;
 
 import dev.cellgate.core.time.Monotonic;
 import dev.cellgate.core.time.Ticker;

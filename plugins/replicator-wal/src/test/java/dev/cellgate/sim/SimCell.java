@@ -1,13 +1,12 @@
-package dev.cellgate.core.sim;
+package dev.cellgate.sim;
 
+import dev.cellgate.core.cell.OutputGate;
 import dev.cellgate.core.fleet.Acquisition;
 import dev.cellgate.core.fleet.WakeIndex;
 import dev.cellgate.core.logic.WakeEntryVerdict;
 import dev.cellgate.core.logic.AlarmRetry;
-import dev.cellgate.core.logic.Backoff;
-import dev.cellgate.core.logic.Keys;
-import dev.cellgate.core.spi.bucket.ListPage;
-import dev.cellgate.core.spi.bucket.WriteOutcome;
+import dev.cellgate.replicator.wal.replica.NotOwnerException;
+import dev.cellgate.replicator.wal.replica.SimReplica;
 import dev.cellgate.core.time.Scheduler;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -15,21 +14,25 @@ import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 
 /**
- * A cell resident on a simulated node: the minimal model of activation, replication and the output
- * gate. Activation acquires epoch N (the REAL {@code OwnershipStore}), restores the newest epoch
- * below N and pins {@code e<N>} (writes the restored state under it) before serving. Events run one
- * at a time. A write is uploaded under the epoch, then the ownership is confirmed, and only then
- * acknowledged. Alarms use the REAL {@link WakeIndex}: the entry is written before an alarm change
- * becomes durable, the old one dropped after, and a fired alarm's entry removed once its
- * consumption is durable.
+ * A cell resident on a simulated node. What is modelled here is the host's event loop (the role of
+ * {@code Cell}: one event at a time, requests queued during activation, reset on a replication
+ * failure) and the state (a {@link CellState} in one database page). The rest is REAL: activation
+ * acquires epoch N with {@code OwnershipStore}, restores with {@code DatabaseRestorer} (the lineage
+ * planner and its pin rule) and pins {@code e<N>} before serving; each change is committed to the
+ * real {@code UploadPipeline} (ownership confirmed after each upload) and its reply released by the
+ * real {@link OutputGate}. Alarms use the REAL {@link WakeIndex}: the entry is written before an
+ * alarm change becomes durable, the old one dropped after, and a fired alarm's entry removed once
+ * its consumption is durable.
  */
 final class SimCell {
     enum Phase { ACTIVATING, SERVING, RELEASING, GONE }
 
     enum Kind { REQUEST, WAKE, FIRE }
+
+    /** The start of a reply that says the call was not run here: the owner is elsewhere (a signed "not owner"). */
+    static final String OWNER_ELSEWHERE = "owner elsewhere";
 
     /** A WAKE's reply when the cell deleted the stale entry it was asked about (also a success). */
     static final String WAKE_DROPPED = "wake: stale entry dropped";
@@ -39,25 +42,35 @@ final class SimCell {
      * carries the start of the due entry's minute.
      */
     record Work(Kind kind, String scope, Request req, long alarmId, boolean forwarded, boolean retried,
-                Consumer<String> reply) {
+                Consumer<String> reply, int resends) {
+        Work(Kind kind, String scope, Request req, long alarmId, boolean forwarded, boolean retried, Consumer<String> reply) {
+            this(kind, scope, req, alarmId, forwarded, retried, reply, 0);
+        }
+
         Work retry() {
-            return new Work(kind, scope, req, alarmId, forwarded, true, reply);
+            return new Work(kind, scope, req, alarmId, forwarded, true, reply, resends);
         }
 
         Work forwardedWith(Consumer<String> back) {
-            return new Work(kind, scope, req, alarmId, true, retried, back);
+            return new Work(kind, scope, req, alarmId, true, retried, back, resends);
+        }
+
+        /** The same call sent again by the router after a failed forward (its origin re-resolves the owner). */
+        Work resent() {
+            return new Work(kind, scope, req, alarmId, false, retried, reply, resends + 1);
         }
     }
 
-    private static final Backoff UPLOAD_BACKOFF = new Backoff(50, 2_000, 6);
-
     private final SimNode node;
     final String scope;
+    /** The real output gate: it releases a reply once the replica says the commit is durable. */
+    private final OutputGate outputGate;
     Phase phase = Phase.ACTIVATING;
     long epoch;
     private String ownVersion;
     private CellState state;
-    private long nextSeq = 1;
+    /** The real replication of this epoch, from the restore on. */
+    private SimReplica replica;
     private final ArrayDeque<Work> queue = new ArrayDeque<>();
     private boolean busy;
     private Scheduler.Cancellable alarmTimer;
@@ -66,6 +79,7 @@ final class SimCell {
     SimCell(SimNode node, String scope) {
         this.node = node;
         this.scope = scope;
+        this.outputGate = new OutputGate(true);
     }
 
     boolean idle() {
@@ -107,7 +121,7 @@ final class SimCell {
                     List<Work> waiting = drain();
                     waiting.forEach(w -> {
                         if (w.forwarded()) {
-                            w.reply().accept("owner elsewhere (" + o.node() + ") after a forward");
+                            w.reply().accept(OWNER_ELSEWHERE + " (" + o.node() + ") after a forward");
                         } else {
                             node.forward(o.node(), w);
                         }
@@ -118,26 +132,24 @@ final class SimCell {
         }));
     }
 
+    /**
+     * The REAL restore (listing, lineage planner and pin rule, segment checks, rebuilt file), then
+     * the REAL replica of this epoch: its pin written and durable before the cell serves, so a stale
+     * owner's late writes under older epochs are never read again.
+     */
     private void restore() {
-        listAll(Keys.cell(scope), null, new ArrayList<>()).thenCompose(keys -> {
-            var pick = Snapshots.pick(scope, keys, epoch);
-            if (pick.isEmpty()) {
-                return CompletableFuture.completedFuture(new CellState());
-            }
-            return node.view.get(pick.get()).thenApply(o -> CellState.decode(o.orElseThrow(
-                    () -> new IllegalStateException("snapshot " + pick.get() + " vanished")).bytes()));
-        }).thenCompose(restored -> {
-            state = restored;
-            // pin e<N> before serving: a stale owner's late writes under older epochs are never read again
-            return node.view.put(Snapshots.key(scope, epoch, 0), state.encode());
-        }).thenCompose(pin -> {
-            if (!(pin instanceof WriteOutcome.Written)) {
-                return CompletableFuture.failedFuture(new IllegalStateException("pin not written: " + pin));
-            }
+        SimDatabase.restore(node.sim.dbDir, node.view, scope, epoch, node.sim.pinRule()).thenCompose(restored -> {
+            state = restored.state();
+            long e0 = epoch;
+            String v0 = ownVersion;
+            replica = new SimReplica(node.view, scope, epoch, restored.lineage(), restored.image(),
+                    () -> node.ownership.confirm(scope, e0, v0), node.sim.variant == Variant.ACK_BEFORE_DURABLE);
+            return replica.durable();
+        }).thenCompose(pinned ->
             // a durable alarm must have its index entry: re-put it (heals an entry lost earlier)
-            return state.hasAlarm() ? node.index.moved(scope, OptionalLong.empty(), OptionalLong.of(state.alarmAt))
-                    .handle((m, e) -> (Void) null) : CompletableFuture.<Void>completedFuture(null);
-        }).whenComplete((x, e) -> node.sim.guard(() -> {
+            state.hasAlarm() ? node.index.moved(scope, OptionalLong.empty(), OptionalLong.of(state.alarmAt))
+                    .handle((m, e) -> (Void) null) : CompletableFuture.<Void>completedFuture(null)
+        ).whenComplete((x, e) -> node.sim.guard(() -> {
             if (phase != Phase.ACTIVATING) {
                 return;
             }
@@ -151,13 +163,6 @@ final class SimCell {
             armAlarm();
             pump();
         }));
-    }
-
-    private CompletableFuture<List<String>> listAll(String prefix, String cursor, List<String> into) {
-        return node.view.list(prefix, cursor, 1000).thenCompose((ListPage p) -> {
-            into.addAll(p.keys());
-            return p.last() ? CompletableFuture.completedFuture(into) : listAll(prefix, p.nextCursor(), into);
-        });
     }
 
     // ------------------------------------------------------------------ events, one at a time
@@ -186,7 +191,7 @@ final class SimCell {
                 // same minute re-writes the key after it.
                 long minute = w.alarmId();
                 OptionalLong stored = state.hasAlarm() ? OptionalLong.of(state.alarmAt) : OptionalLong.empty();
-                if (WakeEntryVerdict.CORRECT.forStoredAlarm(minute, stored) == WakeEntryVerdict.Action.KEEP) {
+                if (node.sim.wakeVerdict().forStoredAlarm(minute, stored) == WakeEntryVerdict.Action.KEEP) {
                     w.reply().accept(null);
                     yield CompletableFuture.completedFuture(null);
                 }
@@ -209,11 +214,14 @@ final class SimCell {
                 });
             }
             case FIRE -> fire(w.alarmId());
-            case REQUEST -> switch (w.req().op()) {
-                case WRITE -> write(w);
-                case SET_ALARM -> changeAlarm(w, OptionalLong.of(w.req().alarmAt()));
-                case DELETE_ALARM -> changeAlarm(w, OptionalLong.empty());
-            };
+            case REQUEST -> {
+                node.sim.checker.ran(w.req().id(), node.process, scope, node.sim.loop.now());
+                yield switch (w.req().op()) {
+                    case WRITE -> write(w);
+                    case SET_ALARM -> changeAlarm(w, OptionalLong.of(w.req().alarmAt()));
+                    case DELETE_ALARM -> changeAlarm(w, OptionalLong.empty());
+                };
+            }
         };
     }
 
@@ -274,70 +282,59 @@ final class SimCell {
     }
 
     /**
-     * Upload, confirm, then acknowledge (or, in the broken variant, acknowledge first). Completes
-     * true when the change is durable under an epoch this node still owned.
+     * Upload, confirm, then acknowledge, as the REAL {@link OutputGate} decides: the reply waits for
+     * the gate's barrier, which opens when the replica says the upload and confirm held (at once in
+     * the broken variant, whose pipeline answers before it uploads). Completes true when the change
+     * is durable under an epoch this node still owned.
      */
     private CompletableFuture<Boolean> durable(Work w, Runnable recordAck) {
-        if (node.sim.variant == Variant.ACK_BEFORE_DURABLE) {
-            recordAck.run();
-            w.reply().accept(null);
-            return gate();
-        }
-        return gate().thenApply(ok -> {
-            if (ok) {
+        CompletableFuture<Void> barrier = outputGate.barrier(true);
+        CompletableFuture<Boolean> uploaded = gate();
+        outputGate.committed(uploaded.thenCompose(ok -> ok ? CompletableFuture.<Void>completedFuture(null)
+                : CompletableFuture.failedFuture(new IllegalStateException("not durable"))));
+        barrier.whenComplete((x, e) -> node.sim.guard(() -> {
+            if (e == null) {
                 recordAck.run();
                 w.reply().accept(null);
-            } else if (phase == Phase.GONE && !w.retried()) {
-                node.accept(w.retry()); // lost the cell: re-resolve the owner once
             } else {
+                // it ran: its commit may have landed, so it is never run again (outcome unknown)
                 w.reply().accept("not durable");
             }
-            return ok;
-        });
+        }));
+        return uploaded;
     }
 
     /**
-     * The output gate: uploads the state under the epoch, then confirms ownership. Completes true
-     * when both held. Like a replicator, a failed upload or confirm is retried (capped exponential
-     * backoff with full jitter); when the retries run out, the local state may be ahead of the bucket
-     * for good, so the cell is dropped and the next call restores it from what is durable.
+     * Commits the state to the REAL replica and waits for it to be durable: uploaded by the real
+     * {@code UploadPipeline}, ownership confirmed after the upload. Completes true when both held.
+     * A "not the owner" answer means the cell moved on: stop serving it. Any other failure leaves
+     * the local state ahead of the bucket for good, so the cell is dropped (the host resets it) and
+     * the next call restores what is durable.
      */
     private CompletableFuture<Boolean> gate() {
-        byte[] snapshot = state.encode();
-        long e = epoch;
-        String v = ownVersion;
-        String key = Snapshots.key(scope, e, nextSeq++);
-        return retrying(() -> node.view.put(key, snapshot).thenApply(o -> o instanceof WriteOutcome.Written ? true : null), 1)
-                .thenCompose(up -> up == null ? CompletableFuture.completedFuture((Boolean) null)
-                        : retrying(() -> node.ownership.confirm(scope, e, v), 1))
-                .thenApply(owned -> {
-                    if (owned == null) {
-                        if (phase == Phase.SERVING) {
-                            abandon("replication failed: local state dropped");
-                        }
-                        return false;
-                    }
-                    if (!owned && phase == Phase.SERVING) {
-                        lost();
-                    }
-                    return owned;
-                });
+        replica.commit(SimDatabase.PAGE_SIZE, 1, SimDatabase.pages(state));
+        return replica.durable().handle((x, e) -> {
+            if (e == null) {
+                return true;
+            }
+            if (phase == Phase.SERVING) {
+                if (rootCause(e) instanceof NotOwnerException) {
+                    lost();
+                } else {
+                    abandon("replication failed: local state dropped (" + rootCause(e) + ")");
+                }
+            }
+            return false;
+        });
     }
 
-    /** Runs {@code call} until it yields a non-null answer, or gives null once the backoff's attempts are used. */
-    private <T> CompletableFuture<T> retrying(Supplier<CompletableFuture<T>> call, int attempt) {
-        return call.get().exceptionally(x -> null).thenCompose(v -> {
-            if (v != null) {
-                return CompletableFuture.completedFuture(v);
-            }
-            OptionalLong delay = UPLOAD_BACKOFF.delayMs(attempt, node.sim.rnd);
-            if (delay.isEmpty() || phase != Phase.SERVING) {
-                return CompletableFuture.completedFuture(null);
-            }
-            CompletableFuture<T> later = new CompletableFuture<>();
-            node.scheduler.after(delay.getAsLong(), () -> retrying(call, attempt + 1).whenComplete((r, x) -> later.complete(r)));
-            return later;
-        });
+    private static Throwable rootCause(Throwable e) {
+        Throwable c = e;
+        while ((c instanceof java.util.concurrent.CompletionException || c instanceof dev.cellgate.core.spi.replication.CommitOutcomeUnknownException)
+                && c.getCause() != null) {
+            c = c.getCause();
+        }
+        return c;
     }
 
     // ------------------------------------------------------------------ alarms, release, loss

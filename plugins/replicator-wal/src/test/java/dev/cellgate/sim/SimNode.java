@@ -1,15 +1,15 @@
-package dev.cellgate.core.sim;
+package dev.cellgate.sim;
 
 import dev.cellgate.core.fleet.DeadNodeGc;
 import dev.cellgate.core.fleet.LeaseKeeper;
 import dev.cellgate.core.fleet.OwnershipStore;
 import dev.cellgate.core.fleet.Self;
 import dev.cellgate.core.fleet.WakeIndex;
+import dev.cellgate.core.logic.ForwardFailure;
 import dev.cellgate.core.logic.Liveness;
 import dev.cellgate.core.fleet.Waker;
 import dev.cellgate.core.logic.WakeEntryVerdict;
 import dev.cellgate.core.records.LeaseRecord;
-import dev.cellgate.core.spi.bucket.BucketStore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +24,10 @@ import java.util.function.Consumer;
  * self-fence is a crash with exit code 3; a supervisor restarts the node with a new session.
  */
 final class SimNode {
+    /** How long a node waits for a forwarded call's answer before it calls the call lost. */
+    static final long FORWARD_TIMEOUT_MS = 2_000;
+    /** Re-sends of one call after failed forwards (the router's budget). */
+    static final int MAX_RESENDS = 3;
     final Simulation sim;
     final String name;
     final SimClock clock;
@@ -64,20 +68,17 @@ final class SimNode {
         SimBucketView gcView = new SimBucketView(sim.loop, sim.bucket, sim.faults, p, clock,
                 () -> crash(p, "crash at an await point"), "gc");
         Self self = new Self(name, p.session);
-        BucketStore ownershipView = switch (sim.variant) {
-            case TAKEOVER_WITHOUT_LEASE_CHECK -> BrokenViews.leaseBlind(view);
-            case RELEASE_FORGETS_EPOCH -> BrokenViews.forgetfulRelease(view);
-            default -> view;
-        };
         Liveness liveness = sim.variant == Variant.LIVENESS_WITHOUT_MARGIN
                 ? Liveness.brokenWithoutMarginForTests(Simulation.MARGIN_MS) : Liveness.withSkew(Simulation.MARGIN_MS);
-        ownership = new OwnershipStore(ownershipView, self, clock, liveness);
+        ownership = sim.variant.ownership() == null ? new OwnershipStore(view, self, clock, liveness)
+                : OwnershipStore.brokenForTests(view, self, clock, liveness, sim.variant.ownership());
         lease = new LeaseKeeper(view, self, "sim:" + name, 1, Simulation.TTL_MS, liveness, clock, clock.monotonic(), scheduler,
                 () -> LeaseRecord.Load.IDLE, cause -> crash(p, "SELF-FENCE: " + cause));
         index = new WakeIndex(view);
-        DeadNodeGc gc = new DeadNodeGc(sim.variant == Variant.GC_WITHOUT_TOMBSTONE ? BrokenViews.noTombstone(gcView) : gcView,
-                clock, Simulation.TICK_MS, liveness);
-        waker = new Waker(view, self, clock, scheduler, Simulation.TICK_MS, index, this::wake, gc, liveness);
+        DeadNodeGc gc = sim.variant == Variant.GC_WITHOUT_TOMBSTONE
+                ? DeadNodeGc.brokenWithoutTombstoneForTests(gcView, clock, Simulation.TICK_MS, liveness)
+                : new DeadNodeGc(gcView, clock, Simulation.TICK_MS, liveness);
+        waker = new Waker(view, self, clock, scheduler, Simulation.TICK_MS, index, this::wake, gc, liveness, sim.wakeVerdict());
         sim.trace(name, "boot " + p.session);
         lease.start().whenComplete((x, e) -> sim.guard(() -> {
             if (p != process || !p.alive) {
@@ -143,19 +144,56 @@ final class SimNode {
         }
     }
 
-    /** Sends work to the owner's node; its answer travels back to this process. */
+    /**
+     * Sends work to the owner's node as the router does; its answer travels back to this process,
+     * unless it is lost or the owner dies or stalls with the call (the origin times out). A failed
+     * attempt goes to the REAL {@link ForwardFailure} verdict: re-sent (resolved again from here)
+     * only when it provably did not run, else failed to the caller.
+     */
     void forward(String owner, SimCell.Work w) {
         SimNode target = sim.node(owner);
         SimProcess origin = process;
-        Consumer<String> back = r -> sim.loop.after(sim.faults.latency(), origin, () -> w.reply().accept(r));
-        SimCell.Work fwd = w.forwardedWith(back);
+        boolean[] settled = {false};
+        Consumer<ForwardFailure.Kind> failed = kind -> {
+            if (!settled[0]) {
+                settled[0] = true;
+                afterFailedForward(origin, owner, w, kind);
+            }
+        };
+        Consumer<String> back = r -> {
+            if (sim.faults.forwardAnswerLost()) {
+                return; // the origin's timeout speaks for it
+            }
+            sim.loop.after(sim.faults.latency(), origin, () -> {
+                if (settled[0]) {
+                    return; // came after the timeout: the caller was told already
+                }
+                if (r != null && r.startsWith(SimCell.OWNER_ELSEWHERE)) {
+                    failed.accept(ForwardFailure.Kind.NOT_OWNER); // a signed "not owner": nothing ran
+                    return;
+                }
+                settled[0] = true;
+                w.reply().accept(r); // success, or the owner's own error as it answered it
+            });
+        };
+        sim.loop.after(FORWARD_TIMEOUT_MS, origin, () -> failed.accept(ForwardFailure.Kind.LOST_AFTER_SEND));
         sim.loop.after(sim.faults.latency(), null, () -> {
             if (target == null || !target.up()) {
-                back.accept("peer " + owner + " unreachable");
+                sim.loop.after(sim.faults.latency(), origin, () -> failed.accept(ForwardFailure.Kind.CONNECT_FAILED));
             } else {
-                target.accept(fwd);
+                target.accept(w.forwardedWith(back));
             }
         });
+    }
+
+    private void afterFailedForward(SimProcess origin, String owner, SimCell.Work w, ForwardFailure.Kind kind) {
+        ForwardFailure.Verdict v = sim.forwardPolicy().verdict(kind, w.kind() == SimCell.Kind.WAKE);
+        sim.trace(name, "forward to " + owner + " failed: " + kind + " -> " + v);
+        if (v == ForwardFailure.Verdict.RESEND && w.resends() < MAX_RESENDS) {
+            sim.loop.after(ForwardFailure.resendDelayMs(kind), origin, () -> accept(w.resent()));
+        } else {
+            w.reply().accept("forward to " + owner + " failed (" + kind + "): " + v);
+        }
     }
 
     /**

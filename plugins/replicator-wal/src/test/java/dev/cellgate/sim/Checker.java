@@ -1,8 +1,10 @@
-package dev.cellgate.core.sim;
+package dev.cellgate.sim;
 
 import dev.cellgate.core.logic.Keys;
 import dev.cellgate.core.records.LeaseRecord;
 import dev.cellgate.core.records.OwnershipRecord;
+import dev.cellgate.replicator.wal.format.LineageKeys;
+import dev.cellgate.replicator.wal.format.ObjectKey;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -35,6 +37,8 @@ import java.util.function.BiConsumer;
  * clocks all stay within the margin of true time (two clocks then differ by at most twice the margin,
  * which the rules tolerate: own validity ends a margin before the expiry, peers judge a margin after);
  * it is what the clock-skew margin exists for;</li>
+ * <li><b>a call runs at most once</b>: a client call that reached a cell is never run again (the
+ * router re-sends only what provably did not run);</li>
  * <li><b>every armed alarm eventually fires</b> and <b>ownership settles on one live node</b> once
  * the faults stop ({@link FinalChecks}).</li>
  * </ol>
@@ -155,6 +159,17 @@ final class Checker {
         acquireStarts.remove(session + "|" + scope);
     }
 
+    /** Where each client call ran first: a call that may have run is never run again (SPEC §20). */
+    private final Map<Long, String> ranOn = new HashMap<>();
+
+    /** A cell starts running client call {@code id}. */
+    void ran(long id, SimProcess where, String scope, long now) {
+        String first = ranOn.putIfAbsent(id, where + " (" + scope + ")");
+        if (first != null) {
+            fail("a call runs at most once", "call " + id + " ran on " + first + " and again on " + where, now);
+        }
+    }
+
     void ackedWrite(String scope, long id) {
         ackedWrites.computeIfAbsent(scope, s -> new TreeSet<>()).add(id);
         acks++;
@@ -180,7 +195,9 @@ final class Checker {
         String node = Keys.nodeOfLeaseKey(key);
         if (tracer != null && (node != null || key.endsWith("/own.json") || (key.startsWith("wake/") && !key.equals(Keys.WAKER))
                 || key.contains("/e"))) {
-            trace(w, "wrote " + key + " " + new String(after.bytes(), StandardCharsets.UTF_8) + " " + after.version());
+            String content = key.endsWith(".seg") ? "(" + after.bytes().length + " bytes)" // a segment: binary
+                    : new String(after.bytes(), StandardCharsets.UTF_8);
+            trace(w, "wrote " + key + " " + content + " " + after.version());
         }
         if (node != null) {
             leaseWritten(node, before, after, w, issuerClock, now);
@@ -188,7 +205,8 @@ final class Checker {
             ownershipWritten(key.substring("cells/".length(), key.length() - "/own.json".length()), before, after, w, now);
         } else if (key.startsWith("cells/")) {
             String scope = key.substring("cells/".length(), key.indexOf('/', "cells/".length()));
-            long epoch = Snapshots.epochOf(scope, key);
+            ObjectKey lineageObject = new LineageKeys(scope).parse(key);
+            long epoch = lineageObject == null ? -1 : lineageObject.epoch();
             String prev = epochWriter.putIfAbsent(scope + "|" + epoch, w.session);
             if (prev != null && !prev.equals(w.session)) {
                 fail("one writer per (cell, epoch)", scope + " epoch " + epoch + " written by sessions " + prev

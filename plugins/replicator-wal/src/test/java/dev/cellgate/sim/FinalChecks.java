@@ -1,6 +1,9 @@
-package dev.cellgate.core.sim;
+package dev.cellgate.sim;
 
 import dev.cellgate.core.logic.Keys;
+import dev.cellgate.core.spi.replication.RestoreException;
+import dev.cellgate.replicator.wal.restore.PinRule;
+import dev.cellgate.core.logic.WakeKeys;
 import dev.cellgate.core.records.OwnershipRecord;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +25,10 @@ final class FinalChecks {
         long now = sim.loop.now();
         Checker c = sim.checker;
         for (String scope : sim.scopes) {
-            CellState durable = restore(sim.bucket, scope);
+            CellState durable = restore(sim, scope);
+            if (durable == null) {
+                continue;
+            }
             Set<Long> lost = new TreeSet<>(c.ackedWrites.getOrDefault(scope, new TreeSet<>()));
             lost.removeAll(durable.writes);
             if (!lost.isEmpty()) {
@@ -30,12 +36,43 @@ final class FinalChecks {
                 return;
             }
         }
+        List<String> refused = sim.scopes.stream().filter(scope -> restore(sim, scope) == null).toList();
+        finalFailures = finalFailures.stream().filter(f -> refused.stream().noneMatch(f::contains)).toList();
         if (!finalFailures.isEmpty()) {
             c.fail("ownership settles on one live node", "calls failed after the faults stopped: " + finalFailures, now);
             return;
         }
         for (String scope : sim.scopes) {
-            settled(sim, scope, now);
+            if (!refused.contains(scope)) {
+                settled(sim, scope, now);
+            }
+        }
+        if (c.failure() == null) {
+            noStaleWakeEntries(sim, now);
+        }
+    }
+
+    /**
+     * Once the faults stop, the waker and the woken cells clear every entry their alarm no longer
+     * needs (a delete lost during the faults leaves one): an entry left at the end names a minute
+     * that is not the cell's durable alarm's. Every alarm of the run is due long before the end, so
+     * every entry has been woken several times by then.
+     */
+    private static void noStaleWakeEntries(Simulation sim, long now) {
+        for (String key : sim.bucket.keys(Keys.WAKE)) {
+            var entry = WakeKeys.parse(key);
+            if (entry.isEmpty()) {
+                continue; // waker.json
+            }
+            CellState durable = restore(sim, entry.get().scope());
+            if (durable == null) {
+                continue; // a cell no restore may serve: its entry is woken, and refused, for good
+            }
+            if (!durable.hasAlarm() || !WakeKeys.sameMinute(entry.get().minuteMs(), durable.alarmAt)) {
+                sim.checker.fail("no stale wake entry outlives the faults", key + " is left while the cell's durable alarm is "
+                        + (durable.hasAlarm() ? "at " + durable.alarmAt : "none"), now);
+                return;
+            }
         }
     }
 
@@ -69,7 +106,10 @@ final class FinalChecks {
     static void alarms(Simulation sim) {
         long now = sim.loop.now();
         for (String scope : sim.scopes) {
-            CellState durable = restore(sim.bucket, scope);
+            CellState durable = restore(sim, scope);
+            if (durable == null) {
+                continue;
+            }
             Set<Long> unfired = new TreeSet<>(sim.checker.ackedAlarms.getOrDefault(scope, new TreeSet<>()));
             unfired.removeAll(durable.fired);
             unfired.removeAll(durable.replaced);
@@ -81,9 +121,19 @@ final class FinalChecks {
         }
     }
 
-    /** What an activation would restore now: the newest epoch's highest snapshot. */
-    static CellState restore(SimBucket bucket, String scope) {
-        return Snapshots.pick(scope, bucket.keys(Keys.cell(scope)), Long.MAX_VALUE)
-                .map(k -> CellState.decode(bucket.current(k).bytes())).orElseGet(CellState::new);
+    /**
+     * What an activation would restore now, as the REAL restorer (with the correct pin rule)
+     * rebuilds it; null for a cell whose pin the store lost when the restore rightly refuses it (its
+     * acknowledged writes are in an epoch no pin accounts for: refusing is what keeps them).
+     */
+    static CellState restore(Simulation sim, String scope) {
+        try {
+            return SimDatabase.restore(sim.dbDir, new JudgeView(sim.bucket), scope, Long.MAX_VALUE, PinRule.REFUSE).join().state();
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof RestoreException && sim.pinsLost.contains(scope)) {
+                return null;
+            }
+            throw e;
+        }
     }
 }

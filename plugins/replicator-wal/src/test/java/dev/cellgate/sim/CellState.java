@@ -1,4 +1,4 @@
-package dev.cellgate.core.sim;
+package dev.cellgate.sim;
 
 import java.nio.charset.StandardCharsets;
 import java.util.TreeSet;
@@ -6,7 +6,7 @@ import java.util.TreeSet;
 /**
  * The simulated cell's durable state: the ids of the writes it holds, its one alarm (as on
  * Cloudflare, setting an alarm replaces the previous one), and the alarm ids that fired or were
- * replaced (or deleted). Only ever grows, so a snapshot holds everything before it.
+ * replaced (or deleted). Only ever grows, so each commit of it holds everything before it.
  */
 final class CellState {
     final TreeSet<Long> writes = new TreeSet<>();
