@@ -134,9 +134,15 @@ class PointInTimeIT {
         assertThat(body(bNode, "/restore?b=" + enc(undo)).compareTo(undo)).isPositive();
         String scope = "Notes:" + body(bNode, "/id");
         assertThat(bNode.operatorPost("/evict/" + scope).statusCode()).isEqualTo(200);
+        // b carried out the first restore already: wait for the log line of the second one
+        long before = bNode.lines().stream().filter(l -> l.contains("cell.restore_to_bookmark")).count();
         Thread killer = Thread.ofPlatform().start(() -> {
             try {
-                bNode.awaitLine(l -> l.contains("cell.restore_to_bookmark"), Duration.ofSeconds(60));
+                long end = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+                while (bNode.lines().stream().filter(l -> l.contains("cell.restore_to_bookmark")).count() == before
+                        && System.nanoTime() < end) {
+                    Thread.sleep(10);
+                }
                 Thread.sleep(150);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -149,17 +155,22 @@ class PointInTimeIT {
             // killed while it restored
         }
         killer.join();
-        java.util.List<String> tail = bNode.lines();
-        int asked = -1;
-        for (int i = 0; i < tail.size(); i++) {
-            if (tail.get(i).contains("cell.restore_to_bookmark")) {
-                asked = i;
+        // Mid-restore means: before the epoch that carried the restore out had its pin (its new lineage) in the bucket.
+        io.vertx.core.json.JsonObject asked = null;
+        for (String l : bNode.lines()) {
+            if (l.contains("\"cell.restore_to_bookmark\"")) {
+                asked = new io.vertx.core.json.JsonObject(l);
             }
         }
-        boolean attached = asked >= 0 && tail.subList(asked, tail.size()).stream().anyMatch(l -> l.contains("\"cell.activated\""));
-        System.out.println("PointInTimeIT: the kill landed " + (attached ? "after the restored cell was activated" : "mid-restore"));
+        assertThat(asked).as("b logged the second restore").isNotNull();
+        boolean pinned;
+        try (BucketStore b = f.openBucket()) {
+            String pin = "cells/" + scope + "/wal/e" + String.format("%016x", asked.getLong("epoch")) + "/base.json";
+            pinned = b.get(pin).get(30, java.util.concurrent.TimeUnit.SECONDS).isPresent();
+        }
+        System.out.println("PointInTimeIT: the kill landed " + (pinned ? "after the restored lineage was pinned" : "mid-restore, before the new lineage was pinned"));
         if (killMidRestore) {
-            assertThat(attached).as("the kill landed before the restored cell was activated").isFalse();
+            assertThat(pinned).as("the kill landed before the restored lineage's pin was in the bucket").isFalse();
         }
         NodeProcess c = f.start("pitr-c");
         assertThat(body(c, "/get")).as("the undo restored the state before the first request").isEqualTo("three");
