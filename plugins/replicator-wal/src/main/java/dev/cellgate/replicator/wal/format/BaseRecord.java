@@ -18,7 +18,15 @@ import java.util.List;
  *                 oldest first, contiguous; empty parts are left out
  */
 public record BaseRecord(String scope, long epoch, Position parent, SnapshotRef snapshot, List<Span> spans) {
-    private static final int FORMAT = 1;
+    /**
+     * 2 since segment keys name their time (point-in-time recovery). A build from before reads pins of
+     * format 1 only and does not know timed segment keys (it lists them as unknown and restores
+     * without them): its refusal of this pin ("unsupported format 2", a failed restore) is what keeps
+     * such a node, during a rolling upgrade, from activating a cell whose newest segments it cannot
+     * see. Pins of format 1, in buckets written before, are still read.
+     */
+    static final int FORMAT = 2;
+    static final int FORMAT_BEFORE_TIMED_KEYS = 1;
 
     public BaseRecord {
         spans = List.copyOf(spans);
@@ -47,7 +55,10 @@ public record BaseRecord(String scope, long epoch, Position parent, SnapshotRef 
 
     public static BaseRecord fromBytes(byte[] bytes, String what) {
         JsonObject j = Json.parse(bytes, what);
-        Json.reqFormat(j, FORMAT, what);
+        long format = Json.reqLong(j, "format", what);
+        if (format != FORMAT && format != FORMAT_BEFORE_TIMED_KEYS) {
+            throw new IllegalArgumentException(what + ": unsupported format " + j.getValue("format"));
+        }
         JsonObject parent = j.getValue("parent") instanceof JsonObject p ? p : null;
         if (parent == null) {
             throw new IllegalArgumentException(what + ": field 'parent' must be an object");
