@@ -48,12 +48,20 @@ class PointInTimeIT {
                     catch (e) { return new Response(e.name + ": " + e.message); }
                   case "/id":
                     return new Response(this.ctx.id.toString());
+                  case "/restore-now":
+                    await s.onNextSessionRestoreBookmark(u.searchParams.get("b"));
+                    this.ctx.abort("restore now");
+                    return new Response("unreachable: ctx.abort() returned");
                 }
                 return new Response("no", { status: 404 });
               }
             }
             export default {
-              async fetch(request, env) { return env.NOTES.getByName("n").fetch(request); }
+              async fetch(request, env) {
+                const stub = env.NOTES.getByName("n");
+                if (new URL(request.url).pathname !== "/restore-now") return stub.fetch(request);
+                try { return await stub.fetch(request); } catch (e) { return new Response("aborted: " + e.message); }
+              }
             };
             """;
 
@@ -101,6 +109,24 @@ class PointInTimeIT {
         S3Env s3 = S3Env.require();
         try (Fleet f = Fleet.onBucket(dir, s3.freshUrl("pitr"), Map.of("CELLD_TTL_MS", "10000"))) {
             scenario(f, false); // unslowed: the kill may land before or after the restore ends, both must come out right
+        }
+    }
+
+    /** Cloudflare's own recipe: record the restore, then {@code ctx.abort()}: the very next call is a new session on the restored state. */
+    @Test
+    void ctxAbortEndsTheSessionSoTheNextCallFindsTheRestoredState() throws Exception {
+        Path bucket = dir.resolve("abort-bucket");
+        Files.createDirectories(bucket);
+        try (Fleet f = new Fleet(dir, "file://" + bucket, Map.of("CELLD_TTL_MS", "3000"))) {
+            try (BucketStore b = f.openBucket()) {
+                TestDeployments.publish(b, "pitr", Map.of("index.js", WORKER), "index.js", Map.of("NOTES", "Notes"), Map.of());
+            }
+            NodeProcess a = f.start("abort-a");
+            String one = body(a, "/put?v=one");
+            body(a, "/put?v=two");
+            assertThat(body(a, "/restore-now?b=" + enc(one))).isEqualTo("aborted: restore now");
+            assertThat(body(a, "/get")).as("the call after ctx.abort() is a new session: the restore took effect").isEqualTo("one");
+            assertThat(a.lines()).anyMatch(l -> l.contains("\"cell.aborted\""));
         }
     }
 
