@@ -72,7 +72,7 @@ final class ShutdownDrain {
     private final AtomicInteger poked = new AtomicInteger();
     private final long warmMs;
     private final AtomicInteger warmPending = new AtomicInteger();
-    private final dev.cellgate.core.cell.AsyncLimiter warmPokes;
+    private final dev.cellgate.core.async.AsyncLimiter warmPokes;
     private final AtomicInteger warmed = new AtomicInteger();
     private final AtomicInteger warmFailed = new AtomicInteger();
     private volatile boolean over;
@@ -100,7 +100,7 @@ final class ShutdownDrain {
     ShutdownDrain(Vertx vertx, Cells cells, int releases, long deadlineMs, java.util.function.IntSupplier publicInFlight,
                   PeerTraffic peers, HandoffPoke poke, long wakerTickMs, long warmMs, HandoffAlarms handoffAlarms) {
         this.warmMs = warmMs;
-        this.warmPokes = new dev.cellgate.core.cell.AsyncLimiter(Math.max(1, releases));
+        this.warmPokes = new dev.cellgate.core.async.AsyncLimiter(Math.max(1, releases));
         this.poke = poke;
         this.wakerTickMs = wakerTickMs;
         this.handoffAlarms = handoffAlarms;

@@ -1,5 +1,6 @@
 package dev.cellgate.core.cell;
 
+import dev.cellgate.core.async.AsyncLimiter;
 import dev.cellgate.core.observe.Errors;
 import dev.cellgate.core.fleet.OwnershipStore;
 import dev.cellgate.core.fleet.WakeIndex;

@@ -1,7 +1,7 @@
 package dev.cellgate.replicator.wal.replica;
 
+import dev.cellgate.core.async.AsyncLimiter;
 import dev.cellgate.replicator.wal.bucket.BucketReads;
-import dev.cellgate.replicator.wal.bucket.Parallel;
 import dev.cellgate.replicator.wal.format.LineageKeys;
 import dev.cellgate.replicator.wal.format.ObjectKey;
 import dev.cellgate.replicator.wal.restore.LineageListing;
@@ -9,6 +9,8 @@ import dev.cellgate.replicator.wal.restore.LineagePlanner;
 import dev.cellgate.replicator.wal.restore.LineageResolver;
 import dev.cellgate.replicator.wal.restore.PinRule;
 import dev.cellgate.replicator.wal.restore.RestorePlan;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -17,8 +19,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Deletes lineage objects no restore can need any more.
@@ -89,7 +89,7 @@ final class GarbageCollector {
 
     /** Deletes the keys; completes with the epochs of the keys that could not be deleted (one entry per failure). */
     private CompletableFuture<List<Long>> delete(List<String> garbage) {
-        return Parallel.map(garbage, parallelism, k -> reads.store().delete(k).handle((v, err) -> err == null ? -1L : epochOf(k)))
+        return AsyncLimiter.map(garbage, parallelism, k -> reads.store().delete(k).handle((v, err) -> err == null ? -1L : epochOf(k)))
                 .thenApply(done -> done.stream().filter(e -> e >= 0).toList());
     }
 
