@@ -144,8 +144,7 @@ final class CellActivation {
                 if (script == null) {
                     throw new StubCallException("no deployment is loaded on this node", true, null);
                 }
-                cell.script = script;
-                cell.instance = script.newCell(id.className(), id, cell.host);
+                cell.start(script);
                 cell.lastUsedMs = env.ticker().nowMs(); // idle time counts from the end of a (possibly slow) start
                 cell.alarms.rearm();
                 cell.reindexAlarm().exceptionally(e -> {

@@ -153,7 +153,7 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
             return;
         }
         for (Cell c : residentCells()) {
-            if (c.script != current && !c.hibernated()) {
+            if (c.script() != current && !c.hibernated()) {
                 c.executor.execute(() -> c.moveTo(current));
             }
         }
@@ -601,7 +601,7 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
     public List<ResidentCell> residentInfo() {
         List<ResidentCell> out = new ArrayList<>();
         for (Cell c : residentCells()) {
-            LoadedScript s = c.script;
+            LoadedScript s = c.script();
             out.add(new ResidentCell(c.scope, c.epoch, c.lastUsedMs, s == null ? null : s.bundle().deploymentId(), c.id.name()));
         }
         out.sort(java.util.Comparator.comparingLong(ResidentCell::lastUsedMs).reversed().thenComparing(ResidentCell::scope));
