@@ -16,7 +16,7 @@ public final class DiagnoseCommand implements Command {
     private final StorageCheck storage;
 
     public DiagnoseCommand() {
-        this(new ConditionalWriteCheck());
+        this(StorageCheck.NODE_PROBE);
     }
 
     public DiagnoseCommand(StorageCheck storage) {

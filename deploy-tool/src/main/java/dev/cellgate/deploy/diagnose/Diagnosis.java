@@ -11,6 +11,7 @@ import dev.cellgate.core.records.MalformedRecordException;
 import dev.cellgate.core.records.PeerAuthRecord;
 import dev.cellgate.core.spi.bucket.BucketStore;
 import dev.cellgate.core.spi.bucket.StoredObject;
+import dev.cellgate.core.store.probe.ProbeResult;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.time.Duration;
@@ -190,11 +191,11 @@ public final class Diagnosis {
             return new JsonObject().put("ok", true).put("skipped", true).put("summary", "skipped (--read-only)");
         }
         try {
-            StorageCheck.Result r = storage.run(store, PeerProber.SOURCE);
+            ProbeResult r = storage.run(store, PeerProber.SOURCE);
             if (!r.ok()) {
                 problems.add("storage: " + r.summary());
             }
-            return r.toJson().put("skipped", false);
+            return new JsonObject(r.toMap()).put("skipped", false);
         } catch (RuntimeException e) {
             problems.add("storage: the check failed to run: " + root(e));
             return new JsonObject().put("ok", false).put("skipped", false).put("summary", "the check failed to run: " + root(e));

@@ -1,40 +1,20 @@
 package dev.cellgate.deploy.diagnose;
 
 import dev.cellgate.core.spi.bucket.BucketStore;
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
-import java.util.List;
+import dev.cellgate.core.store.probe.ProbeResult;
+import dev.cellgate.core.store.probe.StorageProbe;
 
 /**
  * The storage step of {@code diagnose}: proves on the live bucket that conditional writes are
- * atomic, writing only under {@code probe/} (skipped with {@code --read-only}). The real one,
- * {@link ConditionalWriteCheck}, runs the node's own start-up probe; the interface lets tests hand
- * diagnose a check against a deliberately broken store.
+ * atomic, writing only under {@code probe/} (skipped with {@code --read-only}). The real one is
+ * {@link #NODE_PROBE}, the node's own start-up probe, so what diagnose accepts is exactly what a
+ * node accepts; the interface lets tests hand diagnose a check against a deliberately broken store.
  */
+@FunctionalInterface
 public interface StorageCheck {
 
-    Result run(BucketStore store, String who);
+    /** The node's start-up probe ({@link StorageProbe}), same rounds, same verdicts. */
+    StorageCheck NODE_PROBE = StorageProbe::run;
 
-    record Step(String name, boolean ok, String detail, long ms) {
-        JsonObject toJson() {
-            return new JsonObject().put("step", name).put("ok", ok).put("detail", detail).put("ms", ms);
-        }
-    }
-
-    /** Every step run, in order; the store qualifies only when all passed. */
-    record Result(String summary, List<Step> steps) {
-        public Result {
-            steps = List.copyOf(steps);
-        }
-
-        public boolean ok() {
-            return !steps.isEmpty() && steps.stream().allMatch(Step::ok);
-        }
-
-        public JsonObject toJson() {
-            JsonArray a = new JsonArray();
-            steps.forEach(s -> a.add(s.toJson()));
-            return new JsonObject().put("ok", ok()).put("summary", summary).put("steps", a);
-        }
-    }
+    ProbeResult run(BucketStore store, String who);
 }

@@ -74,7 +74,7 @@ class DiagnoseTest {
         }
         ToolRun text = ToolRun.run("diagnose", "--bucket", url());
         assertThat(text.code()).isZero();
-        assertThat(text.out()).contains("no problems found").contains("OK      conditional writes are atomic");
+        assertThat(text.out()).contains("no problems found").contains("OK      storage probe passed: conditional writes are atomic on");
     }
 
     @Test

@@ -7,6 +7,8 @@ import dev.cellgate.core.spi.bucket.BucketStore;
 import dev.cellgate.core.spi.bucket.ForwardingBucketStore;
 import dev.cellgate.core.spi.bucket.StoreOptions;
 import dev.cellgate.core.spi.bucket.WriteOutcome;
+import dev.cellgate.core.store.probe.ProbeResult;
+import dev.cellgate.core.store.probe.ProbeStep;
 import dev.cellgate.deploy.ToolRun;
 import dev.cellgate.deploy.cli.ExitCodes;
 import java.nio.file.Path;
@@ -51,9 +53,9 @@ class StorageCheckTest {
     @Test
     void theRealFileStorePasses() {
         try (BucketStore s = real()) {
-            StorageCheck.Result r = new ConditionalWriteCheck().run(s, "t");
+            ProbeResult r = StorageCheck.NODE_PROBE.run(s, "t");
             assertThat(r.ok()).as(r.toString()).isTrue();
-            assertThat(r.steps()).extracting(StorageCheck.Step::name)
+            assertThat(r.steps()).extracting(ProbeStep::name)
                     .containsExactly("create", "reject-create", "cas-update", "reject-stale-cas", "race", "cleanup");
             assertThat(r.steps().get(4).detail()).as("the node's probe: 8 rounds").contains("x 8 rounds");
         }
@@ -62,10 +64,10 @@ class StorageCheckTest {
     @Test
     void aCreateThatOverwritesFailsAtRejectCreateAndStillCleansUp() {
         try (BucketStore s = real()) {
-            StorageCheck.Result r = new ConditionalWriteCheck().run(new Unconditional(s, true), "t");
+            ProbeResult r = StorageCheck.NODE_PROBE.run(new Unconditional(s, true), "t");
             assertThat(r.ok()).isFalse();
             assertThat(r.summary()).contains("at step 'reject-create'");
-            assertThat(r.steps()).extracting(StorageCheck.Step::name).containsExactly("create", "reject-create", "cleanup");
+            assertThat(r.steps()).extracting(ProbeStep::name).containsExactly("create", "reject-create", "cleanup");
             assertThat(r.steps().get(2).ok()).isTrue();
             assertThat(s.list("probe/", null, 10).join().keys()).isEmpty();
         }
@@ -74,7 +76,7 @@ class StorageCheckTest {
     @Test
     void aCompareAndSwapThatIgnoresTheVersionFailsAtTheStaleStep() {
         try (BucketStore s = real()) {
-            StorageCheck.Result r = new ConditionalWriteCheck().run(new Unconditional(s, false), "t");
+            ProbeResult r = StorageCheck.NODE_PROBE.run(new Unconditional(s, false), "t");
             assertThat(r.ok()).isFalse();
             assertThat(r.summary()).contains("at step 'reject-stale-cas'");
         }
@@ -82,7 +84,7 @@ class StorageCheckTest {
 
     @Test
     void diagnoseOverABrokenStoreExitsUnhealthyNamingTheStep() {
-        StorageCheck broken = (store, who) -> new ConditionalWriteCheck().run(new Unconditional(store, false), who);
+        StorageCheck broken = (store, who) -> StorageCheck.NODE_PROBE.run(new Unconditional(store, false), who);
         ToolRun r = ToolRun.run(java.util.Map.of(), List.of(new DiagnoseCommand(broken)),
                 "diagnose", "--bucket", "file://" + tmp.resolve("bucket"), "--json");
         assertThat(r.code()).as(r.toString()).isEqualTo(ExitCodes.UNHEALTHY);

@@ -71,7 +71,7 @@ final class ShutdownDrain {
     private final AtomicInteger poked = new AtomicInteger();
     private final long warmMs;
     private final AtomicInteger warmPending = new AtomicInteger();
-    private final dev.cellgate.core.cell.AsyncLimiter warmPokes;
+    private final dev.cellgate.core.async.AsyncLimiter warmPokes;
     private final AtomicInteger warmed = new AtomicInteger();
     private final AtomicInteger warmFailed = new AtomicInteger();
     private volatile boolean over;
@@ -117,7 +117,7 @@ final class ShutdownDrain {
         this.clocks = clocks;
         this.exit = exit;
         this.warmMs = warmMs;
-        this.warmPokes = new dev.cellgate.core.cell.AsyncLimiter(Math.max(1, releases));
+        this.warmPokes = new dev.cellgate.core.async.AsyncLimiter(Math.max(1, releases));
         this.poke = poke;
         this.wakerTickMs = wakerTickMs;
         this.handoffAlarms = handoffAlarms;

@@ -2,7 +2,7 @@ package dev.cellgate.gateway.faults;
 
 /**
  * How fast a node may hit a bucket that throttles everything, derived from the store's retry
- * policy. plugins/store-s3 (Backoff.DEFAULT, the SDK's own retries off): one logical operation
+ * policy. plugins/store-s3 (S3StoreConfig.RETRIES, a logic/Backoff; the SDK's own retries off): one logical operation
  * makes at most 6 requests; before attempt k (2..6) it waits a delay drawn uniformly from
  * [0, min(100 ms * 2^(k-2), 5 s)] (full jitter). The policy is restated here on purpose: if the
  * plugin's policy changes, this bound must be changed consciously, not follow along.

@@ -7,13 +7,17 @@ import dev.cellgate.core.observe.RuntimeMetrics;
 import dev.cellgate.core.spi.js.CellIdentity;
 import dev.cellgate.core.spi.js.CellInstance;
 import dev.cellgate.core.spi.js.LoadedScript;
+import dev.cellgate.core.spi.js.ScriptLoadException;
 import dev.cellgate.core.spi.js.StorageException;
 import dev.cellgate.core.spi.js.StubCallException;
 import dev.cellgate.core.spi.js.WsFrame;
 import dev.cellgate.core.spi.replication.CellReplica;
 import dev.cellgate.core.time.Ticker;
 import dev.cellgate.core.fleet.WakeIndex;
+import dev.cellgate.core.logic.CellLifecycle;
+import dev.cellgate.core.logic.CellLifecycle.Phase;
 import dev.cellgate.core.logic.WakeEntryVerdict;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
@@ -25,11 +29,60 @@ import org.slf4j.LoggerFactory;
  * executor. Events are counted in flight from delivery until their (gated) result leaves;
  * a release waits for them. A durability failure (upload failed, ownership lost) resets the
  * cell: pending results fail and the local copy, which may hold unreplicated writes, is wiped.
+ *
+ * <p>Where the cell is in its life is one value, {@link #life}: each state carries what exists in
+ * it (the Durable Object only while serving or releasing, the drain's future only while
+ * releasing), and every change goes through {@link #enter}, which refuses a move
+ * {@link CellLifecycle} does not list.
  */
 final class Cell {
     private static final Logger LOG = LoggerFactory.getLogger(Cell.class);
 
-    enum State { ACTIVE, RELEASING, GONE }
+    /** The cell's state with its data; {@link #phase()} names it for {@link CellLifecycle}. */
+    sealed interface Life {
+        Phase phase();
+
+        /** The deployment the cell runs or last ran (none before its first construction). */
+        default LoadedScript script() {
+            return null;
+        }
+
+        /** Opened and owned; the Durable Object is constructed next (activation, or the first event). */
+        record Starting() implements Life {
+            public Phase phase() {
+                return Phase.STARTING;
+            }
+        }
+
+        record Serving(CellInstance instance, LoadedScript script) implements Life {
+            public Phase phase() {
+                return Phase.SERVING;
+            }
+        }
+
+        /** No Durable Object: the next event constructs it again ({@link Cell#wake}). */
+        record Hibernated(LoadedScript script) implements Life {
+            public Phase phase() {
+                return Phase.HIBERNATED;
+            }
+        }
+
+        /**
+         * Leaving: events that started before run to their end on {@code instance} (none when the cell
+         * was hibernated), then {@code drained} completes.
+         */
+        record Releasing(Optional<CellInstance> instance, LoadedScript script, CompletableFuture<Void> drained) implements Life {
+            public Phase phase() {
+                return Phase.RELEASING;
+            }
+        }
+
+        record Gone() implements Life {
+            public Phase phase() {
+                return Phase.GONE;
+            }
+        }
+    }
 
     /** What the registry learns from a cell. */
     interface Listener {
@@ -67,13 +120,12 @@ final class Cell {
     final CellAlarms alarms;
 
     /**
-     * Null while hibernated: the next event constructs the Durable Object again ({@link #wake}).
-     * Written on the executor; volatile because the sweeper and the operator surface read it.
+     * Written on the executor only, through {@link #enter}; volatile because the sweeper, the
+     * shedder and the operator surface read it.
      */
-    volatile LoadedScript script;
+    private volatile Life life = new Life.Starting();
     /** Set by {@code ctx.abort()} inside a turn, cleared at that turn's end (executor only). */
     private Throwable abortedBy;
-    CellInstance instance;
     /** The deployment to construct from on wake (the current one, as for a new activation). */
     java.util.function.Supplier<LoadedScript> currentScript;
     HostForCell host;
@@ -84,7 +136,6 @@ final class Cell {
     private WakeIndex wakeIndex;
     /** The latest stale-entry deletion ({@link #judgeWakeEntry}); index writes of this cell wait for it. */
     private CompletableFuture<Void> entryDrops = CompletableFuture.completedFuture(null);
-    volatile State state = State.ACTIVE;
     /** Written on the executor only; read by the shedder from other threads. */
     volatile int inFlight;
     /**
@@ -94,7 +145,6 @@ final class Cell {
      */
     private final java.util.concurrent.atomic.AtomicInteger queued = new java.util.concurrent.atomic.AtomicInteger();
     volatile long lastUsedMs;
-    private CompletableFuture<Void> drained;
     private final CodeSwitch codeSwitch = new CodeSwitch();
     private final CellAlarms.Timers timers;
 
@@ -122,6 +172,52 @@ final class Cell {
         executor.afterTurn(this::endTurn);
     }
 
+    // ------------------------------------------------------------------ the state
+
+    /** The one place the state changes (executor only). */
+    private void enter(Life next) {
+        CellLifecycle.move(life.phase(), next.phase(), scope);
+        life = next;
+    }
+
+    Phase phase() {
+        return life.phase();
+    }
+
+    /** The deployment the cell runs (the operator surface, the switch to new code); null before it ran one. */
+    LoadedScript script() {
+        return life.script();
+    }
+
+    /** Whether an event may start in it now (any thread; the executor decides for good in {@link #begin}). */
+    boolean takesEvents() {
+        return life.phase().takesEvents();
+    }
+
+    boolean isGone() {
+        return life instanceof Life.Gone;
+    }
+
+    /** The Durable Object, while one is constructed (serving, or releasing with events still running). */
+    private CellInstance instanceOrNull() {
+        return switch (life) {
+            case Life.Serving s -> s.instance();
+            case Life.Releasing r -> r.instance().orElse(null);
+            case Life.Starting s -> null;
+            case Life.Hibernated h -> null;
+            case Life.Gone g -> null;
+        };
+    }
+
+    /**
+     * Activation: constructs the Durable Object on {@code script} (executor only). A failure leaves
+     * the cell starting; the caller resets it.
+     */
+    void start(LoadedScript script) throws ScriptLoadException {
+        CellInstance made = script.newCell(id.className(), id, host);
+        enter(new Life.Serving(made, script));
+    }
+
     /**
      * Runs one event; the result completes (on any thread) after the output gate opened for it.
      * A cell that is releasing or gone refuses with a retryable error: the caller resolves again.
@@ -146,7 +242,7 @@ final class Cell {
      * counted as queued, so the cell stays busy), else makes the move now if it can (false).
      */
     private boolean heldForNewCode(Runnable start) {
-        if (codeSwitch.holds(state == State.ACTIVE && inFlight > 0, ticker.nowMs())) {
+        if (codeSwitch.holds(takesEvents() && inFlight > 0, ticker.nowMs())) {
             if (codeSwitch.hold(start)) {
                 timers.schedule(codeSwitch.holdLeftMs(ticker.nowMs()) + 1, () -> executor.execute(codeSwitch::release));
             }
@@ -177,14 +273,14 @@ final class Cell {
     }
 
     private void drainedIfQuiet() {
-        if (drained != null && quiet()) {
-            drained.complete(null);
+        if (life instanceof Life.Releasing r && quiet()) {
+            r.drained().complete(null);
         }
     }
 
     /** Starts a delivered event (executor only); until then it counted as queued. */
     private <T> void begin(String requestId, Function<CellInstance, CompletableFuture<T>> event, CompletableFuture<T> out) {
-        if (state != State.ACTIVE || !listener.mayRun(this)) {
+        if (!takesEvents() || !listener.mayRun(this)) {
             out.completeExceptionally(new CellMovedException(scope));
             dequeued();
             return;
@@ -194,9 +290,7 @@ final class Cell {
         lastUsedMs = ticker.nowMs();
         CompletableFuture<T> f;
         try (LogContext.Scope s = LogContext.enter(requestId, null)) {
-            if (instance == null) {
-                wake();
-            }
+            CellInstance instance = life instanceof Life.Serving serving ? serving.instance() : wake();
             f = event.apply(instance);
         } catch (RuntimeException e) {
             f = CompletableFuture.failedFuture(e);
@@ -237,7 +331,7 @@ final class Cell {
      * order (the output gate for frames). Executor only.
      */
     void afterDurable(Runnable output) {
-        if (state == State.GONE) {
+        if (isGone()) {
             return;
         }
         outbox.add(gate.barrier(storage.dirty()), output);
@@ -252,33 +346,39 @@ final class Cell {
      * whose sockets all closed leaves through the normal idle release. Executor only.
      */
     boolean hibernate() {
-        if (state != State.ACTIVE || instance == null || !quiet() || sockets.count() == 0 || outbox.size() > 0) {
+        if (!(life instanceof Life.Serving serving) || !quiet() || sockets.count() == 0 || outbox.size() > 0) {
             return false;
         }
-        closeInstance();
+        enter(new Life.Hibernated(serving.script()));
+        close(serving.instance());
         LOG.atInfo().setMessage("cell.hibernated").addKeyValue("scope", scope).addKeyValue("epoch", epoch)
                 .addKeyValue("sockets", sockets.count()).log();
         return true;
     }
 
     boolean hibernated() {
-        return state == State.ACTIVE && instance == null;
+        return life instanceof Life.Hibernated;
     }
 
-    /** Constructs the Durable Object again for an event that reached a hibernated cell (executor only). */
-    private void wake() {
-        LoadedScript next = currentScript == null ? script : currentScript.get();
+    /**
+     * Constructs the Durable Object again for an event that reached a cell without one (hibernated,
+     * or still starting) and returns it (executor only).
+     */
+    private CellInstance wake() {
+        LoadedScript next = currentScript == null ? life.script() : currentScript.get();
         if (next == null) {
             throw new StubCallException("no deployment is loaded on this node", true, null);
         }
+        CellInstance made;
         try {
-            instance = next.newCell(id.className(), id, host);
+            made = next.newCell(id.className(), id, host);
         } catch (Exception e) {
             throw new StubCallException("Durable Object " + id.className() + " failed to start: " + e.getMessage(), false, e);
         }
-        script = next;
+        enter(new Life.Serving(made, next));
         LOG.atInfo().setMessage("cell.woke").addKeyValue("scope", scope).addKeyValue("epoch", epoch)
                 .addKeyValue("sockets", sockets.count()).log();
+        return made;
     }
 
     /**
@@ -288,6 +388,7 @@ final class Cell {
     private void closeSockets() {
         String reason = "Durable Object moving to another node; reconnect";
         sockets.closeAll(WsFrame.SERVICE_RESTART, reason);
+        CellInstance instance = instanceOrNull();
         if (instance != null) {
             try {
                 instance.closeWebSockets(WsFrame.SERVICE_RESTART, reason);
@@ -299,6 +400,7 @@ final class Cell {
 
     /** No event queued or running in the host, nor in the engine (waitUntil, blockConcurrencyWhile). */
     boolean quiet() {
+        CellInstance instance = instanceOrNull();
         return queued.get() == 0 && inFlight == 0 && (instance == null || instance.eventsInFlight() == 0);
     }
 
@@ -314,7 +416,7 @@ final class Cell {
      * it; without an alarm change in flight a commit ships at once.
      */
     private void endTurn() {
-        if (state == State.GONE) {
+        if (isGone()) {
             return;
         }
         if (abortedBy != null) {
@@ -437,17 +539,17 @@ final class Cell {
 
     /** Waits for events in flight, then flushes: everything committed is durable. Executor only. */
     CompletableFuture<Void> drainAndFlush() {
-        if (state == State.ACTIVE) {
+        if (isGone()) {
+            // Reset meanwhile (a durability failure, a fence): nothing is left to flush.
+            return CompletableFuture.failedFuture(new CellMovedException(scope));
+        }
+        if (!(life instanceof Life.Releasing)) {
             closeSockets();
+            enter(new Life.Releasing(Optional.ofNullable(instanceOrNull()), life.script(), new CompletableFuture<>()));
+            drainedIfQuiet();
         }
-        state = State.RELEASING;
-        if (drained == null) {
-            drained = new CompletableFuture<>();
-            if (quiet()) {
-                drained.complete(null);
-            }
-        }
-        return drained.thenCompose(x -> gate.lastCommit())
+        Life.Releasing releasing = (Life.Releasing) life;
+        return releasing.drained().thenCompose(x -> gate.lastCommit())
                 .thenCompose(x -> replica == null ? CompletableFuture.completedFuture(null) : replica.flush());
     }
 
@@ -461,9 +563,13 @@ final class Cell {
 
     /** Closes instance and storage after a clean flush (executor only). */
     void closeAfterFlush() {
+        if (isGone()) {
+            return; // reset after the flush: that closed everything already
+        }
         alarms.cancel();
-        state = State.GONE;
-        closeInstance();
+        CellInstance instance = instanceOrNull();
+        enter(new Life.Gone());
+        close(instance);
         detachThenCloseStorage();
         listener.gone(this);
     }
@@ -504,12 +610,14 @@ final class Cell {
      * own included, with the fence's reason: a client sees why it must reconnect.
      */
     void reset(Throwable cause, String closeReason, boolean fenced) {
-        if (state == State.GONE) {
+        Life before = life;
+        if (before instanceof Life.Gone) {
             return;
         }
+        CellInstance instance = instanceOrNull();
         LOG.atWarn().setMessage("cell.reset").addKeyValue("scope", scope).addKeyValue("epoch", epoch)
                 .addKeyValue("cause", Errors.rootMessage(cause)).log();
-        state = State.GONE;
+        enter(new Life.Gone());
         alarms.cancel();
         gate.lost(cause);
         // The writes behind queued frames are lost: tell clients to reconnect now, ungated.
@@ -521,15 +629,15 @@ final class Cell {
                 LOG.atWarn().setMessage("cell.close_sockets_failed").addKeyValue("scope", scope).addKeyValue("error", e.toString()).log();
             }
         }
-        closeInstance();
+        close(instance);
         detachThenCloseStorage();
         try {
             files.wipe();
         } catch (java.io.IOException e) {
             LOG.atWarn().setMessage("cell.wipe_failed").addKeyValue("scope", scope).addKeyValue("error", e.toString()).log();
         }
-        if (drained != null) {
-            drained.completeExceptionally(cause);
+        if (before instanceof Life.Releasing r) {
+            r.drained().completeExceptionally(cause);
         }
         codeSwitch.done();
         codeSwitch.release(); // they find the cell gone and resolve again
@@ -542,7 +650,7 @@ final class Cell {
      * Executor only.
      */
     void moveTo(LoadedScript next) {
-        if (state != State.ACTIVE || instance == null || script == next) {
+        if (!(life instanceof Life.Serving serving) || serving.script() == next) {
             return;
         }
         codeSwitch.want(next, ticker.nowMs());
@@ -554,20 +662,21 @@ final class Cell {
         if (next == null) {
             return;
         }
-        if (state != State.ACTIVE || instance == null || script == next) {
+        if (!(life instanceof Life.Serving serving) || serving.script() == next) {
             codeSwitch.done();
             return;
         }
-        if (inFlight > 0 || instance.eventsInFlight() > 0) {
+        if (inFlight > 0 || serving.instance().eventsInFlight() > 0) {
             return;
         }
         long waitedMs = codeSwitch.wantedForMs(ticker.nowMs());
         codeSwitch.done();
         try {
-            closeInstance();
-            script = next;
+            // Without a Durable Object in between, as when hibernated: a failed construction resets from there.
+            enter(new Life.Hibernated(next));
+            close(serving.instance());
             long constructing = System.nanoTime();
-            instance = next.newCell(id.className(), id, host);
+            enter(new Life.Serving(next.newCell(id.className(), id, host), next));
             LOG.atInfo().setMessage("cell.restarted").addKeyValue("scope", scope).addKeyValue("deployment",
                     next.bundle().deploymentId()).addKeyValue("waited_ms", waitedMs)
                     .addKeyValue("construct_ms", (System.nanoTime() - constructing) / 1_000_000).log();
@@ -577,14 +686,14 @@ final class Cell {
         }
     }
 
-    private void closeInstance() {
+    /** Closes a Durable Object the state no longer holds (null: there was none). */
+    private void close(CellInstance instance) {
         if (instance != null) {
             try {
                 instance.close();
             } catch (RuntimeException e) {
                 LOG.atWarn().setMessage("cell.close_failed").addKeyValue("scope", scope).addKeyValue("error", e.toString()).log();
             }
-            instance = null;
         }
     }
 

@@ -182,12 +182,11 @@ final class CellActivation {
                 if (script == null) {
                     throw new StubCallException("no deployment is loaded on this node", true, null);
                 }
-                cell.script = script;
                 if (o.brought.restoredTo != null) {
                     // The state restored may hold a request of its own (a bookmark taken after one): it is done.
                     o.storage.clearPendingRestore();
                 }
-                cell.instance = script.newCell(id.className(), id, cell.host);
+                cell.start(script);
                 cell.lastUsedMs = env.ticker().nowMs(); // idle time counts from the end of a (possibly slow) start
                 cell.alarms.rearm();
                 cell.reindexAlarm().exceptionally(e -> {

@@ -61,7 +61,7 @@ final class CellAlarms {
 
     private void fire(int retry) {
         timerId = -1;
-        if (cell.state != Cell.State.ACTIVE || running) {
+        if (!cell.takesEvents() || running) {
             return;
         }
         OptionalLong at = cell.storage.storedAlarm();
@@ -78,7 +78,7 @@ final class CellAlarms {
 
     private void finished(Throwable error) {
         running = false;
-        if (cell.state == Cell.State.GONE) {
+        if (cell.isGone()) {
             return;
         }
         boolean untouched = cell.storage.alarmFinished();

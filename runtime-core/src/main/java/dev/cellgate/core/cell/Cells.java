@@ -1,5 +1,6 @@
 package dev.cellgate.core.cell;
 
+import dev.cellgate.core.async.AsyncLimiter;
 import dev.cellgate.core.observe.Errors;
 import dev.cellgate.core.fleet.OwnershipStore;
 import dev.cellgate.core.fleet.WakeIndex;
@@ -152,7 +153,7 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
             return;
         }
         for (Cell c : residentCells()) {
-            if (c.script != current && !c.hibernated()) {
+            if (c.script() != current && !c.hibernated()) {
                 c.executor.execute(() -> c.moveTo(current));
             }
         }
@@ -612,7 +613,7 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
     public List<ResidentCell> residentInfo() {
         List<ResidentCell> out = new ArrayList<>();
         for (Cell c : residentCells()) {
-            LoadedScript s = c.script;
+            LoadedScript s = c.script();
             out.add(new ResidentCell(c.scope, c.epoch, c.lastUsedMs, s == null ? null : s.bundle().deploymentId(), c.id.name()));
         }
         out.sort(java.util.Comparator.comparingLong(ResidentCell::lastUsedMs).reversed().thenComparing(ResidentCell::scope));

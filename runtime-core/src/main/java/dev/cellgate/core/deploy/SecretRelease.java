@@ -1,21 +1,22 @@
 package dev.cellgate.core.deploy;
 
+import dev.cellgate.core.async.Retrying;
 import dev.cellgate.core.deploy.bindings.Binding;
 import dev.cellgate.core.deploy.bindings.SecretTextBinding;
-import dev.cellgate.core.fleet.StoredRecord;
 import dev.cellgate.core.logic.Backoff;
 import dev.cellgate.core.logic.SecretNames;
-import dev.cellgate.core.records.CurrentDeployment;
+import dev.cellgate.core.observe.Errors;
 import dev.cellgate.core.spi.bucket.BucketStore;
 import dev.cellgate.core.spi.bucket.WriteOutcome;
+import dev.cellgate.core.time.Scheduler;
 import dev.cellgate.core.time.Ticker;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * How a secret change reaches running Workers without a push: a new deployment that is the
@@ -28,7 +29,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * (the change waits for the next push of this one, which carries every secret in force), or when
  * the current deployment already names exactly these versions. A lost race re-reads current and
  * derives the new deployment again from whatever won, so two concurrent secret changes both end up
- * in the deployment that is current last. Blocking (the CLI and tests call it).
+ * in the deployment that is current last, each new try after a short growing delay. Blocking
+ * (the CLI and tests call it).
  */
 public final class SecretRelease {
     static final int MAX_ATTEMPTS = 8;
@@ -67,40 +69,70 @@ public final class SecretRelease {
      * @throws IllegalStateException when current kept moving, or the bucket failed
      */
     public Outcome publish(String worker, Set<String> dropping) {
-        for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-            Optional<StoredRecord<CurrentDeployment>> cur = deployments.current().join();
+        try {
+            return Retrying.run(BACKOFF, () -> attempt(worker, dropping), e -> e instanceof CurrentMoved,
+                    Scheduler.shared(), Retrying.ANY_THREAD).join();
+        } catch (CompletionException e) {
+            Throwable c = Errors.unwrap(e);
+            if (c instanceof CurrentMoved) {
+                throw new IllegalStateException("deploy/current.json kept moving (pushes or other secret changes?): the secrets of "
+                        + worker + " are stored but not yet in the current deployment; run the command again");
+            }
+            throw c instanceof RuntimeException r ? r : e;
+        }
+    }
+
+    /** One read-derive-swap; fails with {@link CurrentMoved} when another change won the swap. */
+    private CompletableFuture<Outcome> attempt(String worker, Set<String> dropping) {
+        return deployments.current().thenCompose(cur -> {
             if (cur.isEmpty()) {
-                return new Outcome(null, null, false, "no deployment is current: the next push of " + worker + " carries its secrets");
+                return done(new Outcome(null, null, false, "no deployment is current: the next push of " + worker + " carries its secrets"));
             }
             String running = cur.get().value().deployment();
-            Manifest m = deployments.manifest(running).join();
-            if (!m.name().equals(worker)) {
-                return new Outcome(running, null, false, "the current deployment " + running + " runs the Worker " + m.name()
-                        + ", not " + worker + ": the next push of " + worker + " carries its secrets");
-            }
-            Map<String, String> inForce = new TreeMap<>(secrets.versions(worker).join());
-            inForce.keySet().removeAll(dropping);
-            List<Binding> bindings = withSecrets(m.bindings(), inForce);
-            if (bindings.equals(m.bindings())) {
-                return new Outcome(running, null, false, "the current deployment " + running + " already runs these secrets");
-            }
-            long now = clock.nowMs();
-            Manifest next = m.withBindings(DeploymentIds.next(now), now, bindings);
-            deployments.storeManifest(next).join();
-            WriteOutcome w = deployments.moveCurrent(cur, next.id(), clock.nowMs()).join();
-            if (w.written()) {
-                return new Outcome(next.id(), running, true, null);
-            }
-            if (w instanceof WriteOutcome.Ambiguous) {
-                Optional<StoredRecord<CurrentDeployment>> after = deployments.current().join();
-                if (after.isPresent() && after.get().value().deployment().equals(next.id())) {
-                    return new Outcome(next.id(), running, true, null);
+            return deployments.manifest(running).thenCompose(m -> {
+                if (!m.name().equals(worker)) {
+                    return done(new Outcome(running, null, false, "the current deployment " + running + " runs the Worker " + m.name()
+                            + ", not " + worker + ": the next push of " + worker + " carries its secrets"));
                 }
-            }
-            pause(attempt);
+                return secrets.versions(worker).thenCompose(versions -> {
+                    Map<String, String> inForce = new TreeMap<>(versions);
+                    inForce.keySet().removeAll(dropping);
+                    List<Binding> bindings = withSecrets(m.bindings(), inForce);
+                    if (bindings.equals(m.bindings())) {
+                        return done(new Outcome(running, null, false, "the current deployment " + running + " already runs these secrets"));
+                    }
+                    long now = clock.nowMs();
+                    Manifest next = m.withBindings(DeploymentIds.next(now), now, bindings);
+                    return deployments.storeManifest(next)
+                            .thenCompose(x -> deployments.moveCurrent(cur, next.id(), clock.nowMs()))
+                            .thenCompose(w -> swapped(w, next.id(), running));
+                });
+            });
+        });
+    }
+
+    /** Written, or an ambiguous swap that landed after all: published. Anything else: current moved. */
+    private CompletableFuture<Outcome> swapped(WriteOutcome w, String next, String previous) {
+        if (w.written()) {
+            return done(new Outcome(next, previous, true, null));
         }
-        throw new IllegalStateException("deploy/current.json kept moving (pushes or other secret changes?): the secrets of " + worker
-                + " are stored but not yet in the current deployment; run the command again");
+        if (!(w instanceof WriteOutcome.Ambiguous)) {
+            return CompletableFuture.failedFuture(new CurrentMoved());
+        }
+        return deployments.current().thenCompose(after -> after.isPresent() && after.get().value().deployment().equals(next)
+                ? done(new Outcome(next, previous, true, null))
+                : CompletableFuture.failedFuture(new CurrentMoved()));
+    }
+
+    private static CompletableFuture<Outcome> done(Outcome o) {
+        return CompletableFuture.completedFuture(o);
+    }
+
+    /** The compare-and-swap of current lost to another change: derive again from what won. */
+    private static final class CurrentMoved extends RuntimeException {
+        CurrentMoved() {
+            super("deploy/current.json moved", null, false, false);
+        }
     }
 
     /**
@@ -133,15 +165,5 @@ public final class SecretRelease {
         }
         return "binding name already in use: a secret cannot have the name of another binding of the Worker: " + String.join(", ", parts)
                 + "; rename the secret or the binding";
-    }
-
-    private static void pause(int attempt) {
-        long ms = BACKOFF.delayMs(attempt, ThreadLocalRandom.current()).orElse(0);
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while retrying", e);
-        }
     }
 }

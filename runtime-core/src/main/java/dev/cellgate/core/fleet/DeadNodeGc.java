@@ -1,8 +1,9 @@
 package dev.cellgate.core.fleet;
 
+import dev.cellgate.core.async.AsyncLimiter;
 import dev.cellgate.core.observe.Errors;
 import dev.cellgate.core.logic.DeadNodeVerdict;
-import dev.cellgate.core.logic.GcBackoff;
+import dev.cellgate.core.logic.Backoff;
 import dev.cellgate.core.logic.Keys;
 import dev.cellgate.core.logic.Liveness;
 import dev.cellgate.core.logic.MarkerKeys;
@@ -28,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * <ol>
  * <li>list {@code nodes/} and read each record; {@link DeadNodeVerdict} says which are dead;</li>
  * <li>for a dead node, delete its {@code node-cells/} markers first, {@value #MARKER_PARALLELISM} at
- * a time. If any deletion fails, the node waits {@link GcBackoff} ticks (in memory only) and its
+ * a time. If any deletion fails, the node waits {@link #RETRY_MAX_TICKS capped doubling} ticks (in memory only) and its
  * lease stays: the lease is how the next pass finds the markers again;</li>
  * <li>then retire the lease: a tombstone CAS ({@code expires_ms: 0}) on the version that was read,
  * then a plain delete. Object stores have no conditional delete; the CAS is the condition. If it
@@ -42,12 +43,20 @@ import org.slf4j.LoggerFactory;
 public final class DeadNodeGc {
     private static final Logger LOG = LoggerFactory.getLogger(DeadNodeGc.class);
     public static final int MARKER_PARALLELISM = 64;
+    /**
+     * A node whose marker deletions failed is retried one tick later, then after doubling rests
+     * capped at this many ticks ({@link Backoff#ticks}). The cap keeps a storage outage from pushing
+     * a retry days away; the doubling keeps a persistently failing bucket from being hammered every
+     * tick (no retry storm). The state lives in memory only: a restart starts over.
+     */
+    static final long RETRY_MAX_TICKS = 64;
     /** Lease records read at once; a pass over a few hundred nodes fits well inside one tick. */
     static final int NODE_PARALLELISM = 8;
 
     private final BucketStore store;
     private final Ticker ticker;
     private final long tickMs;
+    private final Backoff retryBackoff;
     /** Nodes whose marker deletions failed: consecutive failures and the earliest next attempt. */
     private final Map<String, Retry> retries = new HashMap<>();
     private CompletableFuture<PassReport> running;
@@ -93,6 +102,7 @@ public final class DeadNodeGc {
         this.store = store;
         this.ticker = ticker;
         this.tickMs = tickMs;
+        this.retryBackoff = Backoff.ticks(tickMs, RETRY_MAX_TICKS);
     }
 
     public CompletableFuture<PassReport> runPass() {
@@ -141,7 +151,7 @@ public final class DeadNodeGc {
         CompletableFuture<PassReport> run() {
             return Listings.all(store, Keys.NODES).thenCompose(keys -> {
                 forgetAbsent(keys);
-                return BoundedParallel.run(keys, NODE_PARALLELISM, this::node);
+                return AsyncLimiter.forEach(keys, NODE_PARALLELISM, this::node);
             }).handle((tally, e) -> {
                 if (e != null) {
                     failures.incrementAndGet();
@@ -205,7 +215,7 @@ public final class DeadNodeGc {
                     }
                     return ok;
                 }).toList();
-                return BoundedParallel.run(valid, MARKER_PARALLELISM, store::delete);
+                return AsyncLimiter.forEach(valid, MARKER_PARALLELISM, store::delete);
             }).handle((tally, e) -> {
                 int failed = e != null ? 1 : tally.failed();
                 if (tally != null) {
@@ -269,8 +279,9 @@ public final class DeadNodeGc {
             synchronized (DeadNodeGc.this) {
                 Retry old = retries.get(node);
                 n = old == null ? 1 : old.failures() + 1;
-                delayTicks = GcBackoff.retryDelayTicks(n);
-                retries.put(node, new Retry(n, nowMs + GcBackoff.retryDelayMs(n, tickMs)));
+                long delayMs = retryBackoff.ceilingMs(n);
+                delayTicks = delayMs / tickMs;
+                retries.put(node, new Retry(n, nowMs + delayMs));
             }
             LOG.atWarn().setMessage("dead_node_gc.retry_scheduled").addKeyValue("dead_node", node).addKeyValue("failures", n)
                     .addKeyValue("delay_ticks", delayTicks).addKeyValue("error", error).log();

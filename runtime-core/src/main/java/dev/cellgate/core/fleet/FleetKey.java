@@ -1,16 +1,18 @@
 package dev.cellgate.core.fleet;
 
+import dev.cellgate.core.async.Retrying;
 import dev.cellgate.core.logic.Backoff;
 import dev.cellgate.core.logic.Keys;
+import dev.cellgate.core.observe.Errors;
 import dev.cellgate.core.records.PeerAuthRecord;
 import dev.cellgate.core.spi.bucket.BucketStore;
 import dev.cellgate.core.spi.bucket.WriteOutcome;
+import dev.cellgate.core.time.Scheduler;
 import dev.cellgate.core.time.Ticker;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The fleet's peer-authentication key, {@code fleet/peer-auth.json}: created create-only by
@@ -26,15 +28,25 @@ public final class FleetKey {
     private FleetKey() {
     }
 
-    /** Looks at the bucket (read, create, read back) before giving up; the delays between them grow. */
-    static final Backoff RETRY = new Backoff(50, 1_000, 8);
+    /**
+     * Looks at the bucket (read, create, read back) before giving up; the delays between them grow.
+     * No jitter: the wait is what lets a lagging read see the winner's key, so each one is whole.
+     */
+    static final Backoff RETRY = new Backoff(50, 1_000, 8, Backoff.Jitter.NONE);
     static final int ATTEMPTS = RETRY.maxAttempts();
 
     public static CompletableFuture<PeerAuthRecord> ensure(BucketStore store, Ticker ticker) {
-        return ensure(store, ticker, 1);
+        AtomicReference<WriteOutcome> last = new AtomicReference<>();
+        return Retrying.run(RETRY, () -> once(store, ticker, last), e -> e instanceof NotVisibleYet,
+                Scheduler.shared(), Retrying.ANY_THREAD).exceptionallyCompose(e -> CompletableFuture.failedFuture(
+                Errors.unwrap(e) instanceof NotVisibleYet
+                        ? new IllegalStateException(Keys.PEER_AUTH + " is still missing after " + ATTEMPTS + " create attempts over "
+                        + RETRY.longestWaitMs() + " ms (the bucket last answered " + last.get() + ")")
+                        : e));
     }
 
-    private static CompletableFuture<PeerAuthRecord> ensure(BucketStore store, Ticker ticker, int attempt) {
+    /** One look: read, else create, else read back; a key still not there is {@link NotVisibleYet}. */
+    private static CompletableFuture<PeerAuthRecord> once(BucketStore store, Ticker ticker, AtomicReference<WriteOutcome> last) {
         return store.get(Keys.PEER_AUTH).thenCompose(existing -> {
             if (existing.isPresent()) {
                 return CompletableFuture.completedFuture(PeerAuthRecord.decode(existing.get().bytes()));
@@ -46,7 +58,8 @@ public final class FleetKey {
                 if (o instanceof WriteOutcome.Written) {
                     return CompletableFuture.completedFuture(mine);
                 }
-                return readBack(store, ticker, attempt, o);
+                last.set(o);
+                return readBack(store);
             });
         });
     }
@@ -56,25 +69,16 @@ public final class FleetKey {
      * there yet means a winner's object not visible yet, or an ambiguous write that did not land:
      * wait, then look again from the start (a create that did not land is tried again).
      */
-    private static CompletableFuture<PeerAuthRecord> readBack(BucketStore store, Ticker ticker, int attempt, WriteOutcome o) {
-        return store.get(Keys.PEER_AUTH).thenCompose(now -> {
-            if (now.isPresent()) {
-                return CompletableFuture.completedFuture(PeerAuthRecord.decode(now.get().bytes()));
-            }
-            if (attempt >= ATTEMPTS) {
-                return CompletableFuture.failedFuture(new IllegalStateException(Keys.PEER_AUTH + " is still missing after "
-                        + ATTEMPTS + " create attempts over " + totalWaitMs() + " ms (the bucket last answered " + o + ")"));
-            }
-            Executor later = CompletableFuture.delayedExecutor(RETRY.ceilingMs(attempt), TimeUnit.MILLISECONDS);
-            return CompletableFuture.supplyAsync(() -> null, later).thenCompose(x -> ensure(store, ticker, attempt + 1));
-        });
+    private static CompletableFuture<PeerAuthRecord> readBack(BucketStore store) {
+        return store.get(Keys.PEER_AUTH).thenCompose(now -> now.isPresent()
+                ? CompletableFuture.completedFuture(PeerAuthRecord.decode(now.get().bytes()))
+                : CompletableFuture.failedFuture(new NotVisibleYet()));
     }
 
-    static long totalWaitMs() {
-        long sum = 0;
-        for (int i = 1; i < ATTEMPTS; i++) {
-            sum += RETRY.ceilingMs(i);
+    /** The one failure worth another look; bucket errors end {@link #ensure} at once, as before. */
+    private static final class NotVisibleYet extends RuntimeException {
+        NotVisibleYet() {
+            super(Keys.PEER_AUTH + " not visible after an unclear create", null, false, false);
         }
-        return sum;
     }
 }

@@ -1,5 +1,6 @@
 package dev.cellgate.core.fleet;
 
+import dev.cellgate.core.async.AsyncLimiter;
 import dev.cellgate.core.observe.Errors;
 import dev.cellgate.core.logic.Keys;
 import dev.cellgate.core.logic.LeaseDeaths;
@@ -285,7 +286,7 @@ public final class Waker {
                 forgetAllBut(due); // entries deleted meanwhile (by their hosts, by another waker) leave the memory
             }
             PassCounts counts = new PassCounts();
-            return BoundedParallel.run(due.entries(), WAKE_PARALLELISM, en -> p.cancelled
+            return AsyncLimiter.forEach(due.entries(), WAKE_PARALLELISM, en -> p.cancelled
                     ? CompletableFuture.completedFuture(null) : wakeOne(en, now, counts)).thenApply(t -> {
                         t.failures().forEach(err -> LOG.atWarn().setMessage("waker.entry_failed")
                                 .addKeyValue("error", Errors.rootMessage(err)).log());

@@ -15,7 +15,7 @@ import java.util.OptionalLong;
  *       dropped needs nothing more; an entry whose class the deployment no longer has is deleted once
  *       that was seen on {@link #NO_CLASS_SIGHTINGS} passes (a node a deployment behind must not
  *       delete the entry of a class just added); a failure or an answer it cannot read (an older
- *       peer) rests the entry for {@link GcBackoff} ticks capped at {@link #MAX_REST_TICKS} (1, then 2), and the scan
+ *       peer) rests the entry for doubling ticks ({@link Backoff#ticks}) capped at {@link #MAX_REST_TICKS} (1, then 2), and the scan
  *       pages past resting entries, so entries that keep failing never starve the ones behind them.</li>
  * </ul>
  * No I/O, no clock: the caller passes the time.
@@ -30,6 +30,8 @@ public final class WakeEntryVerdict {
      * rest does not let failing entries starve fresh ones.
      */
     public static final long MAX_REST_TICKS = 2;
+    /** The rest counted in ticks (a "tick" of 1): the caller's tick length turns it into time. */
+    private static final Backoff REST = Backoff.ticks(1, MAX_REST_TICKS);
 
     /** The protocol as built. */
     public static final WakeEntryVerdict CORRECT = new WakeEntryVerdict(false, true, true);
@@ -146,7 +148,7 @@ public final class WakeEntryVerdict {
                     "the deployment has no such class; confirming on the next pass");
         }
         int failures = before.failures() + 1;
-        long ticks = Math.min(GcBackoff.retryDelayTicks(failures), MAX_REST_TICKS);
+        long ticks = REST.ceilingMs(failures);
         return new Verdict(Action.RETRY_LATER, new Memory(failures, 0, restUntil(nowMs, ticks, tickMs)),
                 (reply == null ? "the wake failed" : "the host's answer says nothing about the entry")
                         + " (" + failures + " in a row); next look in " + ticks + " tick(s)");

@@ -231,4 +231,26 @@ class CellsLifecycleTest extends WithCellHost {
         eventually(() -> script.constructed.containsKey(id(1).scope()), "moved once quiet");
         assertThat(body(c.fetch(id(1), get("/")))).isEqualTo("v2:3");
     }
+
+    /**
+     * A cell reset by a durability failure stays gone: a release that reaches it afterwards is
+     * refused (the cell state before issue 24 went from GONE back to RELEASING here, and the failed
+     * flush then reset it, closed its storage and told the registry it was gone a second time).
+     */
+    @Test
+    void aResetCellStaysGoneAndAReleaseAfterItIsRefused() throws Exception {
+        Cells c = cells(60_000, OptionalInt.empty(), OptionalInt.empty(), 2);
+        body(c.fetch(id(1), get("/")));
+        Cell cell = c.residentCells().get(0);
+        assertThat(cell.phase()).isEqualTo(dev.cellgate.core.logic.CellLifecycle.Phase.SERVING);
+        CompletableFuture<Throwable> release = new CompletableFuture<>();
+        cell.executor.execute(() -> {
+            cell.reset(new IllegalStateException("injected durability failure"));
+            cell.drainAndFlush().handle((v, e) -> release.complete(e));
+        });
+        assertThat(release.get(10, TimeUnit.SECONDS)).isInstanceOf(Cell.CellMovedException.class);
+        CompletableFuture<dev.cellgate.core.logic.CellLifecycle.Phase> phase = new CompletableFuture<>();
+        cell.executor.execute(() -> phase.complete(cell.phase()));
+        assertThat(phase.get(10, TimeUnit.SECONDS)).isEqualTo(dev.cellgate.core.logic.CellLifecycle.Phase.GONE);
+    }
 }

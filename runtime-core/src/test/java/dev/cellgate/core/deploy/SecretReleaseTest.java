@@ -8,6 +8,9 @@ import dev.cellgate.core.deploy.bindings.KvNamespaceBinding;
 import dev.cellgate.core.deploy.bindings.PlainTextBinding;
 import dev.cellgate.core.deploy.bindings.SecretTextBinding;
 import dev.cellgate.core.logic.Keys;
+import dev.cellgate.core.spi.bucket.BucketStore;
+import dev.cellgate.core.spi.bucket.ForwardingBucketStore;
+import dev.cellgate.core.spi.bucket.WriteOutcome;
 import dev.cellgate.core.store.file.FileBucketStore;
 import dev.cellgate.core.time.Ticker;
 import java.nio.charset.StandardCharsets;
@@ -15,6 +18,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -110,5 +115,43 @@ class SecretReleaseTest {
         secrets.put("site", "TOKEN", "x", 1).join();
         assertThatThrownBy(() -> release.publish("site", Set.of())).isInstanceOf(SecretRelease.ClashException.class)
                 .hasMessageContaining("binding name already in use").hasMessageContaining("TOKEN (already a plain_text binding, a var)");
+    }
+
+    /** Compare-and-swaps of deploy/current.json lose {@code losses} times (another change won), then pass. */
+    static final class LostSwaps extends ForwardingBucketStore {
+        final AtomicInteger left;
+        final AtomicInteger swaps = new AtomicInteger();
+
+        LostSwaps(BucketStore inner, int losses) {
+            super(inner);
+            this.left = new AtomicInteger(losses);
+        }
+
+        @Override
+        public CompletableFuture<WriteOutcome> putIfVersion(String key, byte[] bytes, String version) {
+            if (key.equals(Keys.CURRENT_DEPLOYMENT)) {
+                swaps.incrementAndGet();
+                if (left.getAndDecrement() > 0) {
+                    return CompletableFuture.completedFuture(new WriteOutcome.Rejected("injected: another change won"));
+                }
+            }
+            return inner.putIfVersion(key, bytes, version);
+        }
+    }
+
+    @Test
+    void aLostSwapIsTriedAgainAndOneThatKeepsLosingStopsAfterTheAttemptBound() {
+        pushed("app", List.of(new PlainTextBinding("GREETING", "hi")));
+        secrets.put("app", "TOKEN", "v", System.currentTimeMillis()).join();
+        LostSwaps twice = new LostSwaps(bucket, 2);
+        assertThat(new SecretRelease(twice, Ticker.SYSTEM).publish("app", Set.of()).published()).isTrue();
+        assertThat(twice.swaps.get()).isEqualTo(3);
+        assertThat(current().bindings()).extracting(Binding::name).contains("TOKEN");
+
+        secrets.put("app", "OTHER", "w", System.currentTimeMillis()).join();
+        LostSwaps always = new LostSwaps(bucket, Integer.MAX_VALUE);
+        assertThatThrownBy(() -> new SecretRelease(always, Ticker.SYSTEM).publish("app", Set.of()))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("kept moving");
+        assertThat(always.swaps.get()).isEqualTo(SecretRelease.MAX_ATTEMPTS);
     }
 }

@@ -10,12 +10,15 @@ import com.google.cloud.storage.Storage;
 import com.google.cloud.storage.Storage.BlobListOption;
 import com.google.cloud.storage.Storage.BlobTargetOption;
 import com.google.cloud.storage.StorageException;
+import dev.cellgate.core.async.Retrying;
+import dev.cellgate.core.observe.Errors;
 import dev.cellgate.core.spi.bucket.BucketException;
 import dev.cellgate.core.spi.bucket.BucketStore;
 import dev.cellgate.core.spi.bucket.BucketUrl;
 import dev.cellgate.core.spi.bucket.ListPage;
 import dev.cellgate.core.spi.bucket.StoredObject;
 import dev.cellgate.core.spi.bucket.WriteOutcome;
+import dev.cellgate.core.time.Scheduler;
 import java.io.IOException;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
@@ -25,9 +28,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,7 +41,9 @@ import org.slf4j.LoggerFactory;
  * ({@code doesNotExist}), compare-and-swap is {@code ifGenerationMatch=<generation>}; the version
  * is the object's generation, which GCS changes on every write.
  *
- * <p>The client library is blocking: calls run on this store's own bounded thread pool.
+ * <p>The client library is blocking: calls run on this store's own bounded thread pool. Retries
+ * are the shared policy ({@link GcsStoreConfig#backoff}, run by {@link Retrying}): between attempts
+ * no pool thread sleeps, the store's timer starts the next one.
  */
 final class GcsBucketStore implements BucketStore {
     private static final Logger LOG = LoggerFactory.getLogger(GcsBucketStore.class);
@@ -49,6 +56,8 @@ final class GcsBucketStore implements BucketStore {
     /** The JSON API client under {@link #storage}: same transport, host and credentials. */
     private final com.google.api.services.storage.Storage apiary;
     private final ExecutorService io;
+    /** Starts retries after their backoff; shut down with the store. */
+    private final ScheduledExecutorService timer;
 
     GcsBucketStore(GcsStoreConfig config) {
         this.config = config;
@@ -61,6 +70,11 @@ final class GcsBucketStore implements BucketStore {
             t.setDaemon(true);
             return t;
         });
+        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "gcs-retry-" + pool);
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     @Override
@@ -70,7 +84,7 @@ final class GcsBucketStore implements BucketStore {
 
     @Override
     public CompletableFuture<Optional<StoredObject>> get(String key) {
-        return async(key, () -> retried("read", key, GcsFailure::retryableRead, () -> readOnce(key)));
+        return checked(key, () -> retried("read", key, GcsFailure::retryableRead, () -> readOnce(key)));
     }
 
     /**
@@ -141,34 +155,32 @@ final class GcsBucketStore implements BucketStore {
             return CompletableFuture.failedFuture(new IllegalArgumentException("list limit must be positive"));
         }
         String storePrefix = url.prefix().isEmpty() ? "" : url.prefix() + "/";
-        return CompletableFuture.supplyAsync(() -> {
-            List<BlobListOption> opts = new ArrayList<>(List.of(BlobListOption.prefix(storePrefix + prefix),
-                    BlobListOption.pageSize(limit)));
-            if (cursor != null) {
-                opts.add(BlobListOption.pageToken(cursor));
-            }
-            Page<Blob> page = retried("list", prefix, GcsFailure::retryableRead,
-                    () -> storage.list(url.bucket(), opts.toArray(BlobListOption[]::new)));
+        List<BlobListOption> opts = new ArrayList<>(List.of(BlobListOption.prefix(storePrefix + prefix),
+                BlobListOption.pageSize(limit)));
+        if (cursor != null) {
+            opts.add(BlobListOption.pageToken(cursor));
+        }
+        return retried("list", prefix, GcsFailure::retryableRead, () -> {
+            Page<Blob> page = storage.list(url.bucket(), opts.toArray(BlobListOption[]::new));
             List<String> keys = new ArrayList<>();
             for (Blob b : page.getValues()) { // this page only: iterateAll() would fetch every page
                 keys.add(b.getName().substring(storePrefix.length()));
             }
             String next = page.getNextPageToken();
             return new ListPage(keys, next == null || next.isEmpty() ? null : next);
-        }, io);
+        });
     }
 
     @Override
     public CompletableFuture<Void> delete(String key) {
-        return async(key, () -> {
-            retried("delete", key, GcsFailure::retryableRead, () -> storage.delete(blobId(key)));
-            return null; // false (nothing to delete) is a success too
-        });
+        return checked(key, () -> retried("delete", key, GcsFailure::retryableRead, () -> storage.delete(blobId(key)))
+                .thenApply(existed -> null)); // false (nothing to delete) is a success too
     }
 
     @Override
     public void close() {
         io.shutdown();
+        timer.shutdownNow();
         try {
             storage.close();
         } catch (Exception e) {
@@ -180,21 +192,24 @@ final class GcsBucketStore implements BucketStore {
 
     private CompletableFuture<WriteOutcome> write(String key, byte[] bytes, BlobInfo info, boolean conditional,
                                                   BlobTargetOption... options) {
-        return async(key, () -> {
-            boolean[] earlierMayHaveApplied = {false};
-            try {
-                Blob b = retried("write", key, f -> {
-                    earlierMayHaveApplied[0] |= f.retryableWrite() && f.mayHaveBeenApplied();
-                    return f.retryableWrite();
-                }, () -> storage.create(info, bytes, options));
+        AtomicBoolean earlierMayHaveApplied = new AtomicBoolean();
+        return checked(key, () -> retried("write", key, f -> {
+            if (f.retryableWrite() && f.mayHaveBeenApplied()) {
+                earlierMayHaveApplied.set(true);
+            }
+            return f.retryableWrite();
+        }, () -> storage.create(info, bytes, options)).handle((b, err) -> {
+            if (err == null) {
                 // the object's update time is stamped by the server's clock (SPEC §20 compares it with ours)
                 OffsetDateTime updated = b.getUpdateTimeOffsetDateTime();
                 return updated == null ? new WriteOutcome.Written(Long.toString(b.getGeneration()))
                         : WriteOutcome.Written.at(Long.toString(b.getGeneration()), updated.toInstant().toEpochMilli());
-            } catch (StorageException e) {
-                return outcome(key, e, conditional, earlierMayHaveApplied[0]);
             }
-        });
+            if (Errors.unwrap(err) instanceof StorageException e) {
+                return outcome(key, e, conditional, earlierMayHaveApplied.get());
+            }
+            throw new CompletionException(Errors.unwrap(err));
+        }));
     }
 
     private WriteOutcome outcome(String key, StorageException e, boolean conditional, boolean earlierMayHaveApplied) {
@@ -207,42 +222,44 @@ final class GcsBucketStore implements BucketStore {
         return switch (f) {
             case PRECONDITION_FAILED -> new WriteOutcome.Rejected("precondition failed (" + what + ")");
             case NOT_FOUND -> throw failure("write", key, e); // the bucket itself is missing
-            case THROTTLED -> new WriteOutcome.Ambiguous("throttled " + config.maxAttempts() + " times (" + what + ")", e);
+            case THROTTLED -> new WriteOutcome.Ambiguous("throttled " + config.backoff().maxAttempts() + " times (" + what + ")", e);
             case SERVER_ERROR, NO_ANSWER -> new WriteOutcome.Ambiguous(url + " key '" + key + "': " + what, e);
             case REFUSED -> throw failure("write", key, e);
         };
     }
 
-    /** Runs {@code call}, re-running it after {@code retryable} failures with capped, jittered backoff. */
-    private <T> T retried(String op, String key, Predicate<GcsFailure> retryable, Call<T> call) {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                return call.run();
-            } catch (StorageException e) {
-                GcsFailure f = GcsFailure.of(e);
-                if (attempt >= config.maxAttempts() || !retryable.test(f)) {
-                    throw e;
-                }
-                long ceiling = Math.min(config.backoffCap().toMillis(), config.backoffBase().toMillis() << Math.min(attempt - 1, 20));
+    /**
+     * Runs the blocking {@code call} on the pool, again after a GCS failure that {@code retryable}
+     * accepts (any other exception ends it), with the store's backoff between attempts.
+     */
+    private <T> CompletableFuture<T> retried(String op, String key, Predicate<GcsFailure> retryable, Supplier<T> call) {
+        return Retrying.run(config.backoff(), () -> CompletableFuture.supplyAsync(call, io), t -> {
+            if (!(t instanceof StorageException e)) {
+                return false;
+            }
+            GcsFailure f = GcsFailure.of(e);
+            boolean again = retryable.test(f);
+            if (again) {
                 LOG.atDebug().setMessage("gcs.retry").addKeyValue("bucket", url.raw()).addKeyValue("op", op)
                         .addKeyValue("key", key).addKeyValue("failure", f).log();
-                sleep(ThreadLocalRandom.current().nextLong(ceiling + 1));
             }
-        }
+            return again;
+        }, Scheduler.on(timer), Retrying.ANY_THREAD);
     }
 
-    private <T> CompletableFuture<T> async(String key, Call<T> call) {
+    /** {@code op} on a valid key; a GCS failure it ends with becomes a {@link BucketException} naming the key. */
+    private <T> CompletableFuture<T> checked(String key, Supplier<CompletableFuture<T>> op) {
         if (key == null || key.isEmpty() || key.startsWith("/")) {
             return CompletableFuture.failedFuture(new IllegalArgumentException("invalid bucket key '" + key
                     + "': empty or starts with '/'"));
         }
-        return CompletableFuture.supplyAsync(() -> {
-            try {
-                return call.run();
-            } catch (StorageException e) {
-                throw failure("access", key, e);
+        return op.get().handle((v, err) -> {
+            if (err == null) {
+                return v;
             }
-        }, io);
+            Throwable c = Errors.unwrap(err);
+            throw c instanceof StorageException e ? failure("access", key, e) : new CompletionException(c);
+        });
     }
 
     private BucketException failure(String op, String key, StorageException e) {
@@ -251,19 +268,5 @@ final class GcsBucketStore implements BucketStore {
 
     private BlobId blobId(String key) {
         return BlobId.of(url.bucket(), url.fullKey(key));
-    }
-
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new CompletionException(e);
-        }
-    }
-
-    @FunctionalInterface
-    private interface Call<T> {
-        T run();
     }
 }

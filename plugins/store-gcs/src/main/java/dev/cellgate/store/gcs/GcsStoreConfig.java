@@ -1,5 +1,6 @@
 package dev.cellgate.store.gcs;
 
+import dev.cellgate.core.logic.Backoff;
 import dev.cellgate.core.spi.bucket.BucketUrl;
 import dev.cellgate.core.spi.bucket.StoreOptions;
 import java.net.URI;
@@ -13,12 +14,15 @@ import java.util.Optional;
  * @param endpoint a JSON API host other than Google's ({@code CELLD_GCS_ENDPOINT}: an emulator or
  *                 test server); requests to it carry no credentials
  * @param attemptTimeout read timeout of one HTTP request; past it a write is ambiguous
- * @param maxAttempts    bound on attempts of one operation (throttling; and server errors for reads)
+ * @param backoff        retries of one operation (throttling; and server errors for reads): {@link #RETRIES}
+ *                       unless a test sets another
  */
 record GcsStoreConfig(BucketUrl url, Optional<URI> endpoint, Duration connectTimeout, Duration attemptTimeout,
-                      int maxAttempts, Duration backoffBase, Duration backoffCap) {
+                      Backoff backoff) {
 
     static final String ENDPOINT_OPTION = "CELLD_GCS_ENDPOINT";
+    /** The S3 store's bounds: at most 6 requests, the n-th retry after up to 100 ms * 2^(n-1), capped at 5 s. */
+    static final Backoff RETRIES = new Backoff(100, 5_000, 6);
 
     static GcsStoreConfig from(BucketUrl url, StoreOptions options) {
         if (!url.scheme().equals("gs")) {
@@ -29,8 +33,7 @@ record GcsStoreConfig(BucketUrl url, Optional<URI> endpoint, Duration connectTim
                     + "' is not a valid GCS bucket name (a-z 0-9 . _ -)");
         }
         Optional<URI> endpoint = options.get(ENDPOINT_OPTION).map(GcsStoreConfig::endpoint);
-        return new GcsStoreConfig(url, endpoint, Duration.ofSeconds(10), Duration.ofSeconds(30), 6,
-                Duration.ofMillis(100), Duration.ofSeconds(5));
+        return new GcsStoreConfig(url, endpoint, Duration.ofSeconds(10), Duration.ofSeconds(30), RETRIES);
     }
 
     private static URI endpoint(String raw) {
@@ -47,6 +50,6 @@ record GcsStoreConfig(BucketUrl url, Optional<URI> endpoint, Duration connectTim
     }
 
     GcsStoreConfig withLimits(Duration attempt, int attempts) {
-        return new GcsStoreConfig(url, endpoint, connectTimeout, attempt, attempts, Duration.ofMillis(1), Duration.ofMillis(20));
+        return new GcsStoreConfig(url, endpoint, connectTimeout, attempt, new Backoff(1, 20, attempts));
     }
 }

@@ -1,11 +1,14 @@
 package dev.cellgate.store.s3;
 
+import dev.cellgate.core.async.Retrying;
+import dev.cellgate.core.observe.Errors;
 import dev.cellgate.core.spi.bucket.BucketException;
 import dev.cellgate.core.spi.bucket.BucketStore;
 import dev.cellgate.core.spi.bucket.BucketUrl;
 import dev.cellgate.core.spi.bucket.ListPage;
 import dev.cellgate.core.spi.bucket.StoredObject;
 import dev.cellgate.core.spi.bucket.WriteOutcome;
+import dev.cellgate.core.time.Scheduler;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -15,7 +18,6 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -243,7 +245,7 @@ final class S3BucketStore implements BucketStore {
     }
 
     private <T> CompletableFuture<T> retried(Supplier<CompletableFuture<T>> attempt, Predicate<S3Failure> retryable) {
-        return config.backoff().run(attempt, t -> {
+        return Retrying.run(config.backoff(), attempt, t -> {
             S3Failure f = S3Failure.of(t);
             boolean again = retryable.test(f);
             if (again) {
@@ -251,11 +253,11 @@ final class S3BucketStore implements BucketStore {
                         .addKeyValue("error", S3Failure.describe(t)).log();
             }
             return again;
-        }, timer, ThreadLocalRandom.current());
+        }, Scheduler.on(timer), Retrying.ANY_THREAD);
     }
 
     private BucketException failure(String op, String key, Throwable err) {
-        return new BucketException(op + " '" + key + "' in " + url + " failed: " + S3Failure.describe(err), Backoff.unwrap(err));
+        return new BucketException(op + " '" + key + "' in " + url + " failed: " + S3Failure.describe(err), Errors.unwrap(err));
     }
 
     private static String md5(byte[] bytes) {

@@ -1,5 +1,6 @@
 package dev.cellgate.store.s3;
 
+import dev.cellgate.core.observe.Errors;
 import java.util.Set;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
@@ -33,7 +34,7 @@ enum S3Failure {
             "RequestLimitExceeded", "RequestThrottledException", "ProvisionedThroughputExceededException");
 
     static S3Failure of(Throwable t) {
-        t = Backoff.unwrap(t);
+        t = Errors.unwrap(t);
         if (t instanceof AwsServiceException e) {
             String code = e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode();
             return of(e.statusCode(), code);
@@ -89,7 +90,7 @@ enum S3Failure {
     }
 
     static String describe(Throwable t) {
-        t = Backoff.unwrap(t);
+        t = Errors.unwrap(t);
         if (t instanceof AwsServiceException e) {
             String code = e.awsErrorDetails() == null ? "?" : e.awsErrorDetails().errorCode();
             return "HTTP " + e.statusCode() + " " + code + ": " + (e.awsErrorDetails() == null ? e.getMessage()

@@ -1,5 +1,6 @@
 package dev.cellgate.store.s3;
 
+import dev.cellgate.core.logic.Backoff;
 import dev.cellgate.core.spi.bucket.BucketUrl;
 import dev.cellgate.core.spi.bucket.StoreOptions;
 import java.net.URI;
@@ -13,12 +14,18 @@ import java.util.Optional;
  *
  * @param region empty: the SDK's region chain decides (AWS_REGION, profile, instance metadata)
  * @param attemptTimeout bound on one HTTP request; past it a write is ambiguous
+ * @param backoff        retries of one logical operation ({@link #RETRIES} unless a test sets another)
  */
 record S3StoreConfig(BucketUrl url, Optional<URI> endpoint, Optional<String> region, Duration connectTimeout,
                      Duration attemptTimeout, Backoff backoff) {
 
     static final String ENDPOINT_OPTION = "S3_ENDPOINT";
     static final String REGION_OPTION = "AWS_REGION";
+    /**
+     * One logical operation makes at most 6 requests (the SDK's own retries are off, so nothing
+     * multiplies this bound), the n-th retry after up to 100 ms * 2^(n-1), capped at 5 s.
+     */
+    static final Backoff RETRIES = new Backoff(100, 5_000, 6);
 
     static S3StoreConfig from(BucketUrl url, StoreOptions options) {
         if (!url.scheme().equals("s3")) {
@@ -30,7 +37,7 @@ record S3StoreConfig(BucketUrl url, Optional<URI> endpoint, Optional<String> reg
         }
         Optional<URI> endpoint = options.get(ENDPOINT_OPTION).map(S3StoreConfig::endpoint);
         return new S3StoreConfig(url, endpoint, options.get(REGION_OPTION), Duration.ofSeconds(10),
-                Duration.ofSeconds(30), Backoff.DEFAULT);
+                Duration.ofSeconds(30), RETRIES);
     }
 
     private static URI endpoint(String raw) {

@@ -2,11 +2,9 @@ package dev.cellgate.store.s3;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Duration;
-import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** The pure decisions: which answers are rejections, which may be retried, and the backoff bounds. */
+/** The pure decisions: which answers are rejections and which may be retried (the delays are logic/Backoff's). */
 class S3FailureTest {
 
     @Test
@@ -33,20 +31,5 @@ class S3FailureTest {
         assertThat(S3Failure.SERVER_ERROR.retryableRead()).isTrue();
         assertThat(S3Failure.REFUSED.retryableRead()).isFalse();
         assertThat(S3Failure.PRECONDITION_FAILED.retryableRead()).isFalse();
-    }
-
-    @Test
-    void backoffDoublesUpToItsCapAndJitterStaysBelowTheCeiling() {
-        Backoff b = new Backoff(10, Duration.ofMillis(100), Duration.ofSeconds(1));
-        assertThat(b.ceiling(2)).isEqualTo(Duration.ofMillis(100));
-        assertThat(b.ceiling(3)).isEqualTo(Duration.ofMillis(200));
-        assertThat(b.ceiling(5)).isEqualTo(Duration.ofMillis(800));
-        assertThat(b.ceiling(6)).isEqualTo(Duration.ofSeconds(1));
-        assertThat(b.ceiling(60)).isEqualTo(Duration.ofSeconds(1));
-        Random r = new Random(1);
-        for (int n = 2; n < 40; n++) {
-            Duration d = b.delay(n, r);
-            assertThat(d).isBetween(Duration.ZERO, b.ceiling(n));
-        }
     }
 }

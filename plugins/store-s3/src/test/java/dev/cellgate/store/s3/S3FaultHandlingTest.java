@@ -6,6 +6,7 @@ import static dev.cellgate.store.s3.FaultyS3Server.Answer.silence;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cellgate.core.logic.Backoff;
 import dev.cellgate.core.spi.bucket.BucketException;
 import dev.cellgate.core.spi.bucket.BucketUrl;
 import dev.cellgate.core.spi.bucket.StoreOptions;
@@ -32,7 +33,7 @@ class S3FaultHandlingTest {
     private static S3BucketStore open(FaultyS3Server server) {
         S3StoreConfig c = S3StoreConfig.from(BucketUrl.parse("s3://faulty-bucket/p"),
                         new StoreOptions(Map.of("S3_ENDPOINT", server.endpoint(), "AWS_REGION", "us-east-1")))
-                .withBackoff(new Backoff(ATTEMPTS, Duration.ofMillis(1), Duration.ofMillis(20)))
+                .withBackoff(new Backoff(1, 20, ATTEMPTS))
                 // The attempt timeout is what the silent server trips; it is not tighter because a fresh JVM's
                 // first SDK request alone took more than 700 ms on a busy 2-core box (read as a timeout).
                 .withTimeouts(Duration.ofSeconds(2), Duration.ofMillis(2_500));

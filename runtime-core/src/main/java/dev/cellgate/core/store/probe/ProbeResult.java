@@ -28,7 +28,7 @@ public record ProbeResult(String storeUrl, String key, List<ProbeStep> steps) {
     public String summary() {
         return failedStep()
                 .map(s -> "storage probe FAILED on " + storeUrl + " at step '" + s.name() + "': " + oneLine(s.detail()))
-                .orElse("storage probe passed on " + storeUrl + " (" + steps.size() + " steps)");
+                .orElse("storage probe passed: conditional writes are atomic on " + storeUrl + " (" + steps.size() + " steps)");
     }
 
     private static String oneLine(String s) {

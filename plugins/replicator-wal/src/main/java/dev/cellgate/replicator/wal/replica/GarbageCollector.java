@@ -1,7 +1,7 @@
 package dev.cellgate.replicator.wal.replica;
 
+import dev.cellgate.core.async.AsyncLimiter;
 import dev.cellgate.replicator.wal.bucket.BucketReads;
-import dev.cellgate.replicator.wal.bucket.Parallel;
 import dev.cellgate.core.logic.PitrHistory;
 import dev.cellgate.replicator.wal.format.BaseRecord;
 import dev.cellgate.replicator.wal.format.LineageKeys;
@@ -14,6 +14,8 @@ import dev.cellgate.replicator.wal.restore.PinRule;
 import dev.cellgate.replicator.wal.restore.RestorePlan;
 import dev.cellgate.replicator.wal.restore.Retention;
 import dev.cellgate.replicator.wal.restore.RetentionKeep;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -22,8 +24,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Deletes lineage objects no restore can need any more.
@@ -91,7 +91,7 @@ final class GarbageCollector {
         // newer epochs are never touched; unpinned data is the guard's business
         List<Long> epochs = floors.keySet().stream().filter(e -> e <= plan.tip() && listing.epoch(e).pinned()).toList();
         // One pin read per epoch that wrote inside the window (in parallel): the cost of retention per pass.
-        CompletableFuture<List<BaseRecord>> pins = Parallel.map(epochs, parallelism,
+        CompletableFuture<List<BaseRecord>> pins = AsyncLimiter.map(epochs, parallelism,
                 e -> e == plan.tip() ? CompletableFuture.completedFuture(plan.base()) : resolver.readPin(e));
         return pins.thenAccept(bases -> {
             for (int i = 0; i < epochs.size(); i++) {
@@ -131,7 +131,7 @@ final class GarbageCollector {
 
     /** Deletes the keys; completes with the epochs of the keys that could not be deleted (one entry per failure). */
     private CompletableFuture<List<Long>> delete(List<String> garbage) {
-        return Parallel.map(garbage, parallelism, k -> reads.store().delete(k).handle((v, err) -> err == null ? -1L : epochOf(k)))
+        return AsyncLimiter.map(garbage, parallelism, k -> reads.store().delete(k).handle((v, err) -> err == null ? -1L : epochOf(k)))
                 .thenApply(done -> done.stream().filter(e -> e >= 0).toList());
     }
 

@@ -1,10 +1,10 @@
 package dev.cellgate.replicator.wal.replica;
 
+import dev.cellgate.core.async.AsyncLimiter;
 import dev.cellgate.core.spi.replication.OwnershipCheck;
 import dev.cellgate.replicator.wal.WalPolicy;
 import dev.cellgate.replicator.wal.bucket.BucketReads;
 import dev.cellgate.replicator.wal.bucket.DurableWrites;
-import dev.cellgate.replicator.wal.bucket.Parallel;
 import dev.cellgate.replicator.wal.format.LineageEnd;
 import dev.cellgate.replicator.wal.format.LineageKeys;
 import dev.cellgate.replicator.wal.format.ObjectKey;
@@ -12,13 +12,13 @@ import dev.cellgate.replicator.wal.restore.Retention;
 import dev.cellgate.replicator.wal.format.SegmentCodec;
 import dev.cellgate.replicator.wal.format.SegmentKind;
 import dev.cellgate.replicator.wal.format.SnapshotManifest;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Background work of one replica, one task at a time (a serial lane), off the commit path:
@@ -206,7 +206,7 @@ final class Maintenance implements UploadPipeline.Listener {
                 }
                 return CompletableFuture.<Void>completedFuture(null);
             }
-            return Parallel.map(covered, policy.parallelism(), k -> writes.store().delete(k).handle((v, e) -> e == null))
+            return AsyncLimiter.map(covered, policy.parallelism(), k -> writes.store().delete(k).handle((v, e) -> e == null))
                     .thenAccept(done -> {
                         synchronized (this) {
                             segmentsSinceSnapshot -= covered.size() - 1;

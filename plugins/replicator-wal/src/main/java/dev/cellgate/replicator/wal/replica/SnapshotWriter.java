@@ -1,7 +1,7 @@
 package dev.cellgate.replicator.wal.replica;
 
+import dev.cellgate.core.async.AsyncLimiter;
 import dev.cellgate.replicator.wal.bucket.DurableWrites;
-import dev.cellgate.replicator.wal.bucket.Parallel;
 import dev.cellgate.replicator.wal.format.LineageKeys;
 import dev.cellgate.replicator.wal.format.PageHash;
 import dev.cellgate.replicator.wal.format.Position;
@@ -70,7 +70,7 @@ final class SnapshotWriter {
         }
         long[] sums = new long[ranges.size()];
         List<Integer> indexes = java.util.stream.IntStream.range(0, ranges.size()).boxed().toList();
-        CompletableFuture<List<SnapshotManifest.Chunk>> chunks = Parallel.map(indexes, parallelism, idx -> {
+        CompletableFuture<List<SnapshotManifest.Chunk>> chunks = AsyncLimiter.map(indexes, parallelism, idx -> {
             int[] r = ranges.get(idx);
             return CompletableFuture.supplyAsync(() -> {
                 if (cancelled.getAsBoolean()) {

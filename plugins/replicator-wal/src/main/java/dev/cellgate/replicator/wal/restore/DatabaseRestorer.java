@@ -1,9 +1,9 @@
 package dev.cellgate.replicator.wal.restore;
 
+import dev.cellgate.core.async.AsyncLimiter;
 import dev.cellgate.core.spi.replication.RestoreException;
 import dev.cellgate.core.spi.replication.RestoreResult;
 import dev.cellgate.replicator.wal.bucket.BucketReads;
-import dev.cellgate.replicator.wal.bucket.Parallel;
 import dev.cellgate.replicator.wal.format.LineageEnd;
 import dev.cellgate.replicator.wal.format.LineageKeys;
 import dev.cellgate.replicator.wal.format.ObjectKey;
@@ -13,6 +13,8 @@ import dev.cellgate.replicator.wal.format.ReplicaMetadata;
 import dev.cellgate.replicator.wal.format.Segment;
 import dev.cellgate.replicator.wal.format.SnapshotManifest;
 import dev.cellgate.replicator.wal.sqlite.DbImage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -169,7 +171,7 @@ public final class DatabaseRestorer {
         f = plan.manifest() == null ? CompletableFuture.completedFuture(null) : loadSnapshot(b, cancel);
         List<List<ObjectKey>> batches = batches(plan.segments());
         for (List<ObjectKey> batch : batches) {
-            f = f.thenCompose(x -> Parallel.map(batch, parallelism, k -> fetch(b, k.key(), cancel)
+            f = f.thenCompose(x -> AsyncLimiter.map(batch, parallelism, k -> fetch(b, k.key(), cancel)
                             .thenApplyAsync(bytes -> SegmentChecks.decodeSegment(keys.scope(), k, bytes), io)))
                     .thenAcceptAsync(segments -> {
                         for (int i = 0; i < segments.size(); i++) {
@@ -197,7 +199,7 @@ public final class DatabaseRestorer {
                 throw SegmentChecks.corrupt(keys.scope(), mk.key(), "snapshot manifest", "it names cell " + m.scope()
                         + " e" + m.epoch() + " txid " + m.position().txid());
             }
-            return Parallel.map(m.chunks(), parallelism, c -> fetch(b, c.key(), cancel).thenApplyAsync(raw -> {
+            return AsyncLimiter.map(m.chunks(), parallelism, c -> fetch(b, c.key(), cancel).thenApplyAsync(raw -> {
                 Segment s = SegmentChecks.decodeChunk(keys.scope(), c.key(), m.epoch(), m.position().txid(),
                         c.firstPage(), c.pages(), m.position().pages(), raw);
                 b.writeChunk(s);
