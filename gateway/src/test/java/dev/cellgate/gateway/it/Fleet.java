@@ -92,7 +92,12 @@ public final class Fleet implements AutoCloseable {
 
     /** A bucket opened through the nodes' store plugins with these options (e.g. S3_ENDPOINT of a fault proxy). */
     public static BucketStore openBucket(String bucketUrl, Map<String, String> options) {
-        PluginHost host = new PluginHost(NodeProcess.GATEWAY_JAR.getParent().resolve("plugins"));
+        return openBucket(bucketUrl, NodeProcess.GATEWAY_JAR.getParent().resolve("plugins"), options);
+    }
+
+    /** The same through the store plugins in {@code pluginsDir} (a node's CELLD_PLUGINS_DIR with an optional store added). */
+    public static BucketStore openBucket(String bucketUrl, Path pluginsDir, Map<String, String> options) {
+        PluginHost host = new PluginHost(pluginsDir);
         host.start();
         BucketStore inner = new BucketStores(host).open(bucketUrl, new StoreOptions(options));
         return new ClosingStore(inner, host);

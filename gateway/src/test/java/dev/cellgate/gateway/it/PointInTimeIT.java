@@ -130,8 +130,33 @@ class PointInTimeIT {
         }
     }
 
+    /** The same on Google Cloud Storage (the in-repo emulator, the store-gcs plugin dropped into the nodes' plugins). */
+    @Test
+    void onGcsRestoreAcrossAHandoffUndoAndAKillMidRestore() throws Exception {
+        Path plugins = dir.resolve("gcs-plugins");
+        Files.createDirectories(plugins);
+        try (var s = Files.list(NodeProcess.GATEWAY_JAR.getParent().resolve("plugins"))) {
+            for (Path p : s.toList()) {
+                Files.copy(p, plugins.resolve(p.getFileName()));
+            }
+        }
+        Files.copy(Path.of("target/optional-plugins/store-gcs.jar"), plugins.resolve("store-gcs.jar"));
+        try (dev.cellgate.store.gcs.emulator.GcsEmulator gcs = dev.cellgate.store.gcs.emulator.GcsEmulator.start(0).createBucket("pitr-gcs")) {
+            String url = "gs://pitr-gcs/fleet";
+            Map<String, String> gcsOptions = Map.of("CELLD_GCS_ENDPOINT", gcs.endpoint());
+            try (Fleet f = Fleet.onBucket(dir, url, Map.of("CELLD_TTL_MS", "10000", "CELLD_PLUGINS_DIR", plugins.toString(),
+                    "CELLD_GCS_ENDPOINT", gcs.endpoint()))) {
+                scenario(f, () -> Fleet.openBucket(url, plugins, gcsOptions), false);
+            }
+        }
+    }
+
     private void scenario(Fleet f, boolean killMidRestore) throws Exception {
-        try (BucketStore b = f.openBucket()) {
+        scenario(f, f::openBucket, killMidRestore);
+    }
+
+    private void scenario(Fleet f, java.util.function.Supplier<BucketStore> bucket, boolean killMidRestore) throws Exception {
+        try (BucketStore b = bucket.get()) {
             TestDeployments.publish(b, "pitr", Map.of("index.js", WORKER), "index.js", Map.of("NOTES", "Notes"), Map.of());
         }
         NodeProcess a = f.start("pitr-a");
@@ -190,7 +215,7 @@ class PointInTimeIT {
         }
         assertThat(asked).as("b logged the second restore").isNotNull();
         boolean pinned;
-        try (BucketStore b = f.openBucket()) {
+        try (BucketStore b = bucket.get()) {
             String pin = "cells/" + scope + "/wal/e" + String.format("%016x", asked.getLong("epoch")) + "/base.json";
             pinned = b.get(pin).get(30, java.util.concurrent.TimeUnit.SECONDS).isPresent();
         }
