@@ -1,5 +1,6 @@
 package dev.cellgate.core.cell;
 
+import dev.cellgate.core.observe.Errors;
 import dev.cellgate.core.logic.ForwardFailure;
 import dev.cellgate.core.logic.LocalRefusal;
 import dev.cellgate.core.logic.WakeEntryVerdict;
@@ -113,7 +114,7 @@ public final class CellRouter implements StubChannel {
     private CompletableFuture<byte[]> exportAttempt(Forwarder f, String node, String key, String op, String pathJson, byte[] arguments,
                                                     long deadline) {
         return f.callExport(node, key, op, pathJson, arguments).exceptionallyCompose(e -> {
-            Throwable c = Cells.unwrap(e);
+            Throwable c = Errors.unwrap(e);
             if (!(c instanceof ForwardFailedException ff)) {
                 return CompletableFuture.failedFuture(c);
             }
@@ -176,7 +177,7 @@ public final class CellRouter implements StubChannel {
                     + " (" + last.getMessage() + "); retry", true, last));
         }
         return once(target, local, remote, last == null ? null : last.ownerHint()).exceptionallyCompose(e -> {
-            Throwable c = Cells.unwrap(e);
+            Throwable c = Errors.unwrap(e);
             if (!(c instanceof ForwardFailedException f)) {
                 return CompletableFuture.failedFuture(c);
             }
@@ -227,7 +228,7 @@ public final class CellRouter implements StubChannel {
     private <T> CompletableFuture<T> once(CellIdentity target, java.util.function.Supplier<CompletableFuture<T>> local,
                                           BiFunction<String, Forwarder, CompletableFuture<T>> remote, String ownerHint) {
         return local.get().exceptionallyCompose(e -> {
-            Throwable c = Cells.unwrap(e);
+            Throwable c = Errors.unwrap(e);
             Forwarder f = forwarder;
             LocalRefusal.Why why = c instanceof OwnedElsewhereException ? LocalRefusal.Why.OWNED_ELSEWHERE
                     : c instanceof DrainingException ? LocalRefusal.Why.DRAINING

@@ -205,13 +205,13 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
         if (ev == CellEvents.NO_EVENT) {
             return f;
         }
-        f.whenComplete((v, e) -> ev.end(e == null ? null : unwrap(e)));
+        f.whenComplete((v, e) -> ev.end(e == null ? null : Errors.unwrap(e)));
         return f;
     }
 
     private <T> CompletableFuture<T> withCell(CellIdentity id, Function<Cell, CompletableFuture<T>> op, boolean retry) {
         return resolve(id).thenCompose(op).exceptionallyCompose(e -> {
-            Throwable c = unwrap(e);
+            Throwable c = Errors.unwrap(e);
             if (retry && c instanceof Cell.CellMovedException) {
                 return withCell(id, op, false); // released or reset under us: resolve once more
             }
@@ -275,16 +275,16 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
         f.whenComplete((cell, err) -> {
             activating.decrementAndGet();
             metrics.activation(err == null ? RuntimeMetrics.Activation.ACTIVATED
-                    : unwrap(err) instanceof OwnedElsewhereException ? RuntimeMetrics.Activation.OWNED_ELSEWHERE
+                    : Errors.unwrap(err) instanceof OwnedElsewhereException ? RuntimeMetrics.Activation.OWNED_ELSEWHERE
                     : RuntimeMetrics.Activation.FAILED, System.nanoTime() - t0);
             if (err != null) {
-                if (unwrap(err) instanceof OwnedElsewhereException o) {
+                if (Errors.unwrap(err) instanceof OwnedElsewhereException o) {
                     owners.remember(id.scope(), o.node(), ticker.nowMs());
                 }
-                if (!(unwrap(err) instanceof ActivationDeadlineException)) {
+                if (!(Errors.unwrap(err) instanceof ActivationDeadlineException)) {
                     entries.remove(id.scope(), entry); // past the deadline the entry stays until the late work is done
                 }
-                entry.cell.completeExceptionally(unwrap(err));
+                entry.cell.completeExceptionally(Errors.unwrap(err));
                 entry.settled.complete(null);
                 return;
             }
@@ -852,13 +852,5 @@ public final class Cells implements CellActivation.CellsContext, Cell.Listener {
     @Override
     public RuntimeMetrics metrics() {
         return metrics;
-    }
-
-    static Throwable unwrap(Throwable e) {
-        while ((e instanceof java.util.concurrent.CompletionException || e instanceof java.util.concurrent.ExecutionException)
-                && e.getCause() != null) {
-            e = e.getCause();
-        }
-        return e;
     }
 }

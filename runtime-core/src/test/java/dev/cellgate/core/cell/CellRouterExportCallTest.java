@@ -1,5 +1,6 @@
 package dev.cellgate.core.cell;
 
+import dev.cellgate.core.observe.Errors;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cellgate.core.logic.ForwardFailure;
@@ -197,7 +198,7 @@ class CellRouterExportCallTest extends WithCellHost {
         try {
             f.get(20, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
-            return Cells.unwrap(e);
+            return Errors.unwrap(e);
         }
         throw new AssertionError("the call succeeded");
     }

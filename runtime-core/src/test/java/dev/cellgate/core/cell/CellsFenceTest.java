@@ -1,5 +1,6 @@
 package dev.cellgate.core.cell;
 
+import dev.cellgate.core.observe.Errors;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cellgate.core.fleet.OwnershipStore;
@@ -48,7 +49,7 @@ class CellsFenceTest extends WithCellHost {
     }
 
     static Throwable failure(CompletableFuture<?> f) throws Exception {
-        return Cells.unwrap(f.handle((v, e) -> e).get(20, TimeUnit.SECONDS));
+        return Errors.unwrap(f.handle((v, e) -> e).get(20, TimeUnit.SECONDS));
     }
 
     /** The node lapses, fences its cells, then rejoins as {@code session} (what the node does, without the lease I/O). */

@@ -1,5 +1,6 @@
 package dev.cellgate.core.cell;
 
+import dev.cellgate.core.observe.Errors;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cellgate.core.fleet.OwnershipStore;
@@ -105,7 +106,7 @@ class CellsLifecycleTest extends WithCellHost {
         eventually(() -> c.resident() == 2, "two busy cells");
         CompletableFuture<HttpResponseData> third = c.fetch(id(3), get("/"));
         Throwable e = third.handle((r, x) -> x).get(10, TimeUnit.SECONDS);
-        assertThat(Cells.unwrap(e)).isInstanceOf(NodeFullException.class);
+        assertThat(Errors.unwrap(e)).isInstanceOf(NodeFullException.class);
         assertThat(c.residentScopes()).containsExactlyInAnyOrder(id(1).scope(), id(2).scope());
         assertThat(hung1).isNotDone();
         assertThat(hung2).isNotDone();
